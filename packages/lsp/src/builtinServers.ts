@@ -1,0 +1,133 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { findExecutable } from './executables.js';
+import { detectPythonInterpreter } from './pythonInterpreter.js';
+import type { ResolvedServer, ServerDefinition } from './serverProfile.js';
+
+const require = createRequire(import.meta.url);
+
+function packageDir(name: string): string | undefined {
+  try {
+    return dirname(require.resolve(`${name}/package.json`));
+  } catch {
+    return undefined;
+  }
+}
+
+const pyright: ServerDefinition = {
+  id: 'pyright',
+  displayName: 'pyright',
+  languageIds: ['python'],
+  extensions: { '.py': 'python', '.pyi': 'python' },
+  rootMarkers: ['pyproject.toml', 'pyrightconfig.json', 'setup.py', 'setup.cfg', 'requirements.txt'],
+  readiness: 'pyright',
+  installHint: 'pyright is bundled with agent-lsp: run `pnpm install` in the agent-lsp checkout.',
+  resolve(rootDir): ResolvedServer | undefined {
+    const dir = packageDir('pyright');
+    if (!dir) return undefined;
+    const interpreter = detectPythonInterpreter(rootDir);
+    const settings = {
+      python: {
+        ...(interpreter ? { pythonPath: interpreter.path } : {}),
+        analysis: {
+          // "Found N source files" is logged at information level and is our readiness signal.
+          logLevel: 'Information',
+          autoSearchPaths: true,
+          useLibraryCodeForTypes: true,
+          diagnosticMode: 'openFilesOnly',
+        },
+      },
+    };
+    return {
+      command: [process.execPath, join(dir, 'langserver.index.js'), '--stdio'],
+      source: 'bundled',
+      settings,
+      profileFingerprint: `pyright|${interpreter?.path ?? 'no-python'}`,
+      details: { interpreter: interpreter ? `${interpreter.path} (${interpreter.source})` : 'none found' },
+    };
+  },
+};
+
+const typescript: ServerDefinition = {
+  id: 'typescript',
+  displayName: 'typescript-language-server',
+  languageIds: ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'],
+  extensions: {
+    '.ts': 'typescript',
+    '.mts': 'typescript',
+    '.cts': 'typescript',
+    '.tsx': 'typescriptreact',
+    '.js': 'javascript',
+    '.mjs': 'javascript',
+    '.cjs': 'javascript',
+    '.jsx': 'javascriptreact',
+  },
+  rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
+  readiness: 'tsserver',
+  exactDiagnostics: 'tsserver',
+  installHint: 'typescript-language-server and typescript are bundled with agent-lsp: run `pnpm install` in the agent-lsp checkout.',
+  resolve(): ResolvedServer | undefined {
+    const tsls = packageDir('typescript-language-server');
+    const ts = packageDir('typescript');
+    if (!tsls || !ts) return undefined;
+    const tsserverPath = join(ts, 'lib', 'tsserver.js');
+    return {
+      command: [process.execPath, join(tsls, 'lib', 'cli.mjs'), '--stdio'],
+      source: 'bundled',
+      settings: {},
+      initializationOptions: {
+        // Without this the syntax server answers from one file until the project has loaded,
+        // which looks like a complete answer and is not.
+        tsserver: { path: tsserverPath, useSyntaxServer: 'never' },
+        preferences: { includeCompletionsForModuleExports: true },
+      },
+      profileFingerprint: `typescript|${tsserverPath}`,
+      details: { tsserver: tsserverPath },
+    };
+  },
+};
+
+function fromPath(
+  id: string,
+  displayName: string,
+  binary: string,
+  args: string[],
+  rest: Omit<ServerDefinition, 'id' | 'displayName' | 'resolve'>,
+): ServerDefinition {
+  return {
+    id,
+    displayName,
+    ...rest,
+    resolve(): ResolvedServer | undefined {
+      const path = findExecutable(binary);
+      if (!path) return undefined;
+      return { command: [path, ...args], source: 'PATH', settings: {}, profileFingerprint: `${id}|${path}`, details: {} };
+    },
+  };
+}
+
+const gopls = fromPath('gopls', 'gopls', 'gopls', [], {
+  languageIds: ['go'],
+  extensions: { '.go': 'go' },
+  rootMarkers: ['go.mod', 'go.work'],
+  readiness: 'progress',
+  installHint: 'Install gopls: `apt-get install gopls` (Debian/Ubuntu) or `go install golang.org/x/tools/gopls@latest`, and make sure it is on PATH.',
+});
+
+const clangd = fromPath('clangd', 'clangd', 'clangd', ['--background-index'], {
+  languageIds: ['c', 'cpp'],
+  extensions: { '.c': 'c', '.h': 'c', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.hpp': 'cpp', '.hh': 'cpp', '.hxx': 'cpp' },
+  rootMarkers: ['compile_commands.json', 'compile_flags.txt', 'CMakeLists.txt', 'Makefile'],
+  readiness: 'progress',
+  installHint: 'Install clangd: `apt-get install clangd` (Debian/Ubuntu) or from your LLVM distribution, and make sure it is on PATH.',
+});
+
+const rustAnalyzer = fromPath('rust-analyzer', 'rust-analyzer', 'rust-analyzer', [], {
+  languageIds: ['rust'],
+  extensions: { '.rs': 'rust' },
+  rootMarkers: ['Cargo.toml'],
+  readiness: 'progress',
+  installHint: 'Install rust-analyzer: `rustup component add rust-analyzer`, and make sure it is on PATH.',
+});
+
+export const BUILTIN_SERVERS: readonly ServerDefinition[] = [pyright, typescript, gopls, clangd, rustAnalyzer];

@@ -1,0 +1,317 @@
+import {
+  CancellationTokenSource,
+  ResponseError,
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from 'vscode-jsonrpc/node';
+import type {
+  ApplyWorkspaceEditParams,
+  ConfigurationParams,
+  InitializeResult,
+  LogMessageParams,
+  PublishDiagnosticsParams,
+  RegistrationParams,
+  ServerCapabilities,
+  UnregistrationParams,
+  WorkDoneProgressBegin,
+  WorkDoneProgressEnd,
+  WorkDoneProgressReport,
+} from 'vscode-languageserver-protocol';
+import { DisposableStore, Emitter, pathToUri, WireError, type Disposable } from '@agent-lsp/protocol';
+import { CLIENT_CAPABILITIES } from './clientCapabilities.js';
+import { DiagnosticsCollector } from './diagnostics.js';
+import { DocumentStore } from './documents.js';
+import { ConnectionClosedError, RequestCancelledError, RequestTimeoutError, ServerCrashedError } from './errors.js';
+import type { Logger } from './logger.js';
+import { ProgressTracker } from './progress.js';
+import { Readiness } from './readiness.js';
+import { attachReadinessStrategy } from './readinessStrategies.js';
+import type { ResolvedServer, ServerDefinition } from './serverProfile.js';
+import { answerConfiguration, refuseApplyEdit, RegistrationTable, toWorkspaceFolders, type ApplyEditHandler } from './serverRequests.js';
+import type { ServerTransport } from './serverProcess.js';
+
+export type ConnectionState = 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed';
+
+export interface LspConnectionOptions {
+  transport: ServerTransport;
+  server: ServerDefinition;
+  resolved: ResolvedServer;
+  rootDir: string;
+  workspaceFolders: readonly string[];
+  logger: Logger;
+  onApplyEdit?: ApplyEditHandler;
+  initializeTimeoutMs?: number;
+}
+
+export interface RequestOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+
+interface PendingRequest {
+  reject(err: Error): void;
+  cancel(): void;
+}
+
+/**
+ * One LSP session with one language server, over any transport (child stdio now; broker socket
+ * and TCP later). Owns the document store, diagnostics and readiness for that server. Everything
+ * above talks to this class and never knows how the bytes travel.
+ */
+export class LspConnection implements Disposable {
+  private stateValue: ConnectionState = 'starting';
+  private readonly rpc: MessageConnection;
+  private readonly pending = new Set<PendingRequest>();
+  private readonly disposables = new DisposableStore();
+  private readonly registrations = new RegistrationTable();
+  private readonly logEmitter = new Emitter<LogMessageParams>();
+  private readonly crashEmitter = new Emitter<Error>();
+  private crashError: Error | undefined;
+  private initResult: InitializeResult | undefined;
+  private folders: string[];
+
+  readonly documents: DocumentStore;
+  readonly diagnostics: DiagnosticsCollector;
+  readonly progress = new ProgressTracker();
+  readonly readiness = new Readiness();
+  readonly onLogMessage = this.logEmitter.on.bind(this.logEmitter);
+  readonly onCrash = this.crashEmitter.on.bind(this.crashEmitter);
+  readonly startedAt = Date.now();
+
+  private constructor(private readonly options: LspConnectionOptions) {
+    this.folders = [...options.workspaceFolders];
+    this.rpc = createMessageConnection(
+      new StreamMessageReader(options.transport.input),
+      new StreamMessageWriter(options.transport.output),
+    );
+    this.documents = new DocumentStore({
+      didOpen: (p) => this.notify('textDocument/didOpen', p),
+      didChange: (p) => this.notify('textDocument/didChange', p),
+      didClose: (p) => this.notify('textDocument/didClose', p),
+    });
+    this.diagnostics = new DiagnosticsCollector({
+      documents: this.documents,
+      supportsPullDiagnostics: () => this.supportsPullDiagnostics(),
+      exactDiagnostics: options.server.exactDiagnostics,
+      request: (method, params, opts) => this.request(method, params, opts),
+    });
+    this.disposables.add(this.progress);
+    this.disposables.add(this.readiness);
+    this.disposables.add(this.logEmitter);
+    this.disposables.add(this.crashEmitter);
+    this.installHandlers(options.onApplyEdit ?? refuseApplyEdit);
+    this.rpc.listen();
+    void options.transport.exited.then((info) => {
+      const tail = info.stderrTail ? `; last output: ${info.stderrTail.split('\n').slice(-3).join(' | ')}` : '';
+      this.onPeerGone(`${info.reason}${tail}`);
+    });
+    this.rpc.onClose(() => this.onPeerGone('connection closed'));
+  }
+
+  /** Spawned, initialized and `initialized` sent; readiness is tracked from here on. */
+  static async start(options: LspConnectionOptions): Promise<LspConnection> {
+    const conn = new LspConnection(options);
+    try {
+      await conn.initialize(options.initializeTimeoutMs ?? 60_000);
+    } catch (err) {
+      await conn.shutdown();
+      throw err;
+    }
+    return conn;
+  }
+
+  get state(): ConnectionState {
+    return this.stateValue;
+  }
+  get server(): ServerDefinition {
+    return this.options.server;
+  }
+  get resolved(): ResolvedServer {
+    return this.options.resolved;
+  }
+  get rootDir(): string {
+    return this.options.rootDir;
+  }
+  get pid(): number | undefined {
+    return this.options.transport.pid;
+  }
+  get capabilities(): ServerCapabilities {
+    return this.initResult?.capabilities ?? {};
+  }
+  get serverInfo(): { name: string; version?: string } | undefined {
+    return this.initResult?.serverInfo;
+  }
+  get workspaceFolders(): readonly string[] {
+    return this.folders;
+  }
+  get isAlive(): boolean {
+    return this.stateValue === 'running' || this.stateValue === 'starting';
+  }
+  get logger(): Logger {
+    return this.options.logger;
+  }
+
+  supportsPullDiagnostics(): boolean {
+    return this.capabilities.diagnosticProvider !== undefined || this.registrations.has('textDocument/diagnostic');
+  }
+
+  dynamicRegistrations() {
+    return this.registrations.all();
+  }
+
+  private installHandlers(onApplyEdit: ApplyEditHandler): void {
+    const rpc = this.rpc;
+    const { resolved, logger } = this.options;
+    rpc.onRequest('workspace/configuration', (p: ConfigurationParams) => answerConfiguration(resolved.settings, p));
+    rpc.onRequest('window/workDoneProgress/create', () => null);
+    rpc.onRequest('client/registerCapability', (p: RegistrationParams) => {
+      this.registrations.register(p);
+      return null;
+    });
+    rpc.onRequest('client/unregisterCapability', (p: UnregistrationParams) => {
+      this.registrations.unregister(p);
+      return null;
+    });
+    rpc.onRequest('workspace/workspaceFolders', () => toWorkspaceFolders(this.folders, pathToUri));
+    rpc.onRequest('workspace/applyEdit', (p: ApplyWorkspaceEditParams) => onApplyEdit(p));
+    rpc.onRequest('window/showMessageRequest', () => null);
+    rpc.onRequest('window/showDocument', () => ({ success: false }));
+    for (const m of ['workspace/diagnostic/refresh', 'workspace/semanticTokens/refresh', 'workspace/codeLens/refresh', 'workspace/inlayHint/refresh', 'workspace/inlineValue/refresh', 'workspace/foldingRange/refresh']) {
+      rpc.onRequest(m, () => null);
+    }
+    rpc.onRequest((method) => {
+      logger.warn(`server request ${method} is not supported; answered with an error`);
+      return new ResponseError(-32601, `agent-lsp does not handle ${method}`);
+    });
+    rpc.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => this.diagnostics.onPublish(p));
+    rpc.onNotification('$/progress', (p: { token: string | number; value: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd }) => {
+      if (p.value && typeof p.value === 'object' && 'kind' in p.value) this.progress.handle(p.token, p.value);
+    });
+    rpc.onNotification('window/logMessage', (p: LogMessageParams) => {
+      logger.debug(`server log: ${p.message}`);
+      this.logEmitter.fire(p);
+    });
+    rpc.onNotification('window/showMessage', (p: LogMessageParams) => logger.info(`server message: ${p.message}`));
+    rpc.onNotification(() => undefined);
+    rpc.onError(([err]) => logger.debug(`rpc error: ${err.message}`));
+  }
+
+  private async initialize(timeoutMs: number): Promise<void> {
+    const { rootDir, resolved } = this.options;
+    const params = {
+      processId: process.pid,
+      clientInfo: { name: 'agent-lsp', version: '0.1.0' },
+      rootUri: pathToUri(rootDir),
+      rootPath: rootDir,
+      workspaceFolders: toWorkspaceFolders(this.folders, pathToUri),
+      capabilities: CLIENT_CAPABILITIES,
+      initializationOptions: resolved.initializationOptions ?? {},
+      trace: 'off',
+    };
+    this.initResult = await this.request<InitializeResult>('initialize', params, { timeoutMs });
+    this.stateValue = 'running';
+    this.notify('initialized', {});
+    this.disposables.add(attachReadinessStrategy(this));
+  }
+
+  /** Sends a request; rejects at once if the server dies, on timeout, or when the signal aborts. */
+  request<R>(method: string, params: unknown, options: RequestOptions = {}): Promise<R> {
+    if (this.crashError) return Promise.reject(this.crashError);
+    if (this.stateValue === 'stopped' || this.stateValue === 'stopping') {
+      if (method !== 'shutdown') return Promise.reject(new ConnectionClosedError(this.options.server.displayName));
+    }
+    const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const cts = new CancellationTokenSource();
+    return new Promise<R>((resolve, reject) => {
+      let settled = false;
+      const finish = (fn: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        this.pending.delete(entry);
+        cts.dispose();
+        fn();
+      };
+      const entry: PendingRequest = { reject: (err) => finish(() => reject(err)), cancel: () => cts.cancel() };
+      const timer = setTimeout(() => {
+        cts.cancel();
+        finish(() => reject(new RequestTimeoutError(method, timeoutMs)));
+      }, timeoutMs);
+      const onAbort = () => {
+        cts.cancel();
+        finish(() => reject(new RequestCancelledError(method)));
+      };
+      if (options.signal?.aborted) return onAbort();
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      this.pending.add(entry);
+      this.rpc.sendRequest<R>(method, params, cts.token).then(
+        (value) => finish(() => resolve(value)),
+        (err: unknown) => finish(() => reject(toWireError(err, this.crashError))),
+      );
+    });
+  }
+
+  notify(method: string, params: unknown): void {
+    if (!this.isAlive) return;
+    this.rpc.sendNotification(method, params).catch((err: Error) => this.options.logger.debug(`notify ${method}: ${err.message}`));
+  }
+
+  setWorkspaceFolders(folders: readonly string[]): void {
+    const added = folders.filter((f) => !this.folders.includes(f));
+    const removed = this.folders.filter((f) => !folders.includes(f));
+    this.folders = [...folders];
+    if (added.length || removed.length) {
+      this.notify('workspace/didChangeWorkspaceFolders', {
+        event: { added: toWorkspaceFolders(added, pathToUri), removed: toWorkspaceFolders(removed, pathToUri) },
+      });
+    }
+  }
+
+  private onPeerGone(detail: string): void {
+    if (this.stateValue === 'stopping' || this.stateValue === 'stopped' || this.stateValue === 'crashed') return;
+    this.stateValue = 'crashed';
+    this.crashError = new ServerCrashedError(this.options.server.displayName, detail);
+    this.options.logger.warn(this.crashError.message);
+    for (const p of [...this.pending]) p.reject(this.crashError);
+    this.documents.clear();
+    this.crashEmitter.fire(this.crashError);
+    void this.options.transport.terminate(0);
+  }
+
+  /** Graceful stop (shutdown + exit), then the process group is ended whatever happened. */
+  async shutdown(): Promise<void> {
+    if (this.stateValue === 'stopped') return;
+    const wasAlive = this.isAlive;
+    this.stateValue = 'stopping';
+    if (wasAlive) {
+      try {
+        await this.request('shutdown', null, { timeoutMs: 3000 });
+        await this.rpc.sendNotification('exit');
+      } catch {
+        // A server that does not answer shutdown is ended below.
+      }
+    }
+    const closed = new ConnectionClosedError(this.options.server.displayName);
+    for (const p of [...this.pending]) p.reject(closed);
+    await this.options.transport.terminate(wasAlive ? 2000 : 0);
+    this.stateValue = 'stopped';
+    this.rpc.dispose();
+    this.diagnostics.dispose();
+    this.disposables.dispose();
+  }
+
+  dispose(): void {
+    void this.shutdown();
+  }
+}
+
+function toWireError(err: unknown, crash: Error | undefined): Error {
+  if (crash) return crash;
+  if (err instanceof ResponseError) return new WireError(err.code, err.message, err.data);
+  return err instanceof Error ? err : new Error(String(err));
+}

@@ -1,0 +1,72 @@
+import type {
+  DidChangeTextDocumentParams,
+  DidCloseTextDocumentParams,
+  DidOpenTextDocumentParams,
+} from 'vscode-languageserver-protocol';
+
+export interface OpenDocument {
+  uri: string;
+  languageId: string;
+  version: number;
+  text: string;
+  /** When the server was last sent this text (ms since epoch). */
+  syncedAt: number;
+}
+
+/** The notifications a document store sends; the connection provides them. */
+export interface DocumentNotifier {
+  didOpen(params: DidOpenTextDocumentParams): void;
+  didChange(params: DidChangeTextDocumentParams): void;
+  didClose(params: DidCloseTextDocumentParams): void;
+}
+
+/**
+ * The text the server holds for each open document and its version. Every change goes through
+ * here, so versions are strictly increasing per URI and the store always knows what the server
+ * sees (diagnostics are matched against it; speculative edits restore to it).
+ */
+export class DocumentStore {
+  private readonly docs = new Map<string, OpenDocument>();
+
+  constructor(private readonly notifier: DocumentNotifier) {}
+
+  get(uri: string): OpenDocument | undefined {
+    return this.docs.get(uri);
+  }
+
+  uris(): string[] {
+    return [...this.docs.keys()];
+  }
+
+  /**
+   * Makes the server hold `text` for `uri`: opens it, or sends a full change when the text differs
+   * from what the server has. Returns the document as the server now sees it.
+   */
+  sync(uri: string, languageId: string, text: string): OpenDocument {
+    const doc = this.docs.get(uri);
+    if (!doc) {
+      const opened: OpenDocument = { uri, languageId, version: 1, text, syncedAt: Date.now() };
+      this.docs.set(uri, opened);
+      this.notifier.didOpen({ textDocument: { uri, languageId, version: 1, text } });
+      return opened;
+    }
+    if (doc.text !== text) {
+      doc.version += 1;
+      doc.text = text;
+      doc.syncedAt = Date.now();
+      this.notifier.didChange({ textDocument: { uri, version: doc.version }, contentChanges: [{ text }] });
+    }
+    return doc;
+  }
+
+  close(uri: string): boolean {
+    if (!this.docs.delete(uri)) return false;
+    this.notifier.didClose({ textDocument: { uri } });
+    return true;
+  }
+
+  /** Forgets every document without notifying (the server is gone). */
+  clear(): void {
+    this.docs.clear();
+  }
+}

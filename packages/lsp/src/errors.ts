@@ -1,0 +1,36 @@
+import { ErrorCodes, WireError } from '@agent-lsp/protocol';
+
+/** The language server process or socket went away; every pending request fails with this. */
+export class ServerCrashedError extends WireError {
+  constructor(serverName: string, detail: string) {
+    super(
+      ErrorCodes.ServerCrashed,
+      `The ${serverName} language server stopped unexpectedly (${detail}). It will be restarted on the next call; use restart_lsp_server to restart it now.`,
+    );
+    this.name = 'ServerCrashedError';
+  }
+}
+
+export class RequestTimeoutError extends WireError {
+  constructor(method: string, timeoutMs: number) {
+    super(
+      ErrorCodes.RequestTimeout,
+      `The language server did not answer ${method} within ${Math.round(timeoutMs / 1000)} s. The server may be overloaded; try again, or restart it with restart_lsp_server.`,
+    );
+    this.name = 'RequestTimeoutError';
+  }
+}
+
+export class ConnectionClosedError extends WireError {
+  constructor(serverName: string) {
+    super(ErrorCodes.ConnectionClosed, `The connection to ${serverName} was closed by agent-lsp.`);
+    this.name = 'ConnectionClosedError';
+  }
+}
+
+export class RequestCancelledError extends WireError {
+  constructor(method: string) {
+    super(ErrorCodes.RequestCancelled, `${method} was cancelled.`);
+    this.name = 'RequestCancelledError';
+  }
+}

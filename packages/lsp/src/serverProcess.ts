@@ -1,0 +1,103 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import type { Logger } from './logger.js';
+
+export interface ExitInfo {
+  /** Human-readable cause, e.g. "exit code 1" or "signal SIGKILL". */
+  reason: string;
+  /** The last lines the server wrote to stderr, for crash reports. */
+  stderrTail: string;
+}
+
+/**
+ * Where an LspConnection's bytes come from and go to, and how its peer ends. A child process
+ * today; a Unix socket (broker) or a TCP socket (passive mode) implement the same shape.
+ */
+export interface ServerTransport {
+  readonly input: Readable;
+  readonly output: Writable;
+  /** Process id of the server, when this transport owns a process. */
+  readonly pid: number | undefined;
+  /** Settles when the peer is gone, whatever the cause. */
+  readonly exited: Promise<ExitInfo>;
+  /** Ends the peer (for a child: its whole process group), escalating to SIGKILL. */
+  terminate(graceMs?: number): Promise<void>;
+}
+
+const STDERR_TAIL_BYTES = 4096;
+
+export interface SpawnOptions {
+  command: readonly string[];
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  logger: Logger;
+}
+
+/**
+ * Spawns a language server in its own process group, so that stopping it also stops the
+ * helpers it starts (tsserver runs its own children).
+ */
+export function spawnServerProcess(options: SpawnOptions): Promise<ServerTransport> {
+  const [file, ...args] = options.command;
+  if (!file) throw new Error('empty server command');
+  const child: ChildProcessWithoutNullStreams = spawn(file, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let stderrTail = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => {
+    stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_BYTES);
+    options.logger.debug(`stderr: ${chunk.trimEnd()}`);
+  });
+  // Writes after the server died raise EPIPE on stdin; the exit path reports the cause.
+  child.stdin.on('error', (err) => options.logger.debug(`stdin: ${err.message}`));
+
+  let exitedFlag = false;
+  const exited = new Promise<ExitInfo>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exitedFlag = true;
+      resolve({ reason: signal ? `signal ${signal}` : `exit code ${code ?? 'unknown'}`, stderrTail: stderrTail.trim() });
+    });
+  });
+
+  const killGroup = (signal: NodeJS.Signals) => {
+    if (child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      try {
+        child.kill(signal);
+      } catch {
+        // already gone
+      }
+    }
+  };
+
+  const transport: ServerTransport = {
+    input: child.stdout,
+    output: child.stdin,
+    pid: child.pid,
+    exited,
+    async terminate(graceMs = 2000) {
+      if (!exitedFlag) {
+        killGroup('SIGTERM');
+        const timer = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), graceMs).unref());
+        if ((await Promise.race([exited, timer])) === 'timeout') killGroup('SIGKILL');
+        await exited;
+      }
+      // The leader may be gone while helpers in its group linger (tsserver's typings installer).
+      killGroup('SIGKILL');
+    },
+  };
+
+  return new Promise((resolve, reject) => {
+    child.once('error', (err: NodeJS.ErrnoException) => {
+      exitedFlag = true;
+      reject(err);
+    });
+    child.once('spawn', () => resolve(transport));
+  });
+}

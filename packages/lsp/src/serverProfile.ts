@@ -1,0 +1,46 @@
+/**
+ * How agent-lsp runs and reads one kind of language server. A profile is resolved for a root
+ * (the Python interpreter depends on it) into a concrete command and settings.
+ */
+export type ReadinessStrategy =
+  /** pyright: complete answers once it logs "Found N source files". */
+  | 'pyright'
+  /** typescript-language-server: per project, "Initializing JS/TS language features" progress ends. */
+  | 'tsserver'
+  /** gopls, clangd: the initial $/progress work ends. */
+  | 'progress'
+  /** Anything else: a canary request answers. */
+  | 'canary';
+
+export interface ServerDefinition {
+  /** Stable id: pyright, typescript, gopls, clangd, rust-analyzer, or a custom server's language id. */
+  id: string;
+  displayName: string;
+  /** Language ids this server answers for, as sent in didOpen. */
+  languageIds: readonly string[];
+  /** File extension (with dot, lower case) → language id. */
+  extensions: Readonly<Record<string, string>>;
+  /** Files whose presence marks a project root for this language. */
+  rootMarkers: readonly string[];
+  readiness: ReadinessStrategy;
+  /** Server-specific exact diagnostics query, when pull and versioned push are not available. */
+  exactDiagnostics?: 'tsserver';
+  /** How to install it when it is missing. */
+  installHint: string;
+  /** Finds the executable; undefined when it is not installed. */
+  resolve(rootDir: string): ResolvedServer | undefined;
+}
+
+export interface ResolvedServer {
+  command: string[];
+  /** Where the executable comes from: bundled (node_modules), PATH, or config. */
+  source: 'bundled' | 'PATH' | 'config';
+  /** Answers to workspace/configuration, by section. */
+  settings: Record<string, unknown>;
+  initializationOptions?: Record<string, unknown>;
+  env?: Record<string, string>;
+  /** Everything that changes the server's answers, for daemon keys and status. */
+  profileFingerprint: string;
+  /** Extra facts shown by doctor and status (interpreter, tsserver path). */
+  details: Record<string, string>;
+}

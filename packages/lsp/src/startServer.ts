@@ -1,0 +1,39 @@
+import { UserError } from '@agent-lsp/protocol';
+import { LspConnection, type LspConnectionOptions } from './connection.js';
+import type { Logger } from './logger.js';
+import { spawnServerProcess } from './serverProcess.js';
+import type { ServerDefinition } from './serverProfile.js';
+
+export interface StartDirectOptions {
+  server: ServerDefinition;
+  rootDir: string;
+  workspaceFolders: readonly string[];
+  logger: Logger;
+  onApplyEdit?: LspConnectionOptions['onApplyEdit'];
+}
+
+/** Direct mode: spawns the server as our child and initializes it. */
+export async function startDirectConnection(options: StartDirectOptions): Promise<LspConnection> {
+  const { server, rootDir } = options;
+  const resolved = server.resolve(rootDir);
+  if (!resolved) {
+    throw new UserError('server_not_found', `${server.displayName} was not found. ${server.installHint} Run \`agent-lsp doctor\` to check every server.`);
+  }
+  const logger = options.logger.child(server.id);
+  let transport;
+  try {
+    transport = await spawnServerProcess({
+      command: resolved.command,
+      cwd: rootDir,
+      env: { ...process.env, ...resolved.env },
+      logger,
+    });
+  } catch (err) {
+    throw new UserError('server_failed', `Could not start ${server.displayName} (${resolved.command.join(' ')}): ${(err as Error).message}. ${server.installHint}`);
+  }
+  try {
+    return await LspConnection.start({ ...options, transport, resolved, logger });
+  } catch (err) {
+    throw new UserError('server_failed', `${server.displayName} failed to initialize: ${(err as Error).message}`);
+  }
+}

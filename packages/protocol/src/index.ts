@@ -1,0 +1,7 @@
+export * from './disposable.js';
+export * from './errors.js';
+export * from './position.js';
+export * from './pattern.js';
+export * from './uri.js';
+export * from './pathContainment.js';
+export * from './textEdits.js';

@@ -1,0 +1,110 @@
+import type { Position, Range } from 'vscode-languageserver-protocol';
+import { UserError } from './errors.js';
+
+/**
+ * A position as agents and editors show it: 1-based line, 1-based column counted in Unicode
+ * code points. The language server's positions are 0-based with UTF-16 code-unit columns; this
+ * module is the only place that converts between the two.
+ */
+export interface UserPosition {
+  line: number;
+  column: number;
+}
+
+export interface UserRange {
+  line: number;
+  column: number;
+  end_line: number;
+  end_column: number;
+}
+
+/** Splits text into lines the way LSP counts them (\n, \r\n and \r all end a line). */
+export function splitLines(text: string): string[] {
+  return text.split(/\r\n|\r|\n/);
+}
+
+function codePointCount(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/** UTF-16 offset of the code point with index `cp` (0-based) in `line`. */
+function utf16OffsetOfCodePoint(line: string, cp: number): number {
+  let units = 0;
+  let i = 0;
+  for (const ch of line) {
+    if (i === cp) return units;
+    units += ch.length;
+    i++;
+  }
+  return units;
+}
+
+/** Code-point index of a UTF-16 offset in `line`; an offset inside a surrogate pair rounds down. */
+function codePointOfUtf16Offset(line: string, offset: number): number {
+  let units = 0;
+  let cp = 0;
+  for (const ch of line) {
+    if (units + ch.length > offset) return cp;
+    units += ch.length;
+    cp++;
+  }
+  return cp;
+}
+
+/**
+ * Converts a 1-based (line, column-in-code-points) to an LSP position for `text`.
+ * The column may point just past the last character of the line (the end of line).
+ * Throws a UserError naming the valid range when the position is outside the text.
+ */
+export function toLspPosition(text: string, pos: UserPosition, what = 'position'): Position {
+  const lines = splitLines(text);
+  if (!Number.isInteger(pos.line) || !Number.isInteger(pos.column) || pos.line < 1 || pos.column < 1) {
+    throw new UserError(
+      'invalid_position',
+      `${what} ${pos.line}:${pos.column} is invalid: lines and columns are 1-based whole numbers.`,
+    );
+  }
+  if (pos.line > lines.length) {
+    throw new UserError(
+      'invalid_position',
+      `${what} ${pos.line}:${pos.column} is past the end of the file, which has ${lines.length} line(s).`,
+    );
+  }
+  const lineText = lines[pos.line - 1] ?? '';
+  const width = codePointCount(lineText);
+  if (pos.column > width + 1) {
+    throw new UserError(
+      'invalid_position',
+      `${what} ${pos.line}:${pos.column} is past the end of line ${pos.line}, which has ${width} character(s) (columns 1-${width + 1}).`,
+    );
+  }
+  return { line: pos.line - 1, character: utf16OffsetOfCodePoint(lineText, pos.column - 1) };
+}
+
+/** Converts an LSP position in `text` to 1-based line and code-point column. */
+export function fromLspPosition(text: string | string[], pos: Position): UserPosition {
+  const lines = typeof text === 'string' ? splitLines(text) : text;
+  const lineText = lines[pos.line] ?? '';
+  return { line: pos.line + 1, column: codePointOfUtf16Offset(lineText, pos.character) + 1 };
+}
+
+export function toLspRange(text: string, range: UserRange): Range {
+  const start = toLspPosition(text, { line: range.line, column: range.column }, 'start');
+  const end = toLspPosition(text, { line: range.end_line, column: range.end_column }, 'end');
+  if (end.line < start.line || (end.line === start.line && end.character < start.character)) {
+    throw new UserError(
+      'invalid_position',
+      `range ${range.line}:${range.column}-${range.end_line}:${range.end_column} ends before it starts.`,
+    );
+  }
+  return { start, end };
+}
+
+export function fromLspRange(text: string | string[], range: Range): UserRange {
+  const lines = typeof text === 'string' ? splitLines(text) : text;
+  const s = fromLspPosition(lines, range.start);
+  const e = fromLspPosition(lines, range.end);
+  return { line: s.line, column: s.column, end_line: e.line, end_column: e.column };
+}

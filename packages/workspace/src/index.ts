@@ -1,0 +1,3 @@
+export * from './workspace.js';
+export * from './pathResolver.js';
+export * from './rootInference.js';

@@ -1,0 +1,229 @@
+import { readFileSync } from 'node:fs';
+import { displayPath, pathToUri, uriToPath, UserError, type Disposable } from '@agent-lsp/protocol';
+import {
+  startDirectConnection,
+  type LspConnection,
+  type Logger,
+  type OpenDocument,
+  type ServerDefinition,
+  type ServerRegistry,
+  type StartDirectOptions,
+} from '@agent-lsp/lsp';
+import { resolveDirectory, resolveFilePath } from './pathResolver.js';
+import { inferRoot } from './rootInference.js';
+
+export type ConnectionFactory = (options: StartDirectOptions) => Promise<LspConnection>;
+
+export interface WorkspaceOptions {
+  registry: ServerRegistry;
+  logger: Logger;
+  /** The MCP client's roots, asked for when no start_lsp root was given. */
+  clientRoots?: () => Promise<string[]>;
+  /** How connections are made; direct mode (spawn a child) by default. */
+  connect?: ConnectionFactory;
+}
+
+/** Automatic restarts after crashes allowed per server within RESTART_WINDOW_MS. */
+const RESTART_BUDGET = 5;
+const RESTART_WINDOW_MS = 3 * 60_000;
+
+export interface DocumentHandle {
+  conn: LspConnection;
+  path: string;
+  uri: string;
+  languageId: string;
+  doc: OpenDocument;
+}
+
+/**
+ * The front's view of a workspace: its roots, and one lazily started connection per server.
+ * Paths in and out of tools go through here, so containment and display are decided once.
+ */
+export class Workspace implements Disposable {
+  private roots: string[] = [];
+  private readonly connections = new Map<string, Promise<LspConnection>>();
+  private readonly crashTimes = new Map<string, number[]>();
+  /** Files outside the roots that a server named in an answer: readable, never writable. */
+  private readonly serverNamed = new Set<string>();
+  private readonly connect: ConnectionFactory;
+
+  constructor(private readonly options: WorkspaceOptions) {
+    this.connect = options.connect ?? startDirectConnection;
+  }
+
+  get registry(): ServerRegistry {
+    return this.options.registry;
+  }
+
+  get rootList(): readonly string[] {
+    return this.roots;
+  }
+
+  get primaryRoot(): string | undefined {
+    return this.roots[0];
+  }
+
+  /** start_lsp: makes `dir` the workspace. Servers of a previous, different root are stopped. */
+  async setRoot(dir: string): Promise<string> {
+    const real = resolveDirectory(dir);
+    if (this.roots[0] !== real) {
+      await this.stopAll();
+      this.roots = [real];
+      this.serverNamed.clear();
+    }
+    return real;
+  }
+
+  async addFolder(dir: string): Promise<string[]> {
+    const real = resolveDirectory(dir, 'path');
+    if (!this.roots.includes(real)) this.roots.push(real);
+    await this.propagateFolders();
+    return [...this.roots];
+  }
+
+  async removeFolder(dir: string): Promise<string[]> {
+    const real = resolveDirectory(dir, 'path');
+    if (!this.roots.includes(real)) {
+      throw new UserError('invalid_argument', `${dir} is not a workspace folder. Current folders: ${this.roots.join(', ') || 'none'}.`);
+    }
+    if (this.roots.length === 1) {
+      throw new UserError('invalid_argument', `${dir} is the only workspace folder; use start_lsp with another root_dir to switch workspaces.`);
+    }
+    this.roots = this.roots.filter((r) => r !== real);
+    await this.propagateFolders();
+    return [...this.roots];
+  }
+
+  private async propagateFolders(): Promise<void> {
+    for (const conn of await this.liveConnections()) conn.setWorkspaceFolders(this.roots);
+  }
+
+  /**
+   * Makes sure there is a workspace before a path is resolved: the start_lsp root, else the MCP
+   * client's roots, else the project root inferred from an absolute file path.
+   */
+  async ensureRoots(hintPath?: string): Promise<void> {
+    if (this.roots.length > 0) return;
+    const fromClient = (await this.options.clientRoots?.().catch(() => [])) ?? [];
+    for (const r of fromClient) {
+      try {
+        const real = resolveDirectory(r);
+        if (!this.roots.includes(real)) this.roots.push(real);
+      } catch {
+        this.options.logger.warn(`ignoring client root ${r}: not a directory`);
+      }
+    }
+    if (this.roots.length > 0) return;
+    if (hintPath && hintPath.startsWith('/')) {
+      const abs = resolveFilePath(hintPath, [], this.serverNamed).path;
+      const server = this.registry.forFile(abs)?.server;
+      this.roots = [inferRoot(abs, server?.rootMarkers ?? [])];
+      return;
+    }
+    throw new UserError('no_workspace', 'No workspace is set. Call start_lsp with root_dir (the project directory) first, or pass an absolute file_path.');
+  }
+
+  resolveFile(input: string): string {
+    return resolveFilePath(input, this.roots, this.serverNamed).path;
+  }
+
+  /** Root-relative for files inside a root, absolute otherwise. */
+  display(path: string): string {
+    return displayPath(this.roots, path);
+  }
+
+  displayUri(uri: string): string {
+    const path = uriToPath(uri);
+    return path ? this.display(path) : uri;
+  }
+
+  /** Lets agents read a file a server pointed at (a definition in typeshed or node_modules). */
+  allowServerNamed(uri: string): void {
+    const path = uriToPath(uri);
+    if (path) this.serverNamed.add(path);
+  }
+
+  /** The connection for a server, started on first use and restarted after a crash within budget. */
+  async connection(server: ServerDefinition): Promise<LspConnection> {
+    const root = this.primaryRoot;
+    if (!root) throw new UserError('no_workspace', 'No workspace is set. Call start_lsp with root_dir first.');
+    const existing = this.connections.get(server.id);
+    if (existing) {
+      const conn = await existing.catch(() => undefined);
+      if (conn?.isAlive) return conn;
+      this.connections.delete(server.id);
+      if (conn) this.checkRestartBudget(server);
+    }
+    const starting = this.connect({ server, rootDir: root, workspaceFolders: this.roots, logger: this.options.logger });
+    this.connections.set(server.id, starting);
+    starting.catch(() => this.connections.delete(server.id));
+    return starting;
+  }
+
+  private checkRestartBudget(server: ServerDefinition): void {
+    const now = Date.now();
+    const recent = (this.crashTimes.get(server.id) ?? []).filter((t) => now - t < RESTART_WINDOW_MS);
+    recent.push(now);
+    this.crashTimes.set(server.id, recent);
+    if (recent.length > RESTART_BUDGET) {
+      throw new UserError(
+        'server_failed',
+        `${server.displayName} crashed ${recent.length} times in 3 minutes; agent-lsp stopped restarting it. Check \`agent-lsp doctor\`, then call restart_lsp_server.`,
+      );
+    }
+  }
+
+  /** Stops and starts one server (or all running ones); resets the crash budget. */
+  async restart(server?: ServerDefinition): Promise<LspConnection[]> {
+    const ids = server ? [server.id] : [...this.connections.keys()];
+    const restarted: LspConnection[] = [];
+    for (const id of ids) {
+      const def = server ?? this.registry.servers.find((s) => s.id === id);
+      const old = this.connections.get(id);
+      this.connections.delete(id);
+      this.crashTimes.delete(id);
+      if (old) await (await old.catch(() => undefined))?.shutdown();
+      if (def) restarted.push(await this.connection(def));
+    }
+    return restarted;
+  }
+
+  /** Opens (or re-syncs with disk) a file in its server; the server sees what is on disk now. */
+  async openDocument(path: string, languageOverride?: string): Promise<DocumentHandle> {
+    const route = languageOverride
+      ? { server: this.registry.forLanguage(languageOverride), languageId: languageOverride }
+      : this.registry.forFileOrThrow(path);
+    const conn = await this.connection(route.server);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (err) {
+      throw new UserError('file_not_found', `Could not read ${this.display(path)}: ${(err as Error).message}`);
+    }
+    const uri = pathToUri(path);
+    const doc = conn.documents.sync(uri, route.languageId, text);
+    return { conn, path, uri, languageId: route.languageId, doc };
+  }
+
+  async closeDocument(path: string): Promise<boolean> {
+    const route = this.registry.forFileOrThrow(path);
+    const existing = this.connections.get(route.server.id);
+    const conn = existing ? await existing.catch(() => undefined) : undefined;
+    return conn?.documents.close(pathToUri(path)) ?? false;
+  }
+
+  async liveConnections(): Promise<LspConnection[]> {
+    const all = await Promise.all([...this.connections.values()].map((p) => p.catch(() => undefined)));
+    return all.filter((c): c is LspConnection => c !== undefined && c.isAlive);
+  }
+
+  async stopAll(): Promise<void> {
+    const all = [...this.connections.values()];
+    this.connections.clear();
+    await Promise.all(all.map(async (p) => (await p.catch(() => undefined))?.shutdown()));
+  }
+
+  dispose(): void {
+    void this.stopAll();
+  }
+}
