@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { findExecutable } from './executables.js';
@@ -9,6 +10,14 @@ const require = createRequire(import.meta.url);
 function packageDir(name: string): string | undefined {
   try {
     return dirname(require.resolve(`${name}/package.json`));
+  } catch {
+    return undefined;
+  }
+}
+
+function packageVersion(dir: string): string | undefined {
+  try {
+    return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version?: string }).version;
   } catch {
     return undefined;
   }
@@ -41,6 +50,7 @@ const pyright: ServerDefinition = {
     return {
       command: [process.execPath, join(dir, 'langserver.index.js'), '--stdio'],
       source: 'bundled',
+      version: `pyright ${packageVersion(dir) ?? '?'}`,
       settings,
       profileFingerprint: `pyright|${interpreter?.path ?? 'no-python'}`,
       details: { interpreter: interpreter ? `${interpreter.path} (${interpreter.source})` : 'none found' },
@@ -74,6 +84,7 @@ const typescript: ServerDefinition = {
     return {
       command: [process.execPath, join(tsls, 'lib', 'cli.mjs'), '--stdio'],
       source: 'bundled',
+      version: `typescript-language-server ${packageVersion(tsls) ?? '?'}, typescript ${packageVersion(ts) ?? '?'}`,
       settings: {},
       initializationOptions: {
         // Without this the syntax server answers from one file until the project has loaded,

@@ -13,3 +13,4 @@ export * from './documents.js';
 export * from './diagnostics.js';
 export * from './connection.js';
 export * from './startServer.js';
+export * from './socketTransport.js';

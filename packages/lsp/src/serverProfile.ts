@@ -41,6 +41,8 @@ export interface ResolvedServer {
   env?: Record<string, string>;
   /** Everything that changes the server's answers, for daemon keys and status. */
   profileFingerprint: string;
+  /** Version of a bundled server (from its package), when known without running it. */
+  version?: string;
   /** Extra facts shown by doctor and status (interpreter, tsserver path). */
   details: Record<string, string>;
 }

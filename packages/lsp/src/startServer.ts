@@ -2,6 +2,7 @@ import { UserError } from '@agent-lsp/protocol';
 import { LspConnection, type LspConnectionOptions } from './connection.js';
 import type { Logger } from './logger.js';
 import { spawnServerProcess } from './serverProcess.js';
+import { connectSocketTransport } from './socketTransport.js';
 import type { ServerDefinition } from './serverProfile.js';
 
 export interface StartDirectOptions {
@@ -35,5 +36,26 @@ export async function startDirectConnection(options: StartDirectOptions): Promis
     return await LspConnection.start({ ...options, transport, resolved, logger });
   } catch (err) {
     throw new UserError('server_failed', `${server.displayName} failed to initialize: ${(err as Error).message}`);
+  }
+}
+
+/** Passive mode: dials a server someone else started (e.g. `gopls -listen=:9999`); never kills it. */
+export async function connectPassive(options: StartDirectOptions & { address: string }): Promise<LspConnection> {
+  const { server, address } = options;
+  const match = /^(.*):(\d+)$/.exec(address);
+  if (!match) throw new UserError('invalid_argument', `connect must be host:port (e.g. localhost:9999), not "${address}".`);
+  const host = match[1] || '127.0.0.1';
+  const port = Number(match[2]);
+  let transport;
+  try {
+    transport = await connectSocketTransport({ host, port });
+  } catch (err) {
+    throw new UserError('server_failed', `Could not connect to a language server at ${address}: ${(err as Error).message}. Is it running and listening there?`);
+  }
+  const resolved = { command: [], source: 'config' as const, settings: {}, profileFingerprint: `${server.id}|tcp|${address}`, details: { address } };
+  try {
+    return await LspConnection.start({ ...options, transport, resolved, logger: options.logger.child(server.id) });
+  } catch (err) {
+    throw new UserError('server_failed', `The server at ${address} failed to initialize: ${(err as Error).message}`);
   }
 }

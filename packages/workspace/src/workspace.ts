@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { displayPath, pathToUri, uriToPath, UserError, type Disposable } from '@agent-lsp/protocol';
 import {
+  connectPassive,
   startDirectConnection,
   type LspConnection,
   type Logger,
@@ -46,6 +47,8 @@ export class Workspace implements Disposable {
   /** Files outside the roots that a server named in an answer: readable, never writable. */
   private readonly serverNamed = new Set<string>();
   private readonly connect: ConnectionFactory;
+  /** Servers reached over TCP instead of spawned (start_lsp connect), by server id. */
+  private readonly passive = new Map<string, string>();
 
   constructor(private readonly options: WorkspaceOptions) {
     this.connect = options.connect ?? startDirectConnection;
@@ -70,6 +73,7 @@ export class Workspace implements Disposable {
       await this.stopAll();
       this.roots = [real];
       this.serverNamed.clear();
+      this.passive.clear();
     }
     return real;
   }
@@ -143,6 +147,20 @@ export class Workspace implements Disposable {
     if (path) this.serverNamed.add(path);
   }
 
+  /**
+   * Passive mode: from now on this server's connection is the one at `address` (host:port).
+   * A crash of an external server is not restarted by us; the next call reconnects.
+   */
+  async attachPassive(server: ServerDefinition, address: string): Promise<LspConnection> {
+    const root = this.primaryRoot;
+    if (!root) throw new UserError('no_workspace', 'Call start_lsp with root_dir first.');
+    const old = this.connections.get(server.id);
+    this.connections.delete(server.id);
+    if (old) await (await old.catch(() => undefined))?.shutdown();
+    this.passive.set(server.id, address);
+    return this.connection(server);
+  }
+
   /** The connection for a server, started on first use and restarted after a crash within budget. */
   async connection(server: ServerDefinition): Promise<LspConnection> {
     const root = this.primaryRoot;
@@ -154,7 +172,9 @@ export class Workspace implements Disposable {
       this.connections.delete(server.id);
       if (conn) this.checkRestartBudget(server);
     }
-    const starting = this.connect({ server, rootDir: root, workspaceFolders: this.roots, logger: this.options.logger });
+    const base = { server, rootDir: root, workspaceFolders: this.roots, logger: this.options.logger };
+    const address = this.passive.get(server.id);
+    const starting = address ? connectPassive({ ...base, address }) : this.connect(base);
     this.connections.set(server.id, starting);
     starting.catch(() => this.connections.delete(server.id));
     return starting;

@@ -1,0 +1,74 @@
+import { Command, Option } from 'commander';
+import { createLogger, loadCustomServers, ServerRegistry } from '@agent-lsp/lsp';
+import { AGENT_LSP_VERSION, serveStdio } from '@agent-lsp/server';
+import { TOOL_GROUPS } from '@agent-lsp/tools';
+import { runDemo } from './demo.js';
+import { formatDoctor, runDoctor } from './doctor.js';
+
+interface ServeOptions {
+  tools?: string;
+  config?: string;
+  daemon: string;
+}
+
+function registryFrom(configPath: string | undefined): ServerRegistry {
+  const path = configPath ?? process.env['AGENT_LSP_CONFIG'];
+  return new ServerRegistry(path ? loadCustomServers(path) : []);
+}
+
+function out(line: string): void {
+  process.stdout.write(line + '\n');
+}
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name('agent-lsp')
+    .description('Code intelligence of real language servers for AI coding agents, over MCP.')
+    .version(AGENT_LSP_VERSION, '-v, --version')
+    .showHelpAfterError();
+
+  const serve = (opts: ServeOptions) => {
+    const logger = createLogger({ scope: 'front' });
+    const groups = opts.tools ? opts.tools.split(',').map((g) => g.trim()).filter(Boolean) : undefined;
+    const unknown = groups?.filter((g) => !TOOL_GROUPS.includes(g as never)) ?? [];
+    if (unknown.length) program.error(`unknown tool group(s): ${unknown.join(', ')}; known: ${TOOL_GROUPS.join(', ')}`);
+    return serveStdio({ registry: registryFrom(opts.config), logger, ...(groups ? { toolGroups: groups } : {}) });
+  };
+  const serveOptions = (cmd: Command) =>
+    cmd
+      .option('--tools <groups>', `only these tool groups, comma-separated (${TOOL_GROUPS.join(', ')})`)
+      .option('--config <file>', 'JSON file with custom language servers (or AGENT_LSP_CONFIG)')
+      .addOption(
+        new Option('--daemon <mode>', 'share warm servers through broker daemons: auto | always | never')
+          .choices(['auto', 'always', 'never'])
+          .default(process.env['AGENT_LSP_DAEMON'] ?? 'never'),
+      );
+
+  serveOptions(program.command('serve', { isDefault: true }).description('serve MCP on stdio (the default command)')).action(serve);
+
+  program
+    .command('doctor')
+    .description('check which language servers are available, their versions and where they come from')
+    .option('--json', 'print JSON')
+    .option('--config <file>', 'JSON file with custom language servers')
+    .option('--root <dir>', 'project root (for the Python interpreter)', process.cwd())
+    .action((opts: { json?: boolean; config?: string; root: string }) => {
+      const entries = runDoctor(registryFrom(opts.config), opts.root);
+      out(opts.json ? JSON.stringify(entries, null, 2) : formatDoctor(entries));
+    });
+
+  program
+    .command('demo')
+    .description('run agent-lsp on the bundled example workspace, as an agent would, and print a transcript')
+    .option('--workspace <dir>', 'another workspace to run the demo on')
+    .action(async (opts: { workspace?: string }) => {
+      await runDemo(out, opts.workspace);
+    });
+
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  await buildProgram().parseAsync(argv);
+}

@@ -1,0 +1,73 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { uriToPath } from '@agent-lsp/protocol';
+import type { Logger, ServerRegistry } from '@agent-lsp/lsp';
+import { selectTools } from '@agent-lsp/tools';
+import { Workspace, type ConnectionFactory } from '@agent-lsp/workspace';
+import { runTool } from './toolRunner.js';
+
+export const AGENT_LSP_VERSION = '0.1.0';
+
+export interface AgentLspServerOptions {
+  registry: ServerRegistry;
+  logger: Logger;
+  /** Tool groups to offer (all when empty). */
+  toolGroups?: readonly string[];
+  connect?: ConnectionFactory;
+}
+
+export interface AgentLspServer {
+  mcp: McpServer;
+  workspace: Workspace;
+  /** Stops every language server this front started. */
+  close(): Promise<void>;
+}
+
+/** One MCP server with its own workspace: nothing is shared between two of them. */
+export function createAgentLspServer(options: AgentLspServerOptions): AgentLspServer {
+  const mcp = new McpServer(
+    { name: 'agent-lsp', version: AGENT_LSP_VERSION },
+    {
+      capabilities: { tools: {}, logging: {} },
+      instructions:
+        'agent-lsp answers code questions with real language servers. Call start_lsp with the project root first. Positions are 1-based lines and 1-based character columns; position_pattern (a snippet with @@ at the cursor) works wherever a position does. Answers wait for indexing so they are complete.',
+    },
+  );
+  const workspace = new Workspace({
+    registry: options.registry,
+    logger: options.logger,
+    ...(options.connect ? { connect: options.connect } : {}),
+    clientRoots: async () => {
+      if (!mcp.server.getClientCapabilities()?.roots) return [];
+      const { roots } = await mcp.server.listRoots(undefined, { timeout: 5000 });
+      return roots.map((r) => uriToPath(r.uri)).filter((p): p is string => p !== undefined);
+    },
+  });
+
+  for (const def of selectTools(options.toolGroups)) {
+    mcp.registerTool(
+      def.name,
+      { title: def.title, description: def.description, inputSchema: def.input, outputSchema: def.output, annotations: { title: def.title, ...def.annotations } },
+      (args: Record<string, unknown>, extra) =>
+        runTool(
+          def,
+          args,
+          {
+            signal: extra.signal,
+            progressToken: extra._meta?.progressToken,
+            sendProgress: (params) => extra.sendNotification({ method: 'notifications/progress', params }),
+          },
+          workspace,
+          options.logger.child(def.name),
+        ),
+    );
+  }
+
+  return {
+    mcp,
+    workspace,
+    async close() {
+      await workspace.stopAll();
+      await mcp.close().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export * from './createServer.js';
+export * from './stdio.js';
+export * from './toolRunner.js';

@@ -1,0 +1,25 @@
+import { assistTools } from './tools/assist.js';
+import { diagnosticsTools } from './tools/diagnostics.js';
+import { documentTools } from './tools/documents.js';
+import { lifecycleTools } from './tools/lifecycle.js';
+import { navigationTools } from './tools/navigation.js';
+import { symbolTools } from './tools/symbols.js';
+import type { AnyToolDefinition, ToolGroup } from './toolDefinition.js';
+
+/** Every tool agent-lsp offers, in the order clients list them. */
+export const TOOL_CATALOG: readonly AnyToolDefinition[] = [
+  ...lifecycleTools,
+  ...documentTools,
+  ...diagnosticsTools,
+  ...navigationTools,
+  ...symbolTools,
+  ...assistTools,
+];
+
+export const TOOL_GROUPS: readonly ToolGroup[] = ['lifecycle', 'navigation', 'analysis', 'workspace'];
+
+/** The tools of the given groups (all when none are given). */
+export function selectTools(groups?: readonly string[]): AnyToolDefinition[] {
+  if (!groups || groups.length === 0) return [...TOOL_CATALOG];
+  return TOOL_CATALOG.filter((t) => groups.includes(t.group));
+}

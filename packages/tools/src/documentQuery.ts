@@ -1,0 +1,55 @@
+import type { Position } from 'vscode-languageserver-protocol';
+import { resolvePositionPattern, toLspPosition, toLspRange, UserError, type UserRange } from '@agent-lsp/protocol';
+import type { DocumentHandle } from '@agent-lsp/workspace';
+import { awaitReady, type NotReadyResult, type ReadinessArgs } from './readinessGate.js';
+import type { ToolContext } from './toolDefinition.js';
+
+export interface PositionArgs extends ReadinessArgs {
+  file_path: string;
+  line?: number | undefined;
+  column?: number | undefined;
+  position_pattern?: string | undefined;
+}
+
+export interface ReadyDocument {
+  handle: DocumentHandle;
+  /** The path as shown to the agent. */
+  label: string;
+}
+
+/** Resolves the file, opens it in its server (synced with disk) and waits for readiness. */
+export async function openReadyDocument(
+  ctx: ToolContext,
+  args: { file_path: string; language_id?: string | undefined } & ReadinessArgs,
+): Promise<ReadyDocument | NotReadyResult> {
+  await ctx.workspace.ensureRoots(args.file_path);
+  const path = ctx.workspace.resolveFile(args.file_path);
+  const handle = await ctx.workspace.openDocument(path, args.language_id);
+  const notReady = await awaitReady(handle.conn, args, ctx);
+  if (notReady) return notReady;
+  // A file can change on disk while we waited; the server must see the current text.
+  const fresh = await ctx.workspace.openDocument(path, args.language_id);
+  return { handle: fresh, label: ctx.workspace.display(path) };
+}
+
+export function isNotReady(x: object): x is NotReadyResult {
+  return 'ready' in x && (x as { ready: unknown }).ready === false;
+}
+
+/** The LSP position for line/column or position_pattern, checked against the file's text. */
+export function positionIn(doc: ReadyDocument, args: PositionArgs): Position {
+  const text = doc.handle.doc.text;
+  if (args.position_pattern !== undefined) {
+    const p = resolvePositionPattern(text, args.position_pattern, doc.label);
+    return toLspPosition(text, p);
+  }
+  if (args.line === undefined || args.column === undefined) {
+    throw new UserError('invalid_argument', 'Give a position: line and column (1-based), or position_pattern (a snippet with @@ at the cursor).');
+  }
+  return toLspPosition(text, { line: args.line, column: args.column });
+}
+
+export function rangeIn(doc: ReadyDocument, args: { start_line: number; start_column: number; end_line: number; end_column: number }) {
+  const r: UserRange = { line: args.start_line, column: args.start_column, end_line: args.end_line, end_column: args.end_column };
+  return toLspRange(doc.handle.doc.text, r);
+}

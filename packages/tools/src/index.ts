@@ -1,0 +1,6 @@
+export * from './toolDefinition.js';
+export * from './catalog.js';
+export * from './schemas.js';
+export * from './paging.js';
+export * from './readinessGate.js';
+export * from './languageDetection.js';

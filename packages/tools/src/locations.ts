@@ -1,0 +1,107 @@
+import { readFileSync } from 'node:fs';
+import type { Diagnostic, Location, LocationLink, Range } from 'vscode-languageserver-protocol';
+import { fromLspRange, splitLines, uriToPath } from '@agent-lsp/protocol';
+import type { LspConnection } from '@agent-lsp/lsp';
+import type { Workspace } from '@agent-lsp/workspace';
+import type { DiagnosticOut, LocationOut } from './schemas.js';
+
+/**
+ * Converts server ranges (UTF-16) to agent positions (1-based characters). Needs each file's
+ * text: the server's copy when the file is open, else the disk, read once per call.
+ */
+export class PositionMapper {
+  private readonly lines = new Map<string, string[] | undefined>();
+
+  constructor(
+    private readonly workspace: Workspace,
+    private readonly conn: LspConnection,
+  ) {}
+
+  private linesOf(uri: string): string[] | undefined {
+    if (this.lines.has(uri)) return this.lines.get(uri);
+    let text = this.conn.documents.get(uri)?.text;
+    if (text === undefined) {
+      const path = uriToPath(uri);
+      try {
+        text = path ? readFileSync(path, 'utf8') : undefined;
+      } catch {
+        text = undefined;
+      }
+    }
+    const lines = text === undefined ? undefined : splitLines(text);
+    this.lines.set(uri, lines);
+    return lines;
+  }
+
+  range(uri: string, range: Range): { line: number; column: number; end_line: number; end_column: number } {
+    const lines = this.linesOf(uri);
+    if (!lines) {
+      return { line: range.start.line + 1, column: range.start.character + 1, end_line: range.end.line + 1, end_column: range.end.character + 1 };
+    }
+    return fromLspRange(lines, range);
+  }
+
+  location(uri: string, range: Range): LocationOut {
+    // Files a server names become readable by the agent (a definition in typeshed, say).
+    this.workspace.allowServerNamed(uri);
+    return { file: this.workspace.displayUri(uri), ...this.range(uri, range) };
+  }
+
+  /** Normalizes Location | Location[] | LocationLink[] | null into sorted, de-duplicated locations. */
+  locations(result: Location | Location[] | LocationLink[] | null | undefined): LocationOut[] {
+    if (!result) return [];
+    const list = Array.isArray(result) ? result : [result];
+    const out: LocationOut[] = [];
+    const seen = new Set<string>();
+    for (const item of list) {
+      const uri = 'targetUri' in item ? item.targetUri : item.uri;
+      const range = 'targetUri' in item ? item.targetSelectionRange : item.range;
+      const loc = this.location(uri, range);
+      const key = `${loc.file}:${loc.line}:${loc.column}:${loc.end_line}:${loc.end_column}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(loc);
+    }
+    return out.sort(compareLocations);
+  }
+
+  diagnostic(uri: string, d: Diagnostic): DiagnosticOut {
+    const out: DiagnosticOut = {
+      file: this.workspace.displayUri(uri),
+      ...this.range(uri, d.range),
+      severity: SEVERITY[d.severity ?? 1] ?? 'error',
+      message: diagnosticMessage(d.message),
+    };
+    if (d.code !== undefined) out.code = d.code;
+    if (d.source !== undefined) out.source = d.source;
+    return out;
+  }
+}
+
+const SEVERITY: Record<number, DiagnosticOut['severity']> = { 1: 'error', 2: 'warning', 3: 'information', 4: 'hint' };
+
+export function compareLocations(a: LocationOut, b: LocationOut): number {
+  return a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column;
+}
+
+/** "src/a.ts: 3:5 10:2" lines, one per file: much shorter than one line per location. */
+export function locationsByFileText(locs: readonly LocationOut[]): string {
+  const byFile = new Map<string, string[]>();
+  for (const l of locs) {
+    const list = byFile.get(l.file) ?? [];
+    list.push(`${l.line}:${l.column}`);
+    byFile.set(l.file, list);
+  }
+  return [...byFile].map(([file, ps]) => `${file}: ${ps.join(' ')}`).join('\n');
+}
+
+export function diagnosticText(d: DiagnosticOut, withFile = true): string {
+  const code = d.code !== undefined ? ` [${d.code}]` : '';
+  const src = d.source ? ` (${d.source})` : '';
+  return `${withFile ? `${d.file}:` : ''}${d.line}:${d.column} ${d.severity}${code}${src}: ${d.message.replace(/\s*\n\s*/g, ' / ')}`;
+}
+
+/** LSP 3.18 allows markup in diagnostic messages; agents get plain text. */
+export function diagnosticMessage(m: Diagnostic['message']): string {
+  return typeof m === 'string' ? m : m.value;
+}

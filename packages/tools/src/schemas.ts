@@ -1,0 +1,77 @@
+import { z } from 'zod';
+
+export const filePath = z
+  .string()
+  .describe('Path of the file: relative to the workspace root, or absolute.');
+
+export const positionInput = {
+  file_path: filePath,
+  line: z.number().int().optional().describe('1-based line number, as `cat -n` shows it.'),
+  column: z.number().int().optional().describe('1-based column, counted in characters (not bytes, not UTF-16 units).'),
+  position_pattern: z
+    .string()
+    .optional()
+    .describe('Instead of line/column: a snippet of the file that occurs exactly once; `@@` inside it marks the cursor (default: the snippet start). Example: "def @@compute_total(".'),
+};
+
+export const rangeInput = {
+  file_path: filePath,
+  start_line: z.number().int().describe('1-based start line.'),
+  start_column: z.number().int().describe('1-based start column (characters).'),
+  end_line: z.number().int().describe('1-based end line.'),
+  end_column: z.number().int().describe('1-based end column (characters), exclusive.'),
+};
+
+export const readinessInput = {
+  wait_for_ready: z
+    .boolean()
+    .optional()
+    .describe('Wait while the server is still indexing (default true, with progress notifications). false: answer at once with ready:false and the progress.'),
+  ready_timeout_seconds: z.number().positive().optional().describe('How long to wait for readiness (default 300).'),
+};
+
+export const pagingInput = {
+  limit: z.number().int().positive().optional().describe('Maximum items to return (default sized to fit an agent client\'s result cap).'),
+  offset: z.number().int().nonnegative().optional().describe('Items to skip (for the next page).'),
+};
+
+export const progressOutput = z
+  .object({ title: z.string().optional(), message: z.string().optional(), percentage: z.number().optional() })
+  .describe('What the server is doing while not ready.');
+
+/** Every result carries readiness, so one output schema covers ready and not-ready answers. */
+export const readyOutput = {
+  ready: z.boolean().describe('false when the server was still indexing and the caller asked not to wait.'),
+  progress: progressOutput.optional(),
+  state: z.string().optional().describe('Server state when not ready: starting | indexing.'),
+};
+
+export const location = z.object({
+  file: z.string().describe('Root-relative path (absolute when outside the workspace).'),
+  line: z.number(),
+  column: z.number(),
+  end_line: z.number(),
+  end_column: z.number(),
+});
+export type LocationOut = z.infer<typeof location>;
+
+export const diagnostic = z.object({
+  file: z.string(),
+  line: z.number(),
+  column: z.number(),
+  end_line: z.number(),
+  end_column: z.number(),
+  severity: z.enum(['error', 'warning', 'information', 'hint']),
+  code: z.union([z.string(), z.number()]).optional(),
+  source: z.string().optional(),
+  message: z.string(),
+});
+export type DiagnosticOut = z.infer<typeof diagnostic>;
+
+export const pagingOutput = {
+  total: z.number().optional().describe('How many items exist in all.'),
+  complete: z.boolean().optional().describe('true when this page holds every remaining item and the server was ready.'),
+  offset: z.number().optional(),
+  limit: z.number().optional(),
+  returned: z.number().optional(),
+};

@@ -1,0 +1,51 @@
+import type { z } from 'zod';
+import type { Logger } from '@agent-lsp/lsp';
+import type { Workspace } from '@agent-lsp/workspace';
+
+export interface ProgressReport {
+  message: string;
+  /** 0–100 when the server gives a percentage. */
+  percentage?: number;
+}
+
+/** What a handler may use. Nothing here knows about MCP. */
+export interface ToolContext {
+  workspace: Workspace;
+  signal: AbortSignal;
+  logger: Logger;
+  /** Called while the handler waits (for readiness); the server layer turns it into MCP progress. */
+  reportProgress(report: ProgressReport): void;
+}
+
+export type ToolGroup = 'lifecycle' | 'navigation' | 'analysis' | 'workspace';
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface ToolDefinition<I extends z.ZodRawShape = z.ZodRawShape, O extends z.ZodRawShape = z.ZodRawShape> {
+  name: string;
+  title: string;
+  description: string;
+  group: ToolGroup;
+  input: I;
+  output: O;
+  annotations: ToolAnnotations;
+  handler(args: z.infer<z.ZodObject<I>>, ctx: ToolContext): Promise<z.infer<z.ZodObject<O>>>;
+  /** The compact text form of a result (what most agents read). */
+  text(result: z.infer<z.ZodObject<O>>): string;
+}
+
+export type AnyToolDefinition = ToolDefinition<z.ZodRawShape, z.ZodRawShape>;
+
+/** Identity helper that keeps the input/output types of a tool tied together. */
+export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(def: ToolDefinition<I, O>): AnyToolDefinition {
+  return def as unknown as AnyToolDefinition;
+}
+
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** Changes agent-lsp's own state (servers, open documents), never files. */
+export const STATEFUL: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };

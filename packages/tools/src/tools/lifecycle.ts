@@ -1,0 +1,222 @@
+import { z } from 'zod';
+import { UserError } from '@agent-lsp/protocol';
+import type { LspConnection } from '@agent-lsp/lsp';
+import { resolveDirectory } from '@agent-lsp/workspace';
+import { detectLanguages } from '../languageDetection.js';
+import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
+import { readinessInput, readyOutput } from '../schemas.js';
+import { defineTool, READ_ONLY, STATEFUL, type ToolContext } from '../toolDefinition.js';
+
+const serverOut = z.object({
+  language: z.string(),
+  server: z.string(),
+  state: z.string(),
+  ready: z.boolean(),
+  pid: z.number().optional(),
+  version: z.string().optional(),
+});
+type ServerOut = z.infer<typeof serverOut>;
+
+function describeConnection(conn: LspConnection): ServerOut {
+  const out: ServerOut = {
+    language: conn.server.languageIds.join('/'),
+    server: conn.serverInfo?.name ?? conn.server.displayName,
+    state: conn.readiness.state,
+    ready: conn.readiness.snapshot().ready,
+  };
+  if (conn.pid !== undefined) out.pid = conn.pid;
+  if (conn.serverInfo?.version) out.version = conn.serverInfo.version;
+  return out;
+}
+
+function serversText(servers: readonly ServerOut[]): string {
+  return servers.map((s) => `- ${s.server}${s.version ? ` ${s.version}` : ''} for ${s.language}: ${s.state}${s.pid ? ` (pid ${s.pid})` : ''}`).join('\n');
+}
+
+async function startAndMaybeWait(ctx: ToolContext, language: string, args: z.infer<z.ZodObject<typeof readinessInput>>) {
+  const conn = await ctx.workspace.connection(ctx.workspace.registry.forLanguage(language));
+  const notReady = await awaitReady(conn, args, ctx);
+  return { conn, notReady };
+}
+
+export const startLsp = defineTool({
+  name: 'start_lsp',
+  title: 'Start language servers for a workspace',
+  description:
+    'Sets the workspace root. With language_id, starts that language server now and waits until it has indexed the workspace (progress is reported; wait_for_ready:false returns at once). Without it, servers start on first use of a file of their language. Call this first.',
+  group: 'lifecycle',
+  input: {
+    root_dir: z.string().describe('Absolute path of the project directory.'),
+    language_id: z.string().optional().describe('Start this server now: python, typescript, javascript, go, c, cpp, rust, or a custom one.'),
+    connect: z.string().optional().describe('host:port of an already running language server to use instead of spawning one (passive mode; needs language_id).'),
+    ...readinessInput,
+  },
+  output: { ...readyOutput, root: z.string().optional(), detected: z.array(z.object({ language: z.string(), server: z.string(), files: z.number(), installed: z.boolean() })).optional(), servers: z.array(serverOut).optional() },
+  annotations: STATEFUL,
+  async handler(args, ctx) {
+    const root = await ctx.workspace.setRoot(args.root_dir);
+    if (args.connect !== undefined) {
+      if (!args.language_id) throw new UserError('invalid_argument', 'connect needs language_id: say which language the server at that address speaks.');
+      await ctx.workspace.attachPassive(ctx.workspace.registry.forLanguage(args.language_id), args.connect);
+    }
+    const detected = detectLanguages(root, ctx.workspace.registry).map((d) => ({
+      language: d.server.languageIds[0] ?? d.server.id,
+      server: d.server.displayName,
+      files: d.files,
+      installed: d.server.resolve(root) !== undefined,
+    }));
+    let notReady: NotReadyResult | undefined;
+    if (args.language_id) notReady = (await startAndMaybeWait(ctx, args.language_id, args)).notReady;
+    const servers = (await ctx.workspace.liveConnections()).map(describeConnection);
+    return { ...(notReady ?? { ready: true }), root, detected, servers };
+  },
+  text: (r) => {
+    const det = (r.detected ?? []).map((d) => `${d.language} (${d.files} files${d.installed ? '' : `, ${d.server} NOT INSTALLED — see agent-lsp doctor`})`).join(', ');
+    const lines = [`Workspace: ${r.root}`, `Languages found: ${det || 'none'}`];
+    if ((r.servers ?? []).length) lines.push(`Servers:\n${serversText(r.servers ?? [])}`);
+    else lines.push('Servers start on first use of a file of their language.');
+    if (!r.ready) lines.push(notReadyText(r as NotReadyResult));
+    return lines.join('\n');
+  },
+});
+
+export const restartLspServer = defineTool({
+  name: 'restart_lsp_server',
+  title: 'Restart language server',
+  description: 'Stops and starts a language server (or every running one), e.g. after installing packages or creating a virtualenv. root_dir switches the workspace first.',
+  group: 'lifecycle',
+  input: {
+    root_dir: z.string().optional().describe('Workspace root to restart in (default: the current one).'),
+    language_id: z.string().optional().describe('Restart only this language\'s server.'),
+    ...readinessInput,
+  },
+  output: { ...readyOutput, servers: z.array(serverOut).optional() },
+  annotations: { ...STATEFUL, idempotentHint: false },
+  async handler(args, ctx) {
+    if (args.root_dir) await ctx.workspace.setRoot(args.root_dir);
+    await ctx.workspace.ensureRoots();
+    const server = args.language_id ? ctx.workspace.registry.forLanguage(args.language_id) : undefined;
+    const restarted = await ctx.workspace.restart(server);
+    for (const conn of restarted) {
+      const notReady = await awaitReady(conn, args, ctx);
+      if (notReady) return { ...notReady, servers: restarted.map(describeConnection) };
+    }
+    return { ready: true, servers: restarted.map(describeConnection) };
+  },
+  text: (r) => ((r.servers ?? []).length ? `Restarted:\n${serversText(r.servers ?? [])}` : 'No server was running; servers start on first use.') + (r.ready ? '' : `\n${notReadyText(r as NotReadyResult)}`),
+});
+
+export const getServerCapabilities = defineTool({
+  name: 'get_server_capabilities',
+  title: 'Server capabilities',
+  description: 'What a language server supports (its initialize answer plus dynamic registrations), for the server of file_path or language_id.',
+  group: 'lifecycle',
+  input: { file_path: z.string().optional(), language_id: z.string().optional() },
+  output: {
+    ...readyOutput,
+    server: z.string().optional(),
+    version: z.string().optional(),
+    capabilities: z.record(z.string(), z.unknown()).optional(),
+    dynamic_registrations: z.array(z.string()).optional(),
+    supported_requests: z.array(z.string()).optional(),
+  },
+  annotations: { ...READ_ONLY },
+  async handler(args, ctx) {
+    await ctx.workspace.ensureRoots(args.file_path);
+    let server;
+    if (args.language_id) server = ctx.workspace.registry.forLanguage(args.language_id);
+    else if (args.file_path) server = ctx.workspace.registry.forFileOrThrow(ctx.workspace.resolveFile(args.file_path)).server;
+    else throw new UserError('invalid_argument', 'Pass file_path or language_id to say which server.');
+    const conn = await ctx.workspace.connection(server);
+    const caps = conn.capabilities as Record<string, unknown>;
+    const dynamic = [...new Set(conn.dynamicRegistrations().map((r) => r.method))];
+    const supported = Object.entries(caps)
+      .filter(([, v]) => v !== false && v !== undefined && v !== null)
+      .map(([k]) => k)
+      .concat(dynamic.map((m) => `${m} (dynamic)`));
+    return { ready: true, server: conn.serverInfo?.name ?? server.displayName, ...(conn.serverInfo?.version ? { version: conn.serverInfo.version } : {}), capabilities: caps, dynamic_registrations: dynamic, supported_requests: supported };
+  },
+  text: (r) => `${r.server}${r.version ? ` ${r.version}` : ''} supports: ${(r.supported_requests ?? []).join(', ')}`,
+});
+
+export const detectLspServers = defineTool({
+  name: 'detect_lsp_servers',
+  title: 'Detect language servers',
+  description: 'Which languages a directory contains and whether agent-lsp has a server for each (installed or not, and how to install it).',
+  group: 'lifecycle',
+  input: { root_dir: z.string().optional().describe('Directory to scan (default: the workspace root).') },
+  output: {
+    ...readyOutput,
+    root: z.string().optional(),
+    languages: z.array(z.object({ language: z.string(), server: z.string(), files: z.number(), installed: z.boolean(), command: z.array(z.string()).optional(), install_hint: z.string().optional() })).optional(),
+  },
+  annotations: READ_ONLY,
+  async handler(args, ctx) {
+    let root: string;
+    if (args.root_dir) {
+      root = resolveDirectory(args.root_dir);
+    } else {
+      await ctx.workspace.ensureRoots();
+      root = ctx.workspace.primaryRoot as string;
+    }
+    const languages = detectLanguages(root, ctx.workspace.registry).map((d) => {
+      const resolved = d.server.resolve(root);
+      return {
+        language: d.server.languageIds.join('/'),
+        server: d.server.displayName,
+        files: d.files,
+        installed: resolved !== undefined,
+        ...(resolved ? { command: resolved.command } : { install_hint: d.server.installHint }),
+      };
+    });
+    return { ready: true, root, languages };
+  },
+  text: (r) =>
+    (r.languages ?? []).length === 0
+      ? `No source files of a known language under ${r.root}.`
+      : (r.languages ?? []).map((l) => `${l.language}: ${l.files} files, ${l.server} ${l.installed ? 'installed' : `missing — ${l.install_hint}`}`).join('\n'),
+});
+
+const foldersOutput = { ...readyOutput, folders: z.array(z.string()).optional() };
+
+export const listWorkspaceFolders = defineTool({
+  name: 'list_workspace_folders',
+  title: 'List workspace folders',
+  description: 'The workspace roots agent-lsp serves (absolute paths).',
+  group: 'workspace',
+  input: {},
+  output: foldersOutput,
+  annotations: READ_ONLY,
+  handler: (_args, ctx) => Promise.resolve({ ready: true, folders: [...ctx.workspace.rootList] }),
+  text: (r) => ((r.folders ?? []).length ? (r.folders ?? []).join('\n') : 'No workspace yet: call start_lsp.'),
+});
+
+export const addWorkspaceFolder = defineTool({
+  name: 'add_workspace_folder',
+  title: 'Add workspace folder',
+  description: 'Adds a directory as another workspace root (monorepos, multi-root work); running servers are told.',
+  group: 'workspace',
+  input: { path: z.string().describe('Absolute path of the directory.') },
+  output: foldersOutput,
+  annotations: STATEFUL,
+  async handler(args, ctx) {
+    return { ready: true, folders: await ctx.workspace.addFolder(args.path) };
+  },
+  text: (r) => `Workspace folders:\n${(r.folders ?? []).join('\n')}`,
+});
+
+export const removeWorkspaceFolder = defineTool({
+  name: 'remove_workspace_folder',
+  title: 'Remove workspace folder',
+  description: 'Removes a workspace root added earlier; running servers are told.',
+  group: 'workspace',
+  input: { path: z.string().describe('Absolute path of the directory.') },
+  output: foldersOutput,
+  annotations: STATEFUL,
+  async handler(args, ctx) {
+    return { ready: true, folders: await ctx.workspace.removeFolder(args.path) };
+  },
+  text: (r) => `Workspace folders:\n${(r.folders ?? []).join('\n')}`,
+});
+
+export const lifecycleTools = [startLsp, restartLspServer, getServerCapabilities, detectLspServers, listWorkspaceFolders, addWorkspaceFolder, removeWorkspaceFolder];

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import type { Location, LocationLink } from 'vscode-languageserver-protocol';
+import { isNotReady, openReadyDocument, positionIn } from '../documentQuery.js';
+import { locationsByFileText, PositionMapper } from '../locations.js';
+import { page, pageHeader } from '../paging.js';
+import { notReadyText, type NotReadyResult } from '../readinessGate.js';
+import { location, pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../schemas.js';
+import { defineTool, READ_ONLY, type AnyToolDefinition } from '../toolDefinition.js';
+
+/** Big enough for nearly every answer, small enough to stay far below a 25k-token result cap. */
+export const DEFAULT_LOCATION_LIMIT = 300;
+
+const locationListOutput = {
+  ...readyOutput,
+  ...pagingOutput,
+  files: z.number().optional().describe('How many distinct files the whole answer spans.'),
+  locations: z.array(location).optional(),
+};
+
+interface LocationToolSpec {
+  name: string;
+  method: string;
+  title: string;
+  description: string;
+  noun: string;
+  extraInput?: z.ZodRawShape;
+  extraParams?: (args: Record<string, unknown>) => Record<string, unknown>;
+}
+
+function locationTool(spec: LocationToolSpec): AnyToolDefinition {
+  return defineTool({
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    group: 'navigation',
+    input: { ...positionInput, ...spec.extraInput, ...readinessInput, ...pagingInput },
+    output: locationListOutput,
+    annotations: READ_ONLY,
+    async handler(args, ctx) {
+      const doc = await openReadyDocument(ctx, args);
+      if (isNotReady(doc)) return doc;
+      const { conn, uri } = doc.handle;
+      const position = positionIn(doc, args);
+      const params = { textDocument: { uri }, position, ...spec.extraParams?.(args) };
+      const result = await conn.request<Location | Location[] | LocationLink[] | null>(spec.method, params, { signal: ctx.signal });
+      const all = new PositionMapper(ctx.workspace, conn).locations(result);
+      const p = page(all, args.offset, args.limit, DEFAULT_LOCATION_LIMIT);
+      const files = new Set(all.map((l) => l.file)).size;
+      return { ready: true, total: p.total, complete: p.complete, offset: p.offset, limit: p.limit, returned: p.returned, files, locations: p.items };
+    },
+    text: (r) => {
+      if (!r.ready) return notReadyText(r as NotReadyResult);
+      return `${pageHeader(r, `${spec.noun} in ${r.files ?? 0} file(s)`)}\n${locationsByFileText(r.locations ?? [])}`.trim();
+    },
+  });
+}
+
+const POSITION_HINT = 'Give the position by line/column (1-based characters) or position_pattern. Waits for the server to finish indexing so the answer is complete.';
+
+export const goToDefinition = locationTool({ name: 'go_to_definition', method: 'textDocument/definition', title: 'Go to definition', noun: 'definition(s)', description: `Where the symbol at a position is defined. ${POSITION_HINT}` });
+export const goToTypeDefinition = locationTool({ name: 'go_to_type_definition', method: 'textDocument/typeDefinition', title: 'Go to type definition', noun: 'type definition(s)', description: `Where the type of the symbol at a position is defined. ${POSITION_HINT}` });
+export const goToImplementation = locationTool({ name: 'go_to_implementation', method: 'textDocument/implementation', title: 'Go to implementation', noun: 'implementation(s)', description: `The implementations of the interface, abstract method or type at a position. ${POSITION_HINT}` });
+export const goToDeclaration = locationTool({ name: 'go_to_declaration', method: 'textDocument/declaration', title: 'Go to declaration', noun: 'declaration(s)', description: `Where the symbol at a position is declared (for C/C++: the header). ${POSITION_HINT}` });
+
+export const findReferences = locationTool({
+  name: 'find_references',
+  method: 'textDocument/references',
+  title: 'Find references',
+  noun: 'reference(s)',
+  description:
+    'Every reference to the symbol at a position, across the whole workspace, grouped by file. Waits until the server has indexed the workspace, so the count is complete (never a single-file partial answer). Pages with limit/offset. ' +
+    POSITION_HINT,
+  extraInput: { include_declaration: z.boolean().optional().describe('Include the declaration itself (default true).') },
+  extraParams: (args) => ({ context: { includeDeclaration: args['include_declaration'] ?? true } }),
+});
+
+export const navigationTools = [goToDefinition, goToTypeDefinition, goToImplementation, goToDeclaration, findReferences];
