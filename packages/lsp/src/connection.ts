@@ -32,6 +32,24 @@ import type { ResolvedServer, ServerDefinition } from './serverProfile.js';
 import { answerConfiguration, refuseApplyEdit, RegistrationTable, toWorkspaceFolders, type ApplyEditHandler } from './serverRequests.js';
 import type { ServerTransport } from './serverProcess.js';
 
+/** The ServerCapabilities field behind each request method tools use. */
+const CAPABILITY_OF: Record<string, keyof ServerCapabilities> = {
+  'textDocument/definition': 'definitionProvider',
+  'textDocument/typeDefinition': 'typeDefinitionProvider',
+  'textDocument/implementation': 'implementationProvider',
+  'textDocument/declaration': 'declarationProvider',
+  'textDocument/references': 'referencesProvider',
+  'textDocument/hover': 'hoverProvider',
+  'textDocument/documentSymbol': 'documentSymbolProvider',
+  'workspace/symbol': 'workspaceSymbolProvider',
+  'textDocument/completion': 'completionProvider',
+  'textDocument/signatureHelp': 'signatureHelpProvider',
+  'textDocument/codeAction': 'codeActionProvider',
+  'textDocument/rename': 'renameProvider',
+  'textDocument/formatting': 'documentFormattingProvider',
+  'textDocument/rangeFormatting': 'documentRangeFormattingProvider',
+};
+
 export type ConnectionState = 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed';
 
 export interface LspConnectionOptions {
@@ -157,6 +175,17 @@ export class LspConnection implements Disposable {
 
   supportsPullDiagnostics(): boolean {
     return this.capabilities.diagnosticProvider !== undefined || this.registrations.has('textDocument/diagnostic');
+  }
+
+  /**
+   * Whether the server offers a request method, statically (its initialize answer) or by dynamic
+   * registration. Methods we do not know the capability of count as offered.
+   */
+  supports(method: string): boolean {
+    const key = CAPABILITY_OF[method];
+    if (!key) return true;
+    const value = (this.capabilities as Record<string, unknown>)[key];
+    return (value !== undefined && value !== false && value !== null) || this.registrations.has(method);
   }
 
   dynamicRegistrations() {

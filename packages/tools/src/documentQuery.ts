@@ -32,6 +32,15 @@ export async function openReadyDocument(
   return { handle: fresh, label: ctx.workspace.display(path) };
 }
 
+/** Refuses, with a message that says what to use instead, a request the server does not offer. */
+export function requireSupport(doc: ReadyDocument, method: string, tool: string, alternative?: string): void {
+  if (doc.handle.conn.supports(method)) return;
+  throw new UserError(
+    'not_supported',
+    `${doc.handle.conn.server.displayName} does not support ${tool} (${method}) for ${doc.label}.${alternative ? ` Use ${alternative} instead.` : ''}`,
+  );
+}
+
 export function isNotReady(x: object): x is NotReadyResult {
   return 'ready' in x && (x as { ready: unknown }).ready === false;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Location, LocationLink } from 'vscode-languageserver-protocol';
-import { isNotReady, openReadyDocument, positionIn } from '../documentQuery.js';
+import { isNotReady, openReadyDocument, positionIn, requireSupport } from '../documentQuery.js';
 import { locationsByFileText, PositionMapper } from '../locations.js';
 import { page, pageHeader } from '../paging.js';
 import { notReadyText, type NotReadyResult } from '../readinessGate.js';
@@ -25,6 +25,8 @@ interface LocationToolSpec {
   noun: string;
   extraInput?: z.ZodRawShape;
   extraParams?: (args: Record<string, unknown>) => Record<string, unknown>;
+  /** The tool to suggest when the server lacks this one. */
+  alternative?: string;
 }
 
 function locationTool(spec: LocationToolSpec): AnyToolDefinition {
@@ -39,6 +41,7 @@ function locationTool(spec: LocationToolSpec): AnyToolDefinition {
     async handler(args, ctx) {
       const doc = await openReadyDocument(ctx, args);
       if (isNotReady(doc)) return doc;
+      requireSupport(doc, spec.method, spec.name, spec.alternative);
       const { conn, uri } = doc.handle;
       const position = positionIn(doc, args);
       const params = { textDocument: { uri }, position, ...spec.extraParams?.(args) };
@@ -58,9 +61,9 @@ function locationTool(spec: LocationToolSpec): AnyToolDefinition {
 const POSITION_HINT = 'Give the position by line/column (1-based characters) or position_pattern. Waits for the server to finish indexing so the answer is complete.';
 
 export const goToDefinition = locationTool({ name: 'go_to_definition', method: 'textDocument/definition', title: 'Go to definition', noun: 'definition(s)', description: `Where the symbol at a position is defined. ${POSITION_HINT}` });
-export const goToTypeDefinition = locationTool({ name: 'go_to_type_definition', method: 'textDocument/typeDefinition', title: 'Go to type definition', noun: 'type definition(s)', description: `Where the type of the symbol at a position is defined. ${POSITION_HINT}` });
-export const goToImplementation = locationTool({ name: 'go_to_implementation', method: 'textDocument/implementation', title: 'Go to implementation', noun: 'implementation(s)', description: `The implementations of the interface, abstract method or type at a position. ${POSITION_HINT}` });
-export const goToDeclaration = locationTool({ name: 'go_to_declaration', method: 'textDocument/declaration', title: 'Go to declaration', noun: 'declaration(s)', description: `Where the symbol at a position is declared (for C/C++: the header). ${POSITION_HINT}` });
+export const goToTypeDefinition = locationTool({ name: 'go_to_type_definition', alternative: 'go_to_definition', method: 'textDocument/typeDefinition', title: 'Go to type definition', noun: 'type definition(s)', description: `Where the type of the symbol at a position is defined. ${POSITION_HINT}` });
+export const goToImplementation = locationTool({ name: 'go_to_implementation', alternative: 'go_to_definition', method: 'textDocument/implementation', title: 'Go to implementation', noun: 'implementation(s)', description: `The implementations of the interface, abstract method or type at a position. ${POSITION_HINT}` });
+export const goToDeclaration = locationTool({ name: 'go_to_declaration', alternative: 'go_to_definition', method: 'textDocument/declaration', title: 'Go to declaration', noun: 'declaration(s)', description: `Where the symbol at a position is declared (for C/C++: the header). ${POSITION_HINT}` });
 
 export const findReferences = locationTool({
   name: 'find_references',

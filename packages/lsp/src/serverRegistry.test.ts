@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { UserError } from '@agent-lsp/protocol';
+import type { ServerDefinition } from './serverProfile.js';
+import { ServerRegistry } from './serverRegistry.js';
+
+const registry = new ServerRegistry();
+
+/** "server id/language id" of the server that handles `path`, or undefined. */
+function routeOf(path: string, reg = registry): string | undefined {
+  const found = reg.forFile(path);
+  return found && `${found.server.id}/${found.languageId}`;
+}
+
+/** The UserError `fn` throws; fails the test when it throws nothing or something else. */
+function userErrorFrom(fn: () => unknown): UserError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(UserError);
+    return err as UserError;
+  }
+  throw new Error('expected a UserError, but nothing was thrown');
+}
+
+function customServer(id: string, extensions: Record<string, string>): ServerDefinition {
+  return {
+    id,
+    displayName: `${id}-language-server`,
+    languageIds: [...new Set(Object.values(extensions))],
+    extensions,
+    rootMarkers: [],
+    readiness: 'canary',
+    installHint: `install ${id}`,
+    resolve: () => undefined,
+  };
+}
+
+describe('ServerRegistry.forFile', () => {
+  it.each([
+    ['src/app.py', 'pyright/python'],
+    ['stubs/typing.pyi', 'pyright/python'],
+    ['src/cart.ts', 'typescript/typescript'],
+    ['src/mod.mts', 'typescript/typescript'],
+    ['src/mod.cts', 'typescript/typescript'],
+    ['src/App.tsx', 'typescript/typescriptreact'],
+    ['src/index.js', 'typescript/javascript'],
+    ['src/index.mjs', 'typescript/javascript'],
+    ['src/index.cjs', 'typescript/javascript'],
+    ['src/App.jsx', 'typescript/javascriptreact'],
+    ['main.go', 'gopls/go'],
+    ['lib.c', 'clangd/c'],
+    ['lib.h', 'clangd/c'],
+    ['lib.cpp', 'clangd/cpp'],
+    ['lib.cc', 'clangd/cpp'],
+    ['lib.cxx', 'clangd/cpp'],
+    ['lib.hpp', 'clangd/cpp'],
+    ['lib.hh', 'clangd/cpp'],
+    ['lib.hxx', 'clangd/cpp'],
+    ['src/main.rs', 'rust-analyzer/rust'],
+  ])('routes %s to %s', (path, route) => {
+    expect(routeOf(path)).toBe(route);
+  });
+
+  it('ignores the case of the extension', () => {
+    expect(routeOf('/work/APP.PY')).toBe('pyright/python');
+    expect(routeOf('Widget.TSX')).toBe('typescript/typescriptreact');
+  });
+
+  it('uses only the last extension', () => {
+    expect(routeOf('types.d.ts')).toBe('typescript/typescript');
+    expect(routeOf('notes.py.txt')).toBeUndefined();
+  });
+
+  it('finds no server for unknown extensions, extensionless files and dotfiles', () => {
+    expect(routeOf('init.lua')).toBeUndefined();
+    expect(routeOf('Makefile')).toBeUndefined();
+    expect(routeOf('.bashrc')).toBeUndefined();
+  });
+
+  it('lets a custom server take over a built-in extension', () => {
+    const reg = new ServerRegistry([customServer('mypy-ls', { '.py': 'python' }), customServer('lua', { '.lua': 'lua' })]);
+    expect(routeOf('app.py', reg)).toBe('mypy-ls/python');
+    expect(routeOf('init.lua', reg)).toBe('lua/lua');
+    expect(routeOf('stubs.pyi', reg)).toBe('pyright/python');
+  });
+});
+
+describe('ServerRegistry.forFileOrThrow', () => {
+  it('returns the route for a known extension', () => {
+    const found = registry.forFileOrThrow('src/App.tsx');
+    expect(found.server.id).toBe('typescript');
+    expect(found.languageId).toBe('typescriptreact');
+  });
+
+  it('names the unknown extension and lists the known ones', () => {
+    const err = userErrorFrom(() => registry.forFileOrThrow('scripts/init.lua'));
+    expect(err.code).toBe('unknown_language');
+    expect(err.message).toContain('No language server is configured for .lua (scripts/init.lua)');
+    for (const ext of ['.py', '.pyi', '.ts', '.tsx', '.mjs', '.go', '.c', '.hpp', '.rs']) {
+      expect(err.message).toMatch(new RegExp(`Known extensions:.* \\${ext}( |\\.)`));
+    }
+    expect(err.message).toContain('--config');
+  });
+
+  it('says when the file has no extension at all', () => {
+    const err = userErrorFrom(() => registry.forFileOrThrow('Makefile'));
+    expect(err.message).toContain('files without an extension (Makefile)');
+  });
+
+  it('lists a custom server\'s extensions among the known ones', () => {
+    const reg = new ServerRegistry([customServer('lua', { '.lua': 'lua' })]);
+    expect(userErrorFrom(() => reg.forFileOrThrow('x.zig')).message).toMatch(/Known extensions: \.lua /);
+  });
+});
+
+describe('ServerRegistry.knownExtensions', () => {
+  it('lists each extension once', () => {
+    const reg = new ServerRegistry([customServer('mypy-ls', { '.py': 'python' })]);
+    const known = reg.knownExtensions();
+    expect(new Set(known).size).toBe(known.length);
+    expect(known).toEqual(expect.arrayContaining(['.py', '.pyi', '.tsx', '.mjs', '.hpp', '.rs']));
+  });
+});
+
+describe('ServerRegistry.forLanguage', () => {
+  it.each([
+    ['python', 'pyright'],
+    ['py', 'pyright'],
+    ['pyright', 'pyright'],
+    ['typescript', 'typescript'],
+    ['ts', 'typescript'],
+    ['tsx', 'typescript'],
+    ['typescriptreact', 'typescript'],
+    ['javascript', 'typescript'],
+    ['js', 'typescript'],
+    ['jsx', 'typescript'],
+    ['go', 'gopls'],
+    ['golang', 'gopls'],
+    ['gopls', 'gopls'],
+    ['c', 'clangd'],
+    ['cpp', 'clangd'],
+    ['c++', 'clangd'],
+    ['rust', 'rust-analyzer'],
+    ['rs', 'rust-analyzer'],
+    ['rust-analyzer', 'rust-analyzer'],
+  ])('finds the server for "%s": %s', (language, serverId) => {
+    expect(registry.forLanguage(language).id).toBe(serverId);
+  });
+
+  it('ignores case', () => {
+    expect(registry.forLanguage('Python').id).toBe('pyright');
+    expect(registry.forLanguage('TSX').id).toBe('typescript');
+    expect(registry.forLanguage('GoLang').id).toBe('gopls');
+  });
+
+  it('prefers a custom server for the same language', () => {
+    const reg = new ServerRegistry([customServer('mypy-ls', { '.py': 'python' })]);
+    expect(reg.forLanguage('py').id).toBe('mypy-ls');
+    expect(reg.forLanguage('pyright').id).toBe('pyright');
+  });
+
+  it('names the unknown language and lists the known ones', () => {
+    const err = userErrorFrom(() => registry.forLanguage('cobol'));
+    expect(err.code).toBe('unknown_language');
+    expect(err.message).toContain('Unknown language "cobol"');
+    expect(err.message).toContain('python, typescript, typescriptreact, javascript, javascriptreact, go, c, cpp, rust');
+  });
+});

@@ -1,0 +1,63 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { BIN } from './paths.js';
+
+export interface AgentLspClient {
+  client: Client;
+  /** Pid of the agent-lsp front process. */
+  pid: number;
+  call(name: string, args: Record<string, unknown>, options?: { onProgress?: (message: string | undefined) => void }): Promise<ToolAnswer>;
+  close(): Promise<void>;
+}
+
+export interface ToolAnswer {
+  isError: boolean;
+  text: string;
+  data: Record<string, unknown>;
+  raw: CallToolResult;
+}
+
+/**
+ * Starts bin/agent-lsp over stdio with the MCP SDK client, exactly as an agent does.
+ * Close it in afterEach/afterAll: that ends the front, which ends its servers.
+ */
+export async function startAgentLsp(options: { args?: string[]; env?: Record<string, string>; cwd?: string } = {}): Promise<AgentLspClient> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'serve', '--daemon', 'never', ...(options.args ?? [])],
+    env: { ...(process.env as Record<string, string>), ...options.env },
+    stderr: 'pipe',
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-20_000);
+  });
+  const client = new Client({ name: 'agent-lsp-test', version: '0.0.0' });
+  await client.connect(transport);
+  const pid = transport.pid;
+  if (pid === null) throw new Error('agent-lsp did not start');
+  return {
+    client,
+    pid,
+    async call(name, args, opts) {
+      const raw = (await client.callTool({ name, arguments: args }, undefined, {
+        timeout: 300_000,
+        resetTimeoutOnProgress: true,
+        ...(opts?.onProgress ? { onprogress: (p: { message?: string }) => opts.onProgress?.(p.message) } : {}),
+      })) as CallToolResult;
+      const text = raw.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+      return { isError: raw.isError === true, text, data: (raw.structuredContent ?? {}) as Record<string, unknown>, raw };
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
+
+/** Asserts a tool answered without error and returns its structured content. */
+export function ok(answer: ToolAnswer): Record<string, unknown> {
+  if (answer.isError) throw new Error(`tool failed: ${answer.text}`);
+  return answer.data;
+}
