@@ -69,6 +69,7 @@ export interface RequestOptions {
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+const PEER_EXIT_GRACE_MS = 500;
 
 interface PendingRequest {
   reject(err: Error): void;
@@ -127,7 +128,13 @@ export class LspConnection implements Disposable {
       const tail = info.stderrTail ? `; last output: ${info.stderrTail.split('\n').slice(-3).join(' | ')}` : '';
       this.onPeerGone(`${info.reason}${tail}`);
     });
-    this.rpc.onClose(() => this.onPeerGone('connection closed'));
+    // The stream usually closes just before the process is reaped: give the exit a moment to say why.
+    this.rpc.onClose(() => {
+      const grace = new Promise<undefined>((r) => setTimeout(() => r(undefined), PEER_EXIT_GRACE_MS).unref());
+      void Promise.race([options.transport.exited, grace]).then((info) => {
+        if (!info) this.onPeerGone('connection closed');
+      });
+    });
   }
 
   /** Spawned, initialized and `initialized` sent; readiness is tracked from here on. */

@@ -28,19 +28,31 @@ export function loadCustomServers(path: string): ServerDefinition[] {
   } catch (err) {
     throw invalid(path, (err as Error).message);
   }
-  const servers = (parsed as { servers?: unknown }).servers;
+  const servers = isPlainObject(parsed) ? parsed['servers'] : undefined;
   if (!Array.isArray(servers)) throw invalid(path, 'expected an object with a "servers" array');
-  return servers.map((raw, i) => toDefinition(path, raw as CustomServerEntry, i));
+  return servers.map((raw, i) => toDefinition(path, raw, i));
 }
 
-function toDefinition(path: string, entry: CustomServerEntry, index: number): ServerDefinition {
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function toDefinition(path: string, raw: unknown, index: number): ServerDefinition {
   const where = `servers[${index}]`;
+  if (!isPlainObject(raw)) throw invalid(path, `${where} must be an object with language_id, extensions and command`);
+  const entry = raw as unknown as CustomServerEntry;
   if (typeof entry.language_id !== 'string' || !entry.language_id) throw invalid(path, `${where}.language_id must be a non-empty string`);
   if (!Array.isArray(entry.extensions) || entry.extensions.some((e) => typeof e !== 'string' || !e.startsWith('.'))) {
     throw invalid(path, `${where}.extensions must be a list like [".lua"]`);
   }
   if (!Array.isArray(entry.command) || entry.command.length === 0 || entry.command.some((c) => typeof c !== 'string')) {
     throw invalid(path, `${where}.command must be a non-empty list of strings (argv, no shell)`);
+  }
+  if (entry.root_markers !== undefined && (!Array.isArray(entry.root_markers) || entry.root_markers.some((m) => typeof m !== 'string'))) {
+    throw invalid(path, `${where}.root_markers must be a list of file names like [".luarc.json"]`);
+  }
+  for (const field of ['settings', 'initialization_options'] as const) {
+    if (entry[field] !== undefined && !isPlainObject(entry[field])) throw invalid(path, `${where}.${field} must be a JSON object`);
   }
   const [binary, ...args] = entry.command as [string, ...string[]];
   return {

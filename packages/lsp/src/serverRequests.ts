@@ -13,7 +13,7 @@ export function settingsSection(settings: Record<string, unknown>, section: stri
   if (!section) return settings;
   let node: unknown = settings;
   for (const part of section.split('.')) {
-    if (node === null || typeof node !== 'object' || !(part in node)) return null;
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, part)) return null;
     node = (node as Record<string, unknown>)[part];
   }
   return node;
