@@ -23,6 +23,8 @@ export interface GeneratedProject {
   sourceFiles: number;
   /** Files that use the function (not counting the defining file). */
   userFiles: number;
+  /** Expected references per file, by root-relative POSIX path (as agent-lsp shows files). */
+  expectedByFile: Record<string, number>;
 }
 
 export interface FixtureShape {
@@ -78,9 +80,27 @@ function write(path: string, text: string): void {
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
-interface Tally {
-  expectedReferences: number;
-  userFiles: number;
+/** References counted file by file as the generator writes them. */
+class Tally {
+  readonly byFile: Record<string, number> = {};
+
+  add(file: string, references: number): void {
+    this.byFile[file] = (this.byFile[file] ?? 0) + references;
+  }
+
+  result(root: string, definingFile: string, positionPattern: string, sourceFiles: number): GeneratedProject {
+    const counts = Object.values(this.byFile);
+    return {
+      root,
+      definingFile,
+      positionPattern,
+      expectedReferences: counts.reduce((a, b) => a + b, 0),
+      expectedFiles: counts.length,
+      sourceFiles,
+      userFiles: counts.length - 1,
+      expectedByFile: { ...this.byFile },
+    };
+  }
 }
 
 /**
@@ -112,14 +132,17 @@ export function generatePythonProject(root: string, shape: FixtureShape = DEFAUL
       '',
     ].join('\n'),
   );
+  const tally = new Tally();
   // The declaration, and the call in compute_grand_total.
-  const tally: Tally = { expectedReferences: 2, userFiles: 0 };
+  tally.add('ledger/core/totals.py', 2);
   let sourceFiles = 3;
 
   const packages = new Set<number>();
   for (let i = 0; i < shape.modules; i++) {
     const pkg = Math.floor(i / shape.perPackage);
-    const pkgDir = join(root, 'ledger', `group_${pad(pkg, 2)}`);
+    const pkgRel = `ledger/group_${pad(pkg, 2)}`;
+    const pkgDir = join(root, ...pkgRel.split('/'));
+    const moduleRel = `${pkgRel}/mod_${pad(i, 3)}.py`;
     if (!packages.has(pkg)) {
       packages.add(pkg);
       write(join(pkgDir, '__init__.py'), '');
@@ -138,25 +161,16 @@ export function generatePythonProject(root: string, shape: FixtureShape = DEFAUL
       body.push('', '', `def report_${i}(prices: list[float]) -> float:`, `    first = ${callee}(prices)`);
       if (plan.calls > 1) body.push(`    return first + ${callee}(prices, discount=1.0)`);
       else body.push('    return first');
-      tally.expectedReferences += referencesIn(plan);
-      tally.userFiles++;
+      tally.add(moduleRel, referencesIn(plan));
     } else if (hasDecoy(i, shape)) {
       body.push('', '', 'def compute_total(values: list[int]) -> int:', '    return len(values)', '', '', `def count_${i}() -> int:`, '    return compute_total([1, 2, 3])');
     }
     body.push('', '', `def helper_${i}(x: int) -> int:`, i > 0 ? `    return helper_${i - 1}(x) + ${i}` : `    return x + ${i}`, '');
-    write(join(pkgDir, `mod_${pad(i, 3)}.py`), [...lines, ...body].join('\n'));
+    write(join(root, ...moduleRel.split('/')), [...lines, ...body].join('\n'));
     sourceFiles++;
   }
 
-  return {
-    root,
-    definingFile,
-    positionPattern: 'def @@compute_total(',
-    expectedReferences: tally.expectedReferences,
-    expectedFiles: tally.userFiles + 1,
-    sourceFiles,
-    userFiles: tally.userFiles,
-  };
+  return tally.result(root, definingFile, 'def @@compute_total(', sourceFiles);
 }
 
 /**
@@ -196,11 +210,14 @@ export function generateTypeScriptProject(root: string, shape: FixtureShape = DE
       '',
     ].join('\n'),
   );
-  const tally: Tally = { expectedReferences: 2, userFiles: 0 };
+  const tally = new Tally();
+  // The declaration, and the call in computeGrandTotal.
+  tally.add('src/core/totals.ts', 2);
   let sourceFiles = 1;
 
   for (let i = 0; i < shape.modules; i++) {
     const pkg = Math.floor(i / shape.perPackage);
+    const moduleRel = `src/group_${pad(pkg, 2)}/mod_${pad(i, 3)}.ts`;
     const lines: string[] = [];
     const body: string[] = [];
     if (i > 0) {
@@ -215,23 +232,14 @@ export function generateTypeScriptProject(root: string, shape: FixtureShape = DE
       const callee = plan.style === 'named' ? 'computeTotal' : 'totals.computeTotal';
       body.push('', `export function report${i}(prices: readonly number[]): number {`, `  const first = ${callee}(prices);`);
       body.push(plan.calls > 1 ? `  return first + ${callee}(prices, 1);` : '  return first;', '}');
-      tally.expectedReferences += referencesIn(plan);
-      tally.userFiles++;
+      tally.add(moduleRel, referencesIn(plan));
     } else if (hasDecoy(i, shape)) {
       body.push('', 'function computeTotal(values: readonly number[]): number {', '  return values.length;', '}', '', `export function count${i}(): number {`, '  return computeTotal([1, 2, 3]);', '}');
     }
     body.push('', `export function helper${i}(x: number): number {`, i > 0 ? `  return helper${i - 1}(x) + ${i};` : `  return x + ${i};`, '}', '');
-    write(join(root, 'src', `group_${pad(pkg, 2)}`, `mod_${pad(i, 3)}.ts`), [`// Generated module ${i}.`, ...lines, ...body].join('\n'));
+    write(join(root, ...moduleRel.split('/')), [`// Generated module ${i}.`, ...lines, ...body].join('\n'));
     sourceFiles++;
   }
 
-  return {
-    root,
-    definingFile,
-    positionPattern: 'export function @@computeTotal(',
-    expectedReferences: tally.expectedReferences,
-    expectedFiles: tally.userFiles + 1,
-    sourceFiles,
-    userFiles: tally.userFiles,
-  };
+  return tally.result(root, definingFile, 'export function @@computeTotal(', sourceFiles);
 }

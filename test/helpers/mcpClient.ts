@@ -48,7 +48,7 @@ export async function startAgentLsp(options: { args?: string[]; env?: Record<str
         ...(opts?.onProgress ? { onprogress: (p: { message?: string }) => opts.onProgress?.(p.message) } : {}),
       })) as CallToolResult;
       const text = raw.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-      return { isError: raw.isError === true, text, data: (raw.structuredContent ?? {}) as Record<string, unknown>, raw };
+      return { isError: raw.isError === true, text, data: (raw.structuredContent ?? {}), raw };
     },
     async close() {
       await client.close();

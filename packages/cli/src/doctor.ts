@@ -20,7 +20,8 @@ function commandVersion(command: readonly string[]): { version: string } | { err
     const out = execFileSync(bin, ['--version'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe'] });
     return { version: out.split('\n').find((l) => l.trim())?.trim() ?? 'unknown' };
   } catch (err) {
-    const stderr = String((err as { stderr?: unknown }).stderr ?? '').trim().split('\n')[0];
+    const raw = (err as { stderr?: unknown }).stderr;
+    const stderr = (typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : '').trim().split('\n')[0];
     return { error: stderr || (err as Error).message };
   }
 }

@@ -33,7 +33,7 @@ export function buildProgram(): Command {
     const groups = opts.tools ? opts.tools.split(',').map((g) => g.trim()).filter(Boolean) : undefined;
     const unknown = groups?.filter((g) => !TOOL_GROUPS.includes(g as never)) ?? [];
     if (unknown.length) program.error(`unknown tool group(s): ${unknown.join(', ')}; known: ${TOOL_GROUPS.join(', ')}`);
-    return serveStdio({ registry: registryFrom(opts.config), logger, ...(groups ? { toolGroups: groups } : {}) });
+    return serveStdio({ registry: registryFrom(opts.config), logger, ...(groups ? { toolGroups: groups } : {}) }).then(exitAfterServe);
   };
   const serveOptions = (cmd: Command) =>
     cmd
@@ -71,4 +71,9 @@ export function buildProgram(): Command {
 
 export async function main(argv: string[]): Promise<void> {
   await buildProgram().parseAsync(argv);
+}
+
+/** For `serve`: once the client is gone and the servers are stopped, nothing is left to wait for. */
+export function exitAfterServe(): void {
+  process.exit(process.exitCode ?? 0);
 }

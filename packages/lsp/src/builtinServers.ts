@@ -129,7 +129,7 @@ const clangd = fromPath('clangd', 'clangd', 'clangd', ['--background-index'], {
   languageIds: ['c', 'cpp'],
   extensions: { '.c': 'c', '.h': 'c', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.hpp': 'cpp', '.hh': 'cpp', '.hxx': 'cpp' },
   rootMarkers: ['compile_commands.json', 'compile_flags.txt', 'CMakeLists.txt', 'Makefile'],
-  readiness: 'progress',
+  readiness: 'clangd',
   installHint: 'Install clangd: `apt-get install clangd` (Debian/Ubuntu) or from your LLVM distribution, and make sure it is on PATH.',
 });
 

@@ -2,7 +2,7 @@ import {
   CodeActionKind,
   DiagnosticTag,
   MarkupKind,
-  SymbolKind,
+  type SymbolKind,
   type ClientCapabilities,
 } from 'vscode-languageserver-protocol';
 

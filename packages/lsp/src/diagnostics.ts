@@ -40,6 +40,8 @@ export const QUIET_WINDOW_MS = 500;
 export class DiagnosticsCollector {
   private readonly pushed = new Map<string, PushedDiagnostics>();
   private readonly pushEmitter = new Emitter<string>();
+  /** Fires with the URI of every push. */
+  readonly onPush = this.pushEmitter.on.bind(this.pushEmitter);
 
   constructor(private readonly host: DiagnosticsHost) {}
 

@@ -11,6 +11,8 @@ export interface OpenDocument {
   text: string;
   /** When the server was last sent this text (ms since epoch). */
   syncedAt: number;
+  /** Opened by agent-lsp for its own purposes (loading a project), not by the agent. */
+  internal: boolean;
 }
 
 /** The notifications a document store sends; the connection provides them. */
@@ -34,18 +36,21 @@ export class DocumentStore {
     return this.docs.get(uri);
   }
 
-  uris(): string[] {
-    return [...this.docs.keys()];
+  /** The documents the agent has open (internal ones only when asked). */
+  uris(options: { includeInternal?: boolean } = {}): string[] {
+    return [...this.docs.values()].filter((d) => options.includeInternal === true || !d.internal).map((d) => d.uri);
   }
 
   /**
    * Makes the server hold `text` for `uri`: opens it, or sends a full change when the text differs
    * from what the server has. Returns the document as the server now sees it.
    */
-  sync(uri: string, languageId: string, text: string): OpenDocument {
+  sync(uri: string, languageId: string, text: string, options: { internal?: boolean } = {}): OpenDocument {
+    const internal = options.internal === true;
     const doc = this.docs.get(uri);
+    if (doc && !internal) doc.internal = false;
     if (!doc) {
-      const opened: OpenDocument = { uri, languageId, version: 1, text, syncedAt: Date.now() };
+      const opened: OpenDocument = { uri, languageId, version: 1, text, syncedAt: Date.now(), internal };
       this.docs.set(uri, opened);
       this.notifier.didOpen({ textDocument: { uri, languageId, version: 1, text } });
       return opened;

@@ -67,7 +67,7 @@ export class Readiness implements Disposable {
         else options.onUpdate?.(snap);
       });
       const timer = setTimeout(() => done(() => reject(new NotReadyYet(this.snapshot()))), options.timeoutMs);
-      const onAbort = () => done(() => reject(options.signal?.reason ?? new Error('aborted')));
+      const onAbort = () => done(() => reject(options.signal?.reason instanceof Error ? options.signal.reason : new Error('aborted')));
       options.signal?.addEventListener('abort', onAbort, { once: true });
       options.onUpdate?.(this.snapshot());
     });

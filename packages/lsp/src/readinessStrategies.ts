@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { extname } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
 import { DisposableStore, pathToUri, toDisposable, type Disposable } from '@agent-lsp/protocol';
 import type { LspConnection } from './connection.js';
-import { findSeedFile } from './seedFile.js';
+import { findSeedFile, findSourceFiles } from './seedFile.js';
 
 /** pyright logs this once it knows every source file; references sent after it are complete. */
 const PYRIGHT_FOUND_FILES = /^(Found \d+ source files?|No source files found)/;
@@ -10,6 +10,9 @@ const TS_PROJECT_LOADING = /Initializing JS\/TS language features/;
 /** When no signal comes at all, stop calling the server "indexing" after this long. */
 const SIGNAL_FALLBACK_MS = 180_000;
 const PROGRESS_GRACE_MS = 2_000;
+/** Without a compilation database clangd knows only open files: open this many sources at most. */
+export const CLANGD_OPEN_LIMIT = 200;
+const C_SOURCES = ['.c', '.cc', '.cpp', '.cxx'];
 
 /** Drives `conn.readiness` from the signals its kind of server gives. */
 export function attachReadinessStrategy(conn: LspConnection): Disposable {
@@ -33,7 +36,7 @@ export function attachReadinessStrategy(conn: LspConnection): Disposable {
 
   switch (conn.server.readiness) {
     case 'pyright':
-      readiness.indexing({ title: 'pyright: finding source files' });
+      readiness.indexing({ title: 'finding source files' });
       store.add(
         conn.onLogMessage((m) => {
           if (readiness.state === 'ready') return;
@@ -64,7 +67,7 @@ export function attachReadinessStrategy(conn: LspConnection): Disposable {
       readiness.indexing({ title: 'Initializing JS/TS language features', message: 'loading the project' });
       const uri = pathToUri(seed);
       try {
-        conn.documents.sync(uri, conn.server.extensions[extname(seed)] ?? 'typescript', readFileSync(seed, 'utf8'));
+        conn.documents.sync(uri, conn.server.extensions[extname(seed)] ?? 'typescript', readFileSync(seed, 'utf8'), { internal: true });
       } catch (err) {
         logger.warn(`could not open ${seed} to load the project: ${(err as Error).message}`);
       }
@@ -83,7 +86,7 @@ export function attachReadinessStrategy(conn: LspConnection): Disposable {
     }
 
     case 'progress': {
-      readiness.indexing({ title: `${conn.server.displayName}: loading the workspace` });
+      readiness.indexing({ title: 'loading the workspace' });
       let sawProgress = false;
       let pendingReady: NodeJS.Timeout | undefined;
       store.add(toDisposable(() => clearTimeout(pendingReady)));
@@ -102,8 +105,42 @@ export function attachReadinessStrategy(conn: LspConnection): Disposable {
       break;
     }
 
+    case 'clangd': {
+      // With compile_commands.json, opening one file makes clangd read it and index everything in
+      // the background (with progress). Without one, clangd indexes only what is open: open the
+      // sources so references reach them. Ready once each opened file has been parsed (its first
+      // diagnostics push) and no indexing progress is running.
+      const hasDatabase = ['compile_commands.json', join('build', 'compile_commands.json')].some((p) => existsSync(join(conn.rootDir, p)));
+      const files = findSourceFiles(conn.rootDir, C_SOURCES, hasDatabase ? 1 : CLANGD_OPEN_LIMIT);
+      if (!hasDatabase && files.length >= CLANGD_OPEN_LIMIT) {
+        logger.warn(`no compile_commands.json and more than ${CLANGD_OPEN_LIMIT} C/C++ sources: clangd will not know every file; generate a compilation database for complete answers`);
+      }
+      readiness.indexing({ title: 'parsing sources', message: `${files.length} file(s)` });
+      const waiting = new Set(files.map((f) => pathToUri(f)));
+      let settleTimer: NodeJS.Timeout | undefined;
+      store.add(toDisposable(() => clearTimeout(settleTimer)));
+      const maybeReady = () => {
+        clearTimeout(settleTimer);
+        if (waiting.size > 0 || progress.activeCount() > 0 || readiness.state === 'ready') return;
+        // Indexing progress may begin just after the last parse: give it a moment to show up.
+        settleTimer = setTimeout(() => progress.activeCount() === 0 && waiting.size === 0 && readiness.ready(), 500);
+      };
+      store.add(conn.diagnostics.onPush((uri) => waiting.delete(uri) && maybeReady()));
+      store.add(progress.onProgress(() => maybeReady()));
+      for (const file of files) {
+        try {
+          conn.documents.sync(pathToUri(file), conn.server.extensions[extname(file)] ?? 'cpp', readFileSync(file, 'utf8'), { internal: true });
+        } catch (err) {
+          waiting.delete(pathToUri(file));
+          logger.debug(`could not open ${file}: ${(err as Error).message}`);
+        }
+      }
+      maybeReady();
+      break;
+    }
+
     case 'canary':
-      readiness.indexing({ title: `${conn.server.displayName}: starting` });
+      readiness.indexing({ title: 'starting' });
       canary(conn).then(() => readiness.ready(), () => undefined);
       break;
   }

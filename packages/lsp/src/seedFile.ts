@@ -8,6 +8,12 @@ const SKIP = new Set(['node_modules', '.git', 'dist', 'build', 'out', 'coverage'
  * loads a project only for open files). Breadth-first, shallow, deterministic.
  */
 export function findSeedFile(root: string, extensions: readonly string[], maxDepth = 4): string | undefined {
+  return findSourceFiles(root, extensions, 1, maxDepth)[0];
+}
+
+/** Up to `limit` source files under the root, nearest first, vendored and build dirs skipped. */
+export function findSourceFiles(root: string, extensions: readonly string[], limit: number, maxDepth = 8): string[] {
+  const found: string[] = [];
   let level = [root];
   for (let depth = 0; depth <= maxDepth && level.length > 0; depth++) {
     const next: string[] = [];
@@ -19,7 +25,10 @@ export function findSeedFile(root: string, extensions: readonly string[], maxDep
         continue;
       }
       for (const e of entries) {
-        if (e.isFile() && extensions.includes(extname(e.name)) && !e.name.endsWith('.d.ts')) return join(dir, e.name);
+        if (e.isFile() && extensions.includes(extname(e.name)) && !e.name.endsWith('.d.ts')) {
+          found.push(join(dir, e.name));
+          if (found.length >= limit) return found;
+        }
       }
       for (const e of entries) {
         if (e.isDirectory() && !SKIP.has(e.name) && !e.name.startsWith('.')) next.push(join(dir, e.name));
@@ -27,5 +36,5 @@ export function findSeedFile(root: string, extensions: readonly string[], maxDep
     }
     level = next;
   }
-  return undefined;
+  return found;
 }

@@ -7,8 +7,13 @@ export type ReadinessStrategy =
   | 'pyright'
   /** typescript-language-server: per project, "Initializing JS/TS language features" progress ends. */
   | 'tsserver'
-  /** gopls, clangd: the initial $/progress work ends. */
+  /** gopls, rust-analyzer: the initial $/progress work ends. */
   | 'progress'
+  /**
+   * clangd: it learns of files only when one is opened (compile_commands.json is read then) and
+   * indexes in the background; without a compilation database it knows only opened files.
+   */
+  | 'clangd'
   /** Anything else: a canary request answers. */
   | 'canary';
 

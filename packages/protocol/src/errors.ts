@@ -24,7 +24,8 @@ export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
 /** An error that carries a JSON-RPC code and can be serialized onto a wire. */
 export class WireError extends Error {
   constructor(
-    readonly code: ErrorCode | number,
+    /** One of ErrorCodes, or a code a server sent. */
+    readonly code: number,
     message: string,
     readonly data?: unknown,
   ) {

@@ -41,8 +41,8 @@ export async function runTool(
     },
   };
   try {
-    const result = await def.handler(args as never, ctx);
-    return { content: [{ type: 'text', text: def.text(result as never) }], structuredContent: result as Record<string, unknown> };
+    const result = await def.handler(args, ctx);
+    return { content: [{ type: 'text', text: def.text(result) }], structuredContent: result };
   } catch (err) {
     return { isError: true, content: [{ type: 'text', text: errorMessage(def.name, err, logger) }] };
   }

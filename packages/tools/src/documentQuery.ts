@@ -42,7 +42,7 @@ export function requireSupport(doc: ReadyDocument, method: string, tool: string,
 }
 
 export function isNotReady(x: object): x is NotReadyResult {
-  return 'ready' in x && (x as { ready: unknown }).ready === false;
+  return 'ready' in x && (x).ready === false;
 }
 
 /** The LSP position for line/column or position_pattern, checked against the file's text. */

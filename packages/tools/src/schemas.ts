@@ -6,8 +6,8 @@ export const filePath = z
 
 export const positionInput = {
   file_path: filePath,
-  line: z.number().int().optional().describe('1-based line number, as `cat -n` shows it.'),
-  column: z.number().int().optional().describe('1-based column, counted in characters (not bytes, not UTF-16 units).'),
+  line: z.number().int().min(1).optional().describe('1-based line number, as `cat -n` shows it. Give line and column, or position_pattern.'),
+  column: z.number().int().min(1).optional().describe('1-based column, counted in characters (not bytes, not UTF-16 units).'),
   position_pattern: z
     .string()
     .optional()
@@ -16,10 +16,10 @@ export const positionInput = {
 
 export const rangeInput = {
   file_path: filePath,
-  start_line: z.number().int().describe('1-based start line.'),
-  start_column: z.number().int().describe('1-based start column (characters).'),
-  end_line: z.number().int().describe('1-based end line.'),
-  end_column: z.number().int().describe('1-based end column (characters), exclusive.'),
+  start_line: z.number().int().min(1).describe('1-based start line.'),
+  start_column: z.number().int().min(1).describe('1-based start column (characters).'),
+  end_line: z.number().int().min(1).describe('1-based end line.'),
+  end_column: z.number().int().min(1).describe('1-based end column (characters), exclusive.'),
 };
 
 export const readinessInput = {

@@ -43,7 +43,7 @@ export type AnyToolDefinition = ToolDefinition<z.ZodRawShape, z.ZodRawShape>;
 
 /** Identity helper that keeps the input/output types of a tool tied together. */
 export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(def: ToolDefinition<I, O>): AnyToolDefinition {
-  return def as unknown as AnyToolDefinition;
+  return def;
 }
 
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };

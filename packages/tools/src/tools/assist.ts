@@ -63,7 +63,8 @@ export const getCompletions = defineTool({
       return out;
     });
     const p = page(all, args.offset, args.limit, 50);
-    return { ready: true, is_incomplete: !Array.isArray(result) && (result?.isIncomplete ?? false), total: p.total, complete: p.complete, offset: p.offset, limit: p.limit, returned: p.returned, items: p.items };
+    const incomplete = !Array.isArray(result) && (result?.isIncomplete ?? false);
+    return { ready: true, is_incomplete: incomplete, total: p.total, complete: p.complete && !incomplete, offset: p.offset, limit: p.limit, returned: p.returned, items: p.items };
   },
   text: (r) => {
     if (!r.ready) return notReadyText(r as NotReadyResult);
@@ -171,7 +172,11 @@ export const suggestFixes = defineTool({
       { signal: ctx.signal },
     );
     const mapper = new PositionMapper(ctx.workspace, conn);
-    const actions = (result ?? []).map((a): ActionOut => {
+    // Disabled actions are ones the server says do not apply here; preferred quick fixes first.
+    const offered = (result ?? []).filter((a) => !('disabled' in a && a.disabled));
+    const rank = (a: CodeAction | Command) => ('isPreferred' in a && a.isPreferred ? 0 : 'kind' in a && a.kind?.startsWith('quickfix') ? 1 : 2);
+    offered.sort((a, b) => rank(a) - rank(b));
+    const actions = offered.map((a): ActionOut => {
       if (typeof (a as Command).command === 'string') return { title: a.title, command: (a as Command).command };
       const action = a as CodeAction;
       const out: ActionOut = { title: action.title };

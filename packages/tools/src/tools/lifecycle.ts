@@ -111,7 +111,10 @@ export const getServerCapabilities = defineTool({
   title: 'Server capabilities',
   description: 'What a language server supports (its initialize answer plus dynamic registrations), for the server of file_path or language_id.',
   group: 'lifecycle',
-  input: { file_path: z.string().optional(), language_id: z.string().optional() },
+  input: {
+    file_path: z.string().optional().describe('A file whose server to describe (give this or language_id).'),
+    language_id: z.string().optional().describe('The language whose server to describe: python, typescript, go, … (give this or file_path).'),
+  },
   output: {
     ...readyOutput,
     server: z.string().optional(),

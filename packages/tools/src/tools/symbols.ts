@@ -127,10 +127,13 @@ const foundSymbolOut = z.object({
 });
 type FoundSymbol = z.infer<typeof foundSymbolOut>;
 
+/** Exact is case-sensitive (what an agent asking for `unlink` means); the others are not. */
 function matchKind(name: string, query: string): FoundSymbol['match'] {
   if (name === query) return 'exact';
-  if (name.startsWith(query)) return 'prefix';
-  if (name.includes(query)) return 'substring';
+  const n = name.toLowerCase();
+  const q = query.toLowerCase();
+  if (n.startsWith(q)) return 'prefix';
+  if (n.includes(q)) return 'substring';
   return 'fuzzy';
 }
 const MATCH_ORDER = { exact: 0, prefix: 1, substring: 2, fuzzy: 3 };
@@ -139,12 +142,13 @@ async function symbolConnections(ctx: Parameters<typeof listSymbols.handler>[1],
   const ws = ctx.workspace;
   await ws.ensureRoots();
   if (language) return [await ws.connection(ws.registry.forLanguage(language))];
-  const live = await ws.liveConnections();
-  if (live.length > 0) return live;
+  // Every language of the workspace, not only the servers already running: a search that skipped
+  // one would not be complete.
   const root = ws.primaryRoot as string;
-  const detected = detectLanguages(root, ws.registry).filter((d) => d.server.resolve(root) !== undefined);
-  if (detected.length === 0) throw new UserError('unknown_language', `No source files of a known language were found under ${root}. Pass language_id.`);
-  return Promise.all(detected.slice(0, 3).map((d) => ws.connection(d.server)));
+  const servers = new Set((await ws.liveConnections()).map((c) => c.server));
+  for (const d of detectLanguages(root, ws.registry)) if (d.server.resolve(root) !== undefined) servers.add(d.server);
+  if (servers.size === 0) throw new UserError('unknown_language', `No source files of a known language were found under ${root}. Pass language_id.`);
+  return Promise.all([...servers].map((s) => ws.connection(s)));
 }
 
 export const findSymbol = defineTool({
@@ -156,7 +160,7 @@ export const findSymbol = defineTool({
   input: {
     query: z.string().min(1).describe('Symbol name or part of it.'),
     kind: z.string().optional().describe(`Only symbols of this kind: ${SYMBOL_KIND_NAMES.join(', ')}.`),
-    language_id: z.string().optional().describe('Which server to ask (python, typescript, go, …); default: the running ones, else those the workspace needs.'),
+    language_id: z.string().optional().describe('Which server to ask (python, typescript, go, …); default: every language the workspace contains.'),
     ...readinessInput,
     ...pagingInput,
   },

@@ -1,0 +1,149 @@
+/**
+ * One worked example per tool, for docs/tools.md (rendered by toolsDoc.ts, checked by toolsDoc.test.ts).
+ *
+ * Every example runs against the bundled workspace at examples/workspace (Python under py/shop,
+ * TypeScript under ts/src): the arguments are what an agent sends, the result an excerpt of the
+ * text answer agent-lsp gave for them (pyright and typescript-language-server). Absolute paths are
+ * written as /path/to/agent-lsp/…; process ids vary from run to run.
+ */
+export interface ToolExample {
+  /** Arguments as an agent sends them; they must validate against the tool's input schema. */
+  args: Record<string, unknown>;
+  /** The text answer, or an excerpt of it (cuts are marked with …). */
+  result: string;
+}
+
+const REPO = '/path/to/agent-lsp';
+const ROOT = `${REPO}/examples/workspace`;
+
+export const TOOL_EXAMPLES: Record<string, ToolExample> = {
+  start_lsp: {
+    args: { root_dir: ROOT, language_id: 'python' },
+    result: [
+      `Workspace: ${ROOT}`,
+      'Languages found: python (4 files), typescript (3 files)',
+      'Servers:',
+      '- pyright for python: ready (pid 17460)',
+    ].join('\n'),
+  },
+  restart_lsp_server: {
+    args: { language_id: 'python' },
+    result: ['Restarted:', '- pyright for python: ready (pid 18073)'].join('\n'),
+  },
+  get_server_capabilities: {
+    args: { language_id: 'python' },
+    result:
+      'pyright supports: textDocumentSync, definitionProvider, declarationProvider, typeDefinitionProvider, referencesProvider, ' +
+      'documentSymbolProvider, workspaceSymbolProvider, hoverProvider, documentHighlightProvider, renameProvider, completionProvider, ' +
+      'signatureHelpProvider, codeActionProvider, executeCommandProvider, callHierarchyProvider, workspace, ' +
+      'workspace/didChangeWatchedFiles (dynamic), textDocument/diagnostic (dynamic)',
+  },
+  detect_lsp_servers: {
+    args: { root_dir: ROOT },
+    result: [
+      'python: 4 files, pyright installed',
+      'typescript/typescriptreact/javascript/javascriptreact: 3 files, typescript-language-server installed',
+    ].join('\n'),
+  },
+  list_workspace_folders: {
+    args: {},
+    result: ROOT,
+  },
+  add_workspace_folder: {
+    args: { path: `${REPO}/test/fixtures/go-basic` },
+    result: ['Workspace folders:', ROOT, `${REPO}/test/fixtures/go-basic`].join('\n'),
+  },
+  remove_workspace_folder: {
+    args: { path: `${REPO}/test/fixtures/go-basic` },
+    result: ['Workspace folders:', ROOT].join('\n'),
+  },
+  open_document: {
+    args: { file_path: 'ts/src/money.ts' },
+    result: 'Opened ts/src/money.ts (typescript, 9 lines, version 1).',
+  },
+  close_document: {
+    args: { file_path: 'ts/src/money.ts' },
+    result: 'Closed ts/src/money.ts.',
+  },
+  get_diagnostics: {
+    args: { file_path: 'ts/src/report.ts' },
+    result: [
+      '1 error(s), 0 warning(s) in 1 file(s) (settled by exact).',
+      '1 diagnostic(s):',
+      "ts/src/report.ts:9:43 error [2345] (typescript): Argument of type 'string' is not assignable to parameter of type 'number'.",
+    ].join('\n'),
+  },
+  go_to_definition: {
+    args: { file_path: 'py/shop/checkout.py', line: 5, column: 13 },
+    result: ['1 definition(s) in 1 file(s):', 'py/shop/pricing.py: 6:5'].join('\n'),
+  },
+  go_to_type_definition: {
+    args: { file_path: 'ts/src/report.ts', position_pattern: 'summary(@@cart: Cart)' },
+    result: ['1 type definition(s) in 1 file(s):', 'ts/src/cart.ts: 8:14'].join('\n'),
+  },
+  go_to_implementation: {
+    args: { file_path: 'ts/src/report.ts', position_pattern: 'cart.@@total()' },
+    result: ['1 implementation(s) in 1 file(s):', 'ts/src/cart.ts: 15:3'].join('\n'),
+  },
+  go_to_declaration: {
+    args: { file_path: 'py/shop/checkout.py', position_pattern: 'total = @@compute_total(prices)' },
+    result: ['1 declaration(s) in 1 file(s):', 'py/shop/pricing.py: 6:5'].join('\n'),
+  },
+  find_references: {
+    args: { file_path: 'py/shop/pricing.py', position_pattern: 'def @@unit_price(', include_declaration: false },
+    result: ['2 reference(s) in 1 file(s):', 'py/shop/checkout.py: 1:41 10:12'].join('\n'),
+  },
+  inspect_symbol: {
+    args: { file_path: 'py/shop/checkout.py', position_pattern: 'total = @@compute_total(prices)' },
+    result: [
+      '```python',
+      '(function) def compute_total(',
+      '    prices: list[float],',
+      '    discount: float = 0',
+      ') -> float',
+      '```',
+      '---',
+      'Sum of the prices, less the discount, plus tax.',
+    ].join('\n'),
+  },
+  list_symbols: {
+    args: { file_path: 'ts/src/cart.ts' },
+    result: [
+      '9 symbol(s):',
+      'class Cart (8:14-22:2)',
+      '  method add (11:3-13:4)',
+      '  method describe (19:3-21:4)',
+      '  property items (9:20-9:39)',
+      '  method total (15:3-17:4)',
+      '    function items.reduce() callback (16:37-16:62)',
+      'interface Item (3:18-6:2)',
+      '  property cents (5:3-5:17)',
+      '  property name (4:3-4:16)',
+    ].join('\n'),
+  },
+  find_symbol: {
+    args: { query: 'formatPrice', kind: 'function', language_id: 'typescript' },
+    result: ['1 symbol(s):', 'function formatPrice ts/src/money.ts:2:1'].join('\n'),
+  },
+  get_completions: {
+    args: { file_path: 'ts/src/report.ts', position_pattern: 'cart.@@total()', limit: 20 },
+    result: ['3 completion(s):', 'add (method)', 'describe (method)', 'total (method)'].join('\n'),
+  },
+  get_signature_help: {
+    args: { file_path: 'ts/src/cart.ts', position_pattern: '0), @@0.2)' },
+    result: '▶ addTax(cents: number, rate: number): number  [at rate: number]',
+  },
+  suggest_fixes: {
+    args: { file_path: 'ts/src/report.ts', start_line: 9, start_column: 43, end_line: 9, end_column: 47 },
+    result: [
+      'Diagnostics in range:',
+      "  ts/src/report.ts:9:43 error [2345] (typescript): Argument of type 'string' is not assignable to parameter of type 'number'.",
+      '17 action(s):',
+      '- Convert default export to named export [refactor.rewrite.export.named]',
+      '- Convert named export to default export [refactor.rewrite.export.default]',
+      '…',
+      '- Extract to constant in enclosing scope [refactor.extract.constant]',
+      '- Infer function return type [refactor.rewrite.function.returnType]',
+    ].join('\n'),
+  },
+};
