@@ -67,10 +67,9 @@ export function toLspPosition(text: string, pos: UserPosition, what = 'position'
     );
   }
   if (pos.line > lines.length) {
-    throw new UserError(
-      'invalid_position',
-      `${what} ${pos.line}:${pos.column} is past the end of the file, which has ${lines.length} line(s).`,
-    );
+    // Count lines as `cat -n` does: a final newline does not start another line.
+    const shown = lines.length > 1 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
+    throw new UserError('invalid_position', `${what} ${pos.line}:${pos.column} is past the end of the file, which has ${shown} line(s).`);
   }
   const lineText = lines[pos.line - 1] ?? '';
   const width = codePointCount(lineText);

@@ -54,11 +54,12 @@ export const startLsp = defineTool({
   output: { ...readyOutput, root: z.string().optional(), detected: z.array(z.object({ language: z.string(), server: z.string(), files: z.number(), installed: z.boolean() })).optional(), servers: z.array(serverOut).optional() },
   annotations: STATEFUL,
   async handler(args, ctx) {
+    // Check everything before changing anything: a bad call leaves the workspace as it was.
+    const server = args.language_id ? ctx.workspace.registry.forLanguage(args.language_id) : undefined;
+    if (args.connect !== undefined && !server) throw new UserError('invalid_argument', 'connect needs language_id: say which language the server at that address speaks.');
+    resolveDirectory(args.root_dir);
     const root = await ctx.workspace.setRoot(args.root_dir);
-    if (args.connect !== undefined) {
-      if (!args.language_id) throw new UserError('invalid_argument', 'connect needs language_id: say which language the server at that address speaks.');
-      await ctx.workspace.attachPassive(ctx.workspace.registry.forLanguage(args.language_id), args.connect);
-    }
+    if (args.connect !== undefined && server) await ctx.workspace.attachPassive(server, args.connect);
     const detected = detectLanguages(root, ctx.workspace.registry).map((d) => ({
       language: d.server.languageIds[0] ?? d.server.id,
       server: d.server.displayName,
