@@ -2,6 +2,9 @@ import { Command, Option } from 'commander';
 import { createLogger, loadCustomServers, ServerRegistry } from '@agent-lsp/lsp';
 import { AGENT_LSP_VERSION, serveStdio } from '@agent-lsp/server';
 import { TOOL_GROUPS } from '@agent-lsp/tools';
+import { resolve } from 'node:path';
+import { connectionFactory, parseDaemonMode } from '@agent-lsp/workspace';
+import { runBrokerCommand, runDaemonStatus, runDaemonStop, type BrokerCommandOptions, type DaemonStopOptions } from './daemonCommands.js';
 import { runDemo } from './demo.js';
 import { formatDoctor, runDoctor } from './doctor.js';
 
@@ -9,11 +12,18 @@ interface ServeOptions {
   tools?: string;
   config?: string;
   daemon: string;
+  idleTimeout?: string;
 }
 
 function registryFrom(configPath: string | undefined): ServerRegistry {
-  const path = configPath ?? process.env['AGENT_LSP_CONFIG'];
+  // Brokers this process spawns inherit the environment: they must see the same custom servers.
+  if (configPath) process.env['AGENT_LSP_CONFIG'] = resolve(configPath);
+  const path = process.env['AGENT_LSP_CONFIG'];
   return new ServerRegistry(path ? loadCustomServers(path) : []);
+}
+
+function err(line: string): void {
+  process.stderr.write(line + '\n');
 }
 
 function out(line: string): void {
@@ -33,7 +43,10 @@ export function buildProgram(): Command {
     const groups = opts.tools ? opts.tools.split(',').map((g) => g.trim()).filter(Boolean) : undefined;
     const unknown = groups?.filter((g) => !TOOL_GROUPS.includes(g as never)) ?? [];
     if (unknown.length) program.error(`unknown tool group(s): ${unknown.join(', ')}; known: ${TOOL_GROUPS.join(', ')}`);
-    return serveStdio({ registry: registryFrom(opts.config), logger, ...(groups ? { toolGroups: groups } : {}) }).then(exitAfterServe);
+    const idleTimeoutMs = opts.idleTimeout !== undefined ? Number(opts.idleTimeout) : undefined;
+    if (idleTimeoutMs !== undefined && !(idleTimeoutMs > 0)) program.error('--idle-timeout must be a positive number of milliseconds');
+    const connect = connectionFactory({ mode: parseDaemonMode(opts.daemon), ...(idleTimeoutMs ? { idleTimeoutMs } : {}) });
+    return serveStdio({ registry: registryFrom(opts.config), logger, connect, ...(groups ? { toolGroups: groups } : {}) }).then(exitAfterServe);
   };
   const serveOptions = (cmd: Command) =>
     cmd
@@ -42,8 +55,9 @@ export function buildProgram(): Command {
       .addOption(
         new Option('--daemon <mode>', 'share warm servers through broker daemons: auto | always | never')
           .choices(['auto', 'always', 'never'])
-          .default(process.env['AGENT_LSP_DAEMON'] ?? 'never'),
-      );
+          .default(process.env['AGENT_LSP_DAEMON'] ?? 'auto'),
+      )
+      .option('--idle-timeout <ms>', 'brokers started by this front stop after this long without clients (default 30 min)');
 
   serveOptions(program.command('serve', { isDefault: true }).description('serve MCP on stdio (the default command)')).action(serve);
 
@@ -56,6 +70,37 @@ export function buildProgram(): Command {
     .action((opts: { json?: boolean; config?: string; root: string }) => {
       const entries = runDoctor(registryFrom(opts.config), opts.root);
       out(opts.json ? JSON.stringify(entries, null, 2) : formatDoctor(entries));
+    });
+
+  program
+    .command('daemon-broker')
+    .description('(internal) run a broker daemon; fronts start these by themselves')
+    .requiredOption('--root <dir>', 'workspace root')
+    .requiredOption('--language <id>', 'server id or language')
+    .requiredOption('--key <key>', 'broker key (checked against root and profile)')
+    .option('--idle-timeout <ms>', 'stop after this long without clients', String(30 * 60_000))
+    .action(async (opts: BrokerCommandOptions) => {
+      process.exitCode = await runBrokerCommand(registryFrom(undefined), opts);
+      process.exit();
+    });
+
+  program
+    .command('daemon-status')
+    .description('list broker daemons: language, root, state, progress, clients, uptime, idle, pids, memory; stale dirs and orphans flagged')
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) => {
+      await runDaemonStatus(opts.json === true, out);
+    });
+
+  program
+    .command('daemon-stop')
+    .description('stop broker daemons: graceful, then SIGTERM, then SIGKILL; prints what it stopped')
+    .option('--all', 'every daemon (and clean stale dirs)')
+    .option('--root <dir>', 'the daemons of this workspace root')
+    .option('--language <id>', 'with --root: only this language (python, typescript)')
+    .option('--force', 'skip the graceful stop; with --all also end orphan brokers')
+    .action(async (opts: DaemonStopOptions) => {
+      process.exitCode = await runDaemonStop(opts, out, err);
     });
 
   program

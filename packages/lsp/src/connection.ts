@@ -19,7 +19,7 @@ import type {
   WorkDoneProgressEnd,
   WorkDoneProgressReport,
 } from 'vscode-languageserver-protocol';
-import { DisposableStore, Emitter, pathToUri, WireError, type Disposable } from '@agent-lsp/protocol';
+import { DisposableStore, Emitter, pathToUri, WireError, type AgentLspExperimental, type Disposable } from '@agent-lsp/protocol';
 import { CLIENT_CAPABILITIES } from './clientCapabilities.js';
 import { DiagnosticsCollector } from './diagnostics.js';
 import { DocumentStore } from './documents.js';
@@ -89,6 +89,7 @@ export class LspConnection implements Disposable {
   private readonly registrations = new RegistrationTable();
   private readonly logEmitter = new Emitter<LogMessageParams>();
   private readonly crashEmitter = new Emitter<Error>();
+  private readonly notificationEmitter = new Emitter<{ method: string; params: unknown }>();
   private crashError: Error | undefined;
   private initResult: InitializeResult | undefined;
   private folders: string[];
@@ -99,6 +100,8 @@ export class LspConnection implements Disposable {
   readonly readiness = new Readiness();
   readonly onLogMessage = this.logEmitter.on.bind(this.logEmitter);
   readonly onCrash = this.crashEmitter.on.bind(this.crashEmitter);
+  /** Every notification the server sends (after agent-lsp's own handling of it). */
+  readonly onServerNotification = this.notificationEmitter.on.bind(this.notificationEmitter);
   readonly startedAt = Date.now();
 
   private constructor(private readonly options: LspConnectionOptions) {
@@ -122,6 +125,7 @@ export class LspConnection implements Disposable {
     this.disposables.add(this.readiness);
     this.disposables.add(this.logEmitter);
     this.disposables.add(this.crashEmitter);
+    this.disposables.add(this.notificationEmitter);
     this.installHandlers(options.onApplyEdit ?? refuseApplyEdit);
     this.rpc.listen();
     void options.transport.exited.then((info) => {
@@ -169,6 +173,17 @@ export class LspConnection implements Disposable {
   }
   get serverInfo(): { name: string; version?: string } | undefined {
     return this.initResult?.serverInfo;
+  }
+  get initializeResult(): InitializeResult | undefined {
+    return this.initResult;
+  }
+  /** Set when the peer is an agent-lsp broker rather than a language server. */
+  get broker(): AgentLspExperimental | undefined {
+    const experimental = this.capabilities.experimental as { agentLsp?: AgentLspExperimental } | undefined;
+    return experimental?.agentLsp;
+  }
+  get transport(): ServerTransport {
+    return this.options.transport;
   }
   get workspaceFolders(): readonly string[] {
     return this.folders;
@@ -223,16 +238,21 @@ export class LspConnection implements Disposable {
       logger.warn(`server request ${method} is not supported; answered with an error`);
       return new ResponseError(-32601, `agent-lsp does not handle ${method}`);
     });
-    rpc.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => this.diagnostics.onPublish(p));
-    rpc.onNotification('$/progress', (p: { token: string | number; value: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd }) => {
+    const onNotification = <P>(method: string, handler: (params: P) => void) =>
+      rpc.onNotification(method, (params: P) => {
+        handler(params);
+        this.notificationEmitter.fire({ method, params });
+      });
+    onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => this.diagnostics.onPublish(p));
+    onNotification('$/progress', (p: { token: string | number; value: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd }) => {
       if (p.value && typeof p.value === 'object' && 'kind' in p.value) this.progress.handle(p.token, p.value);
     });
-    rpc.onNotification('window/logMessage', (p: LogMessageParams) => {
+    onNotification('window/logMessage', (p: LogMessageParams) => {
       logger.debug(`server log: ${p.message}`);
       this.logEmitter.fire(p);
     });
-    rpc.onNotification('window/showMessage', (p: LogMessageParams) => logger.info(`server message: ${p.message}`));
-    rpc.onNotification(() => undefined);
+    onNotification('window/showMessage', (p: LogMessageParams) => logger.info(`server message: ${p.message}`));
+    rpc.onNotification((method: string, params: unknown) => this.notificationEmitter.fire({ method, params }));
     rpc.onError(([err]) => logger.debug(`rpc error: ${err.message}`));
   }
 

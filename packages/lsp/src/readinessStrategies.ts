@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { DisposableStore, pathToUri, toDisposable, type Disposable } from '@agent-lsp/protocol';
+import { BrokerStatusNotification, DisposableStore, pathToUri, toDisposable, type BrokerStatusParams, type Disposable } from '@agent-lsp/protocol';
 import type { LspConnection } from './connection.js';
 import { findSeedFile, findSourceFiles } from './seedFile.js';
 
@@ -18,6 +18,19 @@ const C_SOURCES = ['.c', '.cc', '.cpp', '.cxx'];
 export function attachReadinessStrategy(conn: LspConnection): Disposable {
   const store = new DisposableStore();
   const { readiness, progress, logger } = conn;
+  const broker = conn.broker;
+  if (broker) {
+    // A broker tracks its server's readiness and tells every client.
+    const apply = (st: BrokerStatusParams) => (st.ready ? readiness.ready() : readiness.indexing(st.progress ?? { title: st.state }));
+    apply(broker);
+    store.add(
+      conn.onServerNotification(({ method, params }) => {
+        if (method === BrokerStatusNotification.method) apply(params as BrokerStatusParams);
+      }),
+    );
+    return store;
+  }
+
   const timers: NodeJS.Timeout[] = [];
   const later = (ms: number, fn: () => void) => timers.push(setTimeout(fn, ms));
   store.add(toDisposable(() => timers.forEach(clearTimeout)));

@@ -5,3 +5,4 @@ export * from './pattern.js';
 export * from './uri.js';
 export * from './pathContainment.js';
 export * from './textEdits.js';
+export * from './agentLspProtocol.js';

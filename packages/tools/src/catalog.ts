@@ -1,4 +1,5 @@
 import { assistTools } from './tools/assist.js';
+import { getDaemonStatus } from './tools/daemons.js';
 import { diagnosticsTools } from './tools/diagnostics.js';
 import { documentTools } from './tools/documents.js';
 import { lifecycleTools } from './tools/lifecycle.js';
@@ -9,6 +10,7 @@ import type { AnyToolDefinition, ToolGroup } from './toolDefinition.js';
 /** Every tool agent-lsp offers, in the order clients list them. */
 export const TOOL_CATALOG: readonly AnyToolDefinition[] = [
   ...lifecycleTools,
+  getDaemonStatus,
   ...documentTools,
   ...diagnosticsTools,
   ...navigationTools,

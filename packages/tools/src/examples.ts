@@ -45,6 +45,13 @@ export const TOOL_EXAMPLES: Record<string, ToolExample> = {
       'typescript/typescriptreact/javascript/javascriptreact: 3 files, typescript-language-server installed',
     ].join('\n'),
   },
+  get_daemon_status: {
+    args: {},
+    result: [
+      'python /path/to/agent-lsp/examples/workspace: ready · clients 1 · up 95s · idle 0s · broker pid 417, pyright pid 428 · 185 MiB',
+      'typescript /path/to/agent-lsp/examples/workspace: ready · clients 1 · up 94s · idle 0s · broker pid 562, typescript-language-server pid 573 · 410 MiB',
+    ].join('\n'),
+  },
   list_workspace_folders: {
     args: {},
     result: ROOT,

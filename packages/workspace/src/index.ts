@@ -1,3 +1,4 @@
 export * from './workspace.js';
 export * from './pathResolver.js';
 export * from './rootInference.js';
+export * from './connectionMode.js';

@@ -1,0 +1,47 @@
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrokerProgress, BrokerState } from '@agent-lsp/protocol';
+
+export const DAEMON_SCHEMA = 1;
+
+/** What a broker says about itself in `<daemon dir>/daemon.json`. */
+export interface DaemonInfo {
+  schema: number;
+  key: string;
+  root: string;
+  language: string;
+  profile: string;
+  socket: string;
+  broker: { pid: number; version: string; startedAt: string };
+  server: { name: string; version?: string; command: string[]; pid?: number };
+  state: BrokerState;
+  ready: boolean;
+  readyAt?: string;
+  progress?: BrokerProgress;
+  clients: number;
+  lastActivityAt: string;
+  idleTimeoutMs: number;
+  restarts: number;
+}
+
+export function daemonFilePath(dir: string): string {
+  return join(dir, 'daemon.json');
+}
+
+/** Reads daemon.json; undefined when absent or unreadable (a broker may be writing it). */
+export function readDaemonFile(dir: string): DaemonInfo | undefined {
+  try {
+    const info = JSON.parse(readFileSync(daemonFilePath(dir), 'utf8')) as DaemonInfo;
+    return info.schema === DAEMON_SCHEMA ? info : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Atomic: readers see the old file or the new one, never half of one. */
+export function writeDaemonFile(dir: string, info: DaemonInfo): void {
+  const target = daemonFilePath(dir);
+  const temp = `${target}.${process.pid}.tmp`;
+  writeFileSync(temp, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
+  renameSync(temp, target);
+}

@@ -1,0 +1,103 @@
+import { rmSync } from 'node:fs';
+import lockfile from 'proper-lockfile';
+import { AGENT_LSP_PROTOCOL_VERSION, UserError } from '@agent-lsp/protocol';
+import { connectSocketTransport, LspConnection, type StartDirectOptions } from '@agent-lsp/lsp';
+import { DEFAULT_IDLE_TIMEOUT_MS, lockTarget, socketAnswers } from './broker.js';
+import { daemonFilePath, readDaemonFile } from './daemonFile.js';
+import { brokerKey, daemonDir, ensurePrivateDir } from './paths.js';
+import { isBrokerProcess, pidAlive } from './processInfo.js';
+import { spawnBroker } from './spawnBroker.js';
+
+export interface BrokerConnectOptions extends StartDirectOptions {
+  idleTimeoutMs?: number;
+  /** How long to wait for a freshly spawned broker to answer. */
+  spawnTimeoutMs?: number;
+}
+
+const LOCK_STALE_MS = 10_000;
+
+/**
+ * Daemon mode: finds the warm broker for (root, profile), or starts one, and returns a connection
+ * to it. Many fronts may call this at once: the spawn lock lets one spawn while the others wait,
+ * then find what it started.
+ */
+export async function connectToBroker(options: BrokerConnectOptions): Promise<LspConnection> {
+  const { server, rootDir } = options;
+  const resolved = server.resolve(rootDir);
+  if (!resolved) {
+    throw new UserError('server_not_found', `${server.displayName} was not found. ${server.installHint} Run \`agent-lsp doctor\` to check every server.`);
+  }
+  const key = brokerKey(rootDir, resolved.profileFingerprint);
+  const dir = daemonDir(key);
+  ensurePrivateDir(dir);
+  const logger = options.logger.child(`broker ${key}`);
+
+  const attached = await attach(dir, key, options);
+  if (attached) return attached;
+
+  let release: (() => Promise<void>) | undefined;
+  try {
+    release = await lockfile.lock(lockTarget(dir, 'spawn'), {
+      realpath: false,
+      stale: LOCK_STALE_MS,
+      update: LOCK_STALE_MS / 2,
+      retries: { retries: 1200, minTimeout: 50, maxTimeout: 100 },
+      onCompromised: (err) => logger.warn(`spawn lock compromised: ${err.message}`),
+    });
+  } catch (err) {
+    throw new UserError('server_failed', `Could not take the broker spawn lock in ${dir}: ${(err as Error).message}`);
+  }
+  try {
+    // Someone may have started it while we waited for the lock.
+    const again = await attach(dir, key, options);
+    if (again) return again;
+    await cleanStale(dir);
+    const pid = spawnBroker({ dir, key, root: rootDir, serverId: server.id, idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS });
+    logger.info(`spawned broker ${pid} for ${rootDir}`);
+    const deadline = Date.now() + (options.spawnTimeoutMs ?? 60_000);
+    while (Date.now() < deadline) {
+      const conn = await attach(dir, key, options);
+      if (conn) return conn;
+      if (!pidAlive(pid) && readDaemonFile(dir) === undefined) {
+        throw new UserError('server_failed', `The broker for ${server.displayName} exited at start; see ${dir}/broker.log.`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new UserError('server_failed', `The broker for ${server.displayName} did not come up within ${(options.spawnTimeoutMs ?? 60_000) / 1000} s; see ${dir}/broker.log.`);
+  } finally {
+    await release().catch(() => undefined);
+  }
+}
+
+/** Connects to the broker daemon.json describes, if it is alive, ours and speaks our protocol. */
+async function attach(dir: string, key: string, options: BrokerConnectOptions): Promise<LspConnection | undefined> {
+  const info = readDaemonFile(dir);
+  if (!info || info.key !== key || !(await isBrokerProcess(info.broker.pid, key))) return undefined;
+  let transport;
+  try {
+    transport = await connectSocketTransport({ path: info.socket }, 5000);
+  } catch {
+    return undefined;
+  }
+  const resolved = options.server.resolve(options.rootDir);
+  if (!resolved) return undefined;
+  let conn: LspConnection;
+  try {
+    conn = await LspConnection.start({ ...options, transport, resolved, logger: options.logger.child(options.server.id) });
+  } catch {
+    return undefined;
+  }
+  const broker = conn.broker;
+  if (broker?.key !== key || broker.protocol !== AGENT_LSP_PROTOCOL_VERSION) {
+    await conn.shutdown();
+    return undefined;
+  }
+  return conn;
+}
+
+/** Removes what a dead broker left: its daemon.json and a socket nobody answers on. */
+async function cleanStale(dir: string): Promise<void> {
+  const info = readDaemonFile(dir);
+  if (info?.socket && !(await socketAnswers(info.socket))) rmSync(info.socket, { force: true });
+  rmSync(daemonFilePath(dir), { force: true });
+}

@@ -1,0 +1,73 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import psList from 'ps-list';
+
+/** Marker in a broker's command line; with the key it identifies the broker of one daemon dir. */
+export const BROKER_COMMAND = 'daemon-broker';
+
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    // A zombie has exited; only its parent has not reaped it yet.
+    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
+/** Whether `pid` is a broker for `key` (guards against a reused pid). */
+export async function isBrokerProcess(pid: number, key: string): Promise<boolean> {
+  if (!pidAlive(pid)) return false;
+  const proc = (await psList({ all: true })).find((p) => p.pid === pid);
+  return proc?.cmd !== undefined && proc.cmd.includes(BROKER_COMMAND) && proc.cmd.includes(key);
+}
+
+/** Every broker process on the machine, with the key from its command line. */
+export async function listBrokerProcesses(): Promise<{ pid: number; key: string | undefined; cmd: string }[]> {
+  return (await psList({ all: true }))
+    .filter((p) => p.cmd?.includes(` ${BROKER_COMMAND}`) && p.pid !== process.pid)
+    .map((p) => ({ pid: p.pid, key: /--key[= ]([0-9a-f]{16})/.exec(p.cmd ?? '')?.[1], cmd: p.cmd ?? '' }));
+}
+
+/** Resident memory of a process in bytes, from /proc (ps-list gives only a percentage). */
+export function rssBytes(pid: number): number | undefined {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Pids of a process's live descendants (tsserver under typescript-language-server). */
+export function descendantPids(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone
+    }
+  }
+  const out: number[] = [];
+  const stack = [pid];
+  while (stack.length) {
+    for (const child of children.get(stack.pop() as number) ?? []) {
+      out.push(child);
+      stack.push(child);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,47 @@
+import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BROKER_COMMAND } from './processInfo.js';
+
+/** bin/agent-lsp of this checkout: packages/broker/dist → ../../../bin. */
+export const AGENT_LSP_BIN = fileURLToPath(new URL('../../../bin/agent-lsp', import.meta.url));
+
+export interface SpawnBrokerOptions {
+  dir: string;
+  key: string;
+  root: string;
+  serverId: string;
+  idleTimeoutMs: number;
+}
+
+/**
+ * Starts `agent-lsp daemon-broker` detached, logging to its daemon dir. Its stdio must not be ours:
+ * an inherited stdout would keep the MCP client's pipe open after the front exits.
+ */
+export function spawnBroker(options: SpawnBrokerOptions): number {
+  const log = openSync(join(options.dir, 'broker.log'), 'a', 0o600);
+  try {
+    const child = spawn(
+      process.execPath,
+      [
+        AGENT_LSP_BIN,
+        BROKER_COMMAND,
+        '--root',
+        options.root,
+        '--language',
+        options.serverId,
+        '--key',
+        options.key,
+        '--idle-timeout',
+        String(options.idleTimeoutMs),
+      ],
+      { detached: true, stdio: ['ignore', log, log], cwd: options.root, env: process.env },
+    );
+    child.unref();
+    if (child.pid === undefined) throw new Error('could not start the broker process');
+    return child.pid;
+  } finally {
+    closeSync(log);
+  }
+}

@@ -1,0 +1,122 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrokerProgress, BrokerState } from '@agent-lsp/protocol';
+import { readDaemonFile, type DaemonInfo } from './daemonFile.js';
+import { daemonsHome } from './paths.js';
+import { descendantPids, isBrokerProcess, listBrokerProcesses, pidAlive, rssBytes } from './processInfo.js';
+
+export interface DaemonStatus {
+  key: string;
+  dir: string;
+  language: string;
+  root: string;
+  state: BrokerState;
+  ready: boolean;
+  progress?: BrokerProgress;
+  clients: number;
+  uptimeMs: number;
+  idleMs: number;
+  idleTimeoutMs: number;
+  brokerPid: number;
+  serverPid?: number;
+  server: string;
+  /** Broker plus server and the server's children (tsserver), from /proc. */
+  rssBytes?: number;
+  socket: string;
+}
+
+export interface StaleDaemon {
+  key: string;
+  dir: string;
+  reason: string;
+}
+
+export interface OrphanBroker {
+  pid: number;
+  key?: string;
+  cmd: string;
+}
+
+export interface DaemonsReport {
+  home: string;
+  daemons: DaemonStatus[];
+  stale: StaleDaemon[];
+  orphans: OrphanBroker[];
+}
+
+function toStatus(dir: string, info: DaemonInfo, now: number): DaemonStatus {
+  const serverPids = info.server.pid !== undefined && pidAlive(info.server.pid) ? [info.server.pid, ...descendantPids(info.server.pid)] : [];
+  const rss = [info.broker.pid, ...serverPids].map(rssBytes).filter((x): x is number => x !== undefined);
+  const status: DaemonStatus = {
+    key: info.key,
+    dir,
+    language: info.language,
+    root: info.root,
+    state: info.state,
+    ready: info.ready,
+    clients: info.clients,
+    uptimeMs: now - Date.parse(info.broker.startedAt),
+    idleMs: info.clients > 0 ? 0 : now - Date.parse(info.lastActivityAt),
+    idleTimeoutMs: info.idleTimeoutMs,
+    brokerPid: info.broker.pid,
+    server: `${info.server.name}${info.server.version ? ` ${info.server.version}` : ''}`,
+    socket: info.socket,
+  };
+  if (info.progress) status.progress = info.progress;
+  if (info.server.pid !== undefined) status.serverPid = info.server.pid;
+  if (rss.length) status.rssBytes = rss.reduce((a, b) => a + b, 0);
+  return status;
+}
+
+/** Every daemon under the home: running ones, stale directories, and broker processes nobody lists. */
+export async function listDaemons(env: NodeJS.ProcessEnv = process.env): Promise<DaemonsReport> {
+  const home = daemonsHome(env);
+  const report: DaemonsReport = { home, daemons: [], stale: [], orphans: [] };
+  const known = new Set<number>();
+  const now = Date.now();
+  const entries = existsSync(home) ? readdirSync(home, { withFileTypes: true }).filter((e) => e.isDirectory()) : [];
+  for (const e of entries) {
+    const dir = join(home, e.name);
+    const info = readDaemonFile(dir);
+    if (!info) {
+      if (readdirSync(dir).some((f) => f !== 'broker.log')) report.stale.push({ key: e.name, dir, reason: 'no daemon.json (a broker died or is starting)' });
+      continue;
+    }
+    if (!(await isBrokerProcess(info.broker.pid, info.key))) {
+      report.stale.push({ key: info.key, dir, reason: `broker pid ${info.broker.pid} is not running` });
+      continue;
+    }
+    known.add(info.broker.pid);
+    report.daemons.push(toStatus(dir, info, now));
+  }
+  for (const p of await listBrokerProcesses()) {
+    if (known.has(p.pid)) continue;
+    // A broker of another home (another AGENT_LSP_HOME) is not an orphan of this one.
+    if (p.key && !p.cmd.includes('--key')) continue;
+    const orphan: OrphanBroker = { pid: p.pid, cmd: p.cmd };
+    if (p.key) orphan.key = p.key;
+    if (p.key && existsSync(join(home, p.key))) report.orphans.push(orphan);
+  }
+  return report;
+}
+
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+export function formatDaemons(report: DaemonsReport): string {
+  const lines: string[] = [];
+  if (report.daemons.length === 0) lines.push(`No daemons running (home: ${report.home}).`);
+  for (const d of report.daemons) {
+    const progress = d.ready ? '' : ` ${[d.progress?.title, d.progress?.message].filter(Boolean).join(': ')}${d.progress?.percentage !== undefined ? ` ${d.progress.percentage}%` : ''}`;
+    lines.push(`${d.language} ${d.root}`);
+    lines.push(`  state ${d.state}${progress} · clients ${d.clients} · up ${duration(d.uptimeMs)} · idle ${duration(d.idleMs)} (stops after ${duration(d.idleTimeoutMs)})`);
+    lines.push(`  broker pid ${d.brokerPid} · ${d.server} pid ${d.serverPid ?? '-'} · RSS ${d.rssBytes !== undefined ? `${Math.round(d.rssBytes / 1048576)} MiB` : '?'} · key ${d.key}`);
+  }
+  for (const s of report.stale) lines.push(`STALE ${s.dir}: ${s.reason} (daemon-stop --all cleans it)`);
+  for (const o of report.orphans) lines.push(`ORPHAN broker pid ${o.pid}${o.key ? ` (key ${o.key})` : ''} has no daemon.json (daemon-stop --all --force ends it)`);
+  return lines.join('\n');
+}

@@ -1,0 +1,104 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { BrokerStopNotification } from '@agent-lsp/protocol';
+import { connectSocketTransport } from '@agent-lsp/lsp';
+import { lockTarget } from './broker.js';
+import { daemonFilePath } from './daemonFile.js';
+import { pidAlive } from './processInfo.js';
+import { listDaemons, type DaemonStatus } from './status.js';
+
+export interface StopSelection {
+  all?: boolean;
+  root?: string;
+  language?: string;
+  force?: boolean;
+}
+
+export interface StopResult {
+  key: string;
+  root: string;
+  language: string;
+  stopped: boolean;
+  how: 'graceful' | 'SIGTERM' | 'SIGKILL' | 'cleaned' | 'failed';
+  detail?: string;
+}
+
+async function waitGone(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (pidAlive(pid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
+}
+
+function kill(pid: number, signal: NodeJS.Signals, group = false): void {
+  try {
+    process.kill(group ? -pid : pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** Graceful ($/agentLsp/stop), then SIGTERM, then SIGKILL of broker and server process group. */
+async function stopOne(d: DaemonStatus, force: boolean): Promise<StopResult> {
+  const base = { key: d.key, root: d.root, language: d.language };
+  let how: StopResult['how'] = 'graceful';
+  if (!force) {
+    try {
+      const t = await connectSocketTransport({ path: d.socket }, 2000);
+      const body = JSON.stringify({ jsonrpc: '2.0', method: BrokerStopNotification.method });
+      t.output.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      await t.exited;
+    } catch {
+      // not answering: escalate
+    }
+  }
+  if (force || !(await waitGone(d.brokerPid, 10_000))) {
+    how = 'SIGTERM';
+    kill(d.brokerPid, 'SIGTERM');
+    if (!(await waitGone(d.brokerPid, 5_000))) {
+      how = 'SIGKILL';
+      kill(d.brokerPid, 'SIGKILL');
+    }
+  }
+  // The server runs in its own process group: end it whatever the broker managed.
+  if (d.serverPid !== undefined && pidAlive(d.serverPid)) {
+    kill(d.serverPid, 'SIGKILL', true);
+    await waitGone(d.serverPid, 2_000);
+  }
+  const gone = await waitGone(d.brokerPid, 2_000);
+  removeDaemonFiles(d.dir, d.socket);
+  return gone ? { ...base, stopped: true, how } : { ...base, stopped: false, how: 'failed', detail: `broker pid ${d.brokerPid} survived SIGKILL` };
+}
+
+function removeDaemonFiles(dir: string, socket?: string): void {
+  rmSync(daemonFilePath(dir), { force: true });
+  if (socket) rmSync(socket, { force: true });
+  rmSync(`${lockTarget(dir, 'lifetime')}.lock`, { recursive: true, force: true });
+  rmSync(`${lockTarget(dir, 'spawn')}.lock`, { recursive: true, force: true });
+  rmSync(join(dir, 'daemon.sock'), { force: true });
+}
+
+/** Stops the selected daemons; with --all also cleans stale dirs and (with --force) ends orphans. */
+export async function stopDaemons(selection: StopSelection, env: NodeJS.ProcessEnv = process.env): Promise<StopResult[]> {
+  const report = await listDaemons(env);
+  const targets = report.daemons.filter(
+    (d) => selection.all === true || (d.root === selection.root && (selection.language === undefined || d.language === selection.language || d.key === selection.language)),
+  );
+  const results = await Promise.all(targets.map((d) => stopOne(d, selection.force === true)));
+  if (selection.all) {
+    for (const s of report.stale) {
+      removeDaemonFiles(s.dir);
+      results.push({ key: s.key, root: s.dir, language: '?', stopped: true, how: 'cleaned', detail: s.reason });
+    }
+    if (selection.force) {
+      for (const o of report.orphans) {
+        kill(o.pid, 'SIGKILL');
+        const gone = await waitGone(o.pid, 2_000);
+        results.push({ key: o.key ?? '?', root: '?', language: '?', stopped: gone, how: gone ? 'SIGKILL' : 'failed', detail: `orphan broker pid ${o.pid}` });
+      }
+    }
+  }
+  return results;
+}

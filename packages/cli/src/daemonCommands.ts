@@ -1,0 +1,75 @@
+import { realpathSync } from 'node:fs';
+import { Broker, brokerKey, daemonDir, formatDaemons, listDaemons, stopDaemons, type StopResult } from '@agent-lsp/broker';
+import { createLogger, type ServerRegistry } from '@agent-lsp/lsp';
+
+export interface BrokerCommandOptions {
+  root: string;
+  language: string;
+  key: string;
+  idleTimeout: string;
+}
+
+/** `agent-lsp daemon-broker`: the detached broker process (spawned by fronts, not by people). */
+export async function runBrokerCommand(registry: ServerRegistry, opts: BrokerCommandOptions): Promise<number> {
+  const logger = createLogger({ level: (process.env['AGENT_LSP_LOG'] as 'debug' | undefined) ?? 'info', scope: `broker ${opts.key}` });
+  const server = registry.forLanguage(opts.language);
+  const root = realpathSync(opts.root);
+  const resolved = server.resolve(root);
+  if (!resolved) {
+    logger.error(`${server.displayName} not found: ${server.installHint}`);
+    return 1;
+  }
+  const key = brokerKey(root, resolved.profileFingerprint);
+  if (key !== opts.key) {
+    logger.error(`key mismatch: this environment gives ${key}, asked for ${opts.key}; refusing to serve another profile`);
+    return 1;
+  }
+  const idleTimeoutMs = Number(opts.idleTimeout);
+  if (!Number.isFinite(idleTimeoutMs) || idleTimeoutMs <= 0) {
+    logger.error(`--idle-timeout must be a positive number of milliseconds, not ${opts.idleTimeout}`);
+    return 1;
+  }
+  logger.info(`starting for ${root} (${server.displayName}), pid ${process.pid}`);
+  const outcome = await new Broker({ key, dir: daemonDir(key), root, server, idleTimeoutMs, logger }).run();
+  logger.info(`exiting (${outcome})`);
+  return 0;
+}
+
+export async function runDaemonStatus(json: boolean, out: (s: string) => void): Promise<void> {
+  const report = await listDaemons();
+  out(json ? JSON.stringify(report, null, 2) : formatDaemons(report));
+}
+
+export interface DaemonStopOptions {
+  all?: boolean;
+  root?: string;
+  language?: string;
+  force?: boolean;
+}
+
+/** Returns the exit code: non-zero when something could not be stopped. */
+export async function runDaemonStop(opts: DaemonStopOptions, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  if (!opts.all && !opts.root) {
+    err('daemon-stop needs --all or --root DIR (optionally with --language L).');
+    return 2;
+  }
+  let root: string | undefined;
+  if (opts.root) {
+    try {
+      root = realpathSync(opts.root);
+    } catch {
+      err(`--root ${opts.root} does not exist.`);
+      return 2;
+    }
+  }
+  const results = await stopDaemons({ ...opts, ...(root ? { root } : {}) });
+  if (results.length === 0) out('Nothing to stop.');
+  for (const r of results) out(describe(r));
+  return results.every((r) => r.stopped) ? 0 : 1;
+}
+
+function describe(r: StopResult): string {
+  if (r.how === 'cleaned') return `cleaned stale ${r.root} (${r.detail})`;
+  if (!r.stopped) return `FAILED to stop ${r.language} ${r.root}: ${r.detail}`;
+  return `stopped ${r.language} ${r.root} (${r.how}${r.detail ? `, ${r.detail}` : ''})`;
+}

@@ -1,0 +1,31 @@
+import { connectToBroker } from '@agent-lsp/broker';
+import { startDirectConnection, type LspConnection, type StartDirectOptions } from '@agent-lsp/lsp';
+import { UserError } from '@agent-lsp/protocol';
+
+export type DaemonMode = 'auto' | 'always' | 'never';
+
+/** Servers whose indexing is slow enough that a warm shared broker pays off. */
+const DAEMON_BY_DEFAULT = new Set(['pyright', 'typescript']);
+
+export function parseDaemonMode(value: string | undefined): DaemonMode {
+  const mode = value ?? 'auto';
+  if (mode === 'auto' || mode === 'always' || mode === 'never') return mode;
+  throw new UserError('invalid_argument', `daemon mode must be auto, always or never, not "${mode}".`);
+}
+
+export interface ConnectionModeOptions {
+  mode: DaemonMode;
+  idleTimeoutMs?: number;
+}
+
+/**
+ * Chooses how each server is reached: a shared broker (daemon mode, the default for Python and
+ * TypeScript/JavaScript) or a child of this process (direct mode). Nothing above knows which.
+ */
+export function connectionFactory(options: ConnectionModeOptions): (o: StartDirectOptions) => Promise<LspConnection> {
+  return (o) => {
+    const daemon = options.mode === 'always' || (options.mode === 'auto' && DAEMON_BY_DEFAULT.has(o.server.id));
+    if (!daemon) return startDirectConnection(o);
+    return connectToBroker({ ...o, ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}) });
+  };
+}

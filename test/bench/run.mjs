@@ -1,0 +1,120 @@
+// `pnpm bench`: cold vs warm time to the first complete find_references answer, through the
+// broker, beside the language server's own warm answer time; figures into docs/benchmarks.md.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { listDaemons, stopDaemons } from '@agent-lsp/broker';
+import { createLogger, ServerRegistry, startDirectConnection } from '@agent-lsp/lsp';
+import { pathToUri, resolvePositionPattern, toLspPosition } from '@agent-lsp/protocol';
+import { effectSources, pythonStdlib } from './corpora.mjs';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(REPO, 'bin', 'agent-lsp');
+const log = (s) => process.stderr.write(s + '\n');
+
+/** A fresh front process; returns the time from spawn to the answer and the answer itself. */
+async function frontQuery(env, corpus) {
+  const t0 = performance.now();
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--daemon', 'always'], env, stderr: 'ignore' });
+  const client = new Client({ name: 'bench', version: '0' });
+  await client.connect(transport);
+  const t1 = performance.now();
+  await client.callTool({ name: 'start_lsp', arguments: { root_dir: corpus.root } }, undefined, { timeout: 900_000 });
+  const r = await client.callTool(
+    { name: 'find_references', arguments: { file_path: corpus.file, position_pattern: corpus.pattern } },
+    undefined,
+    { timeout: 900_000, resetTimeoutOnProgress: true, onprogress: () => undefined },
+  );
+  const t2 = performance.now();
+  await client.close();
+  if (r.isError) throw new Error(r.content[0].text);
+  return { total: r.structuredContent.total, complete: r.structuredContent.complete, processMs: t2 - t0, callsMs: t2 - t1 };
+}
+
+/** The server by itself, no agent-lsp in between: warm references answer time (median of 5). */
+async function serverWarm(corpus) {
+  const registry = new ServerRegistry();
+  const conn = await startDirectConnection({ server: registry.forLanguage(corpus.language), rootDir: corpus.root, workspaceFolders: [corpus.root], logger: createLogger({ level: 'error' }) });
+  try {
+    await conn.readiness.waitReady({ timeoutMs: 900_000 });
+    const path = join(corpus.root, corpus.file);
+    const text = readFileSync(path, 'utf8');
+    const uri = pathToUri(path);
+    conn.documents.sync(uri, corpus.language, text);
+    const position = toLspPosition(text, resolvePositionPattern(text, corpus.pattern, corpus.file));
+    const ask = () => conn.request('textDocument/references', { textDocument: { uri }, position, context: { includeDeclaration: true } }, { timeoutMs: 900_000 });
+    const first = await ask();
+    const times = [];
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      await ask();
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    return { total: first.length, medianMs: times[2] };
+  } finally {
+    await conn.shutdown();
+  }
+}
+
+async function benchCorpus(corpus) {
+  const home = mkdtempSync(join(tmpdir(), 'agent-lsp-bench-home-'));
+  const env = { ...process.env, AGENT_LSP_HOME: home };
+  try {
+    log(`${corpus.name}: ${corpus.files} files — cold…`);
+    const cold = await frontQuery(env, corpus);
+    log(`  cold ${Math.round(cold.processMs)} ms (${cold.total} refs); warm…`);
+    const warmRuns = [];
+    for (let i = 0; i < 3; i++) warmRuns.push(await frontQuery(env, corpus));
+    warmRuns.sort((a, b) => a.callsMs - b.callsMs);
+    const warm = warmRuns[1];
+    const report = await listDaemons(env);
+    const rss = report.daemons[0]?.rssBytes;
+    await stopDaemons({ all: true }, env);
+    log(`  warm ${Math.round(warm.processMs)} ms; server alone…`);
+    const server = await serverWarm(corpus);
+    log(`  server warm ${Math.round(server.medianMs)} ms`);
+    return { corpus, cold, warm, server, rss };
+  } finally {
+    await stopDaemons({ all: true, force: true }, env);
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'agent-lsp-bench-'));
+try {
+  const results = [];
+  for (const make of [pythonStdlib, effectSources]) results.push(await benchCorpus(make(tmp)));
+  const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
+  const m = (ms) => `${Math.round(ms)} ms`;
+  const rows = results.map(({ corpus, cold, warm, server, rss }) =>
+    `| ${corpus.name} | ${corpus.files} | \`${corpus.pattern}\` in ${corpus.file} | ${cold.total}${cold.complete ? '' : ' (incomplete!)'} | ${s(cold.processMs)} | ${m(warm.processMs)} | ${m(warm.callsMs)} | ${m(server.medianMs)} (${server.total} refs) | ${(cold.processMs / warm.processMs).toFixed(1)}× | ${m(warm.callsMs - server.medianMs)} | ${rss ? `${Math.round(rss / 1048576)} MiB` : '?'} |`,
+  );
+  const doc = `# Benchmarks
+
+Generated by \`pnpm bench\` (test/bench/run.mjs) on ${new Date().toISOString().slice(0, 10)}, ${process.platform} ${process.arch}, Node ${process.version}, ${(await import('node:os')).cpus().length} cores. All figures of one table come from one run.
+
+## Cold vs warm: time to the first complete \`find_references\` answer
+
+Each corpus is real code nobody here wrote, copied to a temp dir. **Cold**: a fresh front process in
+daemon mode with no broker yet (it spawns the broker, the server indexes), from process spawn to the
+complete answer. **Warm**: a fresh front process that finds the already-indexed broker (median of 3),
+from process spawn, and for the two tool calls alone (\`start_lsp\` + \`find_references\`, after the
+MCP handshake). **Server alone**: the language server's own warm answer to the same request, with no
+agent-lsp in between (median of 5). **Overhead**: warm tool calls minus the server's own answer.
+
+| corpus | files | query | references | cold | warm (process) | warm (tool calls) | server alone | cold / warm | overhead | broker + server RSS |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+${rows.join('\n')}
+
+Targets (issue 3): warm at least 10× faster than cold; warm tool calls within 150 ms of the server's own warm answer.
+`;
+  writeFileSync(join(REPO, 'docs', 'benchmarks.md'), doc);
+  process.stdout.write(doc);
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
