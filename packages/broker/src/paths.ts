@@ -32,7 +32,8 @@ export function ensurePrivateDir(dir: string): void {
 
 /**
  * The socket path for a daemon dir: `<dir>/daemon.sock`, or, when that is longer than the kernel
- * accepts, `<runtime>/agent-lsp-<user>/<key>.sock` in a short private directory.
+ * accepts, `<runtime>/agent-lsp-<user>/<key>-<dir hash>.sock` in a short private directory. The
+ * runtime dir is shared by every home: the dir hash keeps two homes serving one root apart.
  */
 export function socketPathFor(dir: string, key: string, env: NodeJS.ProcessEnv = process.env): string {
   const preferred = join(dir, 'daemon.sock');
@@ -40,7 +41,7 @@ export function socketPathFor(dir: string, key: string, env: NodeJS.ProcessEnv =
   const base = env['XDG_RUNTIME_DIR'] && Buffer.byteLength(env['XDG_RUNTIME_DIR']) < 60 ? env['XDG_RUNTIME_DIR'] : shortTmp();
   const runtime = join(base, `agent-lsp-${userInfo().uid}`);
   ensurePrivateDir(runtime);
-  const fallback = join(runtime, `${key}.sock`);
+  const fallback = join(runtime, `${key}-${createHash('sha256').update(dir).digest('hex').slice(0, 8)}.sock`);
   if (Buffer.byteLength(fallback) > MAX_SOCKET_PATH_BYTES) throw new Error(`no socket path short enough for ${dir}`);
   return fallback;
 }

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import psList from 'ps-list';
+import { daemonsHome } from './paths.js';
 
 /** Marker in a broker's command line; with the key it identifies the broker of one daemon dir. */
 export const BROKER_COMMAND = 'daemon-broker';
@@ -30,6 +31,26 @@ export async function listBrokerProcesses(): Promise<{ pid: number; key: string 
   return (await psList({ all: true }))
     .filter((p) => p.cmd?.includes(` ${BROKER_COMMAND}`) && p.pid !== process.pid)
     .map((p) => ({ pid: p.pid, key: /--key[= ]([0-9a-f]{16})/.exec(p.cmd ?? '')?.[1], cmd: p.cmd ?? '' }));
+}
+
+/**
+ * The daemons home a running broker serves, from its environment in /proc; undefined when that
+ * cannot be read (another user, no /proc). Brokers of different homes may share a key (same root
+ * and profile), so the key alone does not say whose a broker is.
+ */
+export function brokerHome(pid: number): string | undefined {
+  let environ: string;
+  try {
+    environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const env: NodeJS.ProcessEnv = {};
+  for (const entry of environ.split('\0')) {
+    const eq = entry.indexOf('=');
+    if (eq > 0) env[entry.slice(0, eq)] = entry.slice(eq + 1);
+  }
+  return daemonsHome(env);
 }
 
 /** Resident memory of a process in bytes, from /proc (ps-list gives only a percentage). */

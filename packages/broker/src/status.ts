@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { BrokerProgress, BrokerState } from '@agent-lsp/protocol';
 import { readDaemonFile, type DaemonInfo } from './daemonFile.js';
 import { daemonsHome } from './paths.js';
-import { descendantPids, isBrokerProcess, listBrokerProcesses, pidAlive, rssBytes } from './processInfo.js';
+import { brokerHome, descendantPids, isBrokerProcess, listBrokerProcesses, pidAlive, rssBytes } from './processInfo.js';
 
 export interface DaemonStatus {
   key: string;
@@ -91,8 +91,8 @@ export async function listDaemons(env: NodeJS.ProcessEnv = process.env): Promise
   }
   for (const p of await listBrokerProcesses()) {
     if (known.has(p.pid)) continue;
-    // A broker of another home (another AGENT_LSP_HOME) is not an orphan of this one.
-    if (p.key && !p.cmd.includes('--key')) continue;
+    // A broker of another home (another AGENT_LSP_HOME) is not an orphan of this one, even with the same key.
+    if (brokerHome(p.pid) !== home) continue;
     const orphan: OrphanBroker = { pid: p.pid, cmd: p.cmd };
     if (p.key) orphan.key = p.key;
     if (p.key && existsSync(join(home, p.key))) report.orphans.push(orphan);
