@@ -4,6 +4,7 @@ import { AGENT_LSP_VERSION, serveStdio } from '@agent-lsp/server';
 import { TOOL_GROUPS } from '@agent-lsp/tools';
 import { resolve } from 'node:path';
 import { connectionFactory, parseDaemonMode } from '@agent-lsp/workspace';
+import { runAuditTail, type AuditTailOptions } from './auditCommand.js';
 import { runBrokerCommand, runDaemonStatus, runDaemonStop, type BrokerCommandOptions, type DaemonStopOptions } from './daemonCommands.js';
 import { runDemo } from './demo.js';
 import { formatDoctor, runDoctor } from './doctor.js';
@@ -13,6 +14,7 @@ interface ServeOptions {
   config?: string;
   daemon: string;
   idleTimeout?: string;
+  auditLog?: string;
 }
 
 function registryFrom(configPath: string | undefined): ServerRegistry {
@@ -46,7 +48,8 @@ export function buildProgram(): Command {
     const idleTimeoutMs = opts.idleTimeout !== undefined ? Number(opts.idleTimeout) : undefined;
     if (idleTimeoutMs !== undefined && !(idleTimeoutMs > 0)) program.error('--idle-timeout must be a positive number of milliseconds');
     const connect = connectionFactory({ mode: parseDaemonMode(opts.daemon), ...(idleTimeoutMs ? { idleTimeoutMs } : {}) });
-    return serveStdio({ registry: registryFrom(opts.config), logger, connect, ...(groups ? { toolGroups: groups } : {}) }).then(exitAfterServe);
+    const session = opts.auditLog !== undefined ? { auditLogPath: resolve(opts.auditLog) } : {};
+    return serveStdio({ registry: registryFrom(opts.config), logger, connect, session, ...(groups ? { toolGroups: groups } : {}) }).then(exitAfterServe);
   };
   const serveOptions = (cmd: Command) =>
     cmd
@@ -57,7 +60,8 @@ export function buildProgram(): Command {
           .choices(['auto', 'always', 'never'])
           .default(process.env['AGENT_LSP_DAEMON'] ?? 'auto'),
       )
-      .option('--idle-timeout <ms>', 'brokers started by this front stop after this long without clients (default 30 min)');
+      .option('--idle-timeout <ms>', 'brokers started by this front stop after this long without clients (default 30 min)')
+      .option('--audit-log <path>', 'append the audit log (one JSON line per tool call) here instead of the state dir');
 
   serveOptions(program.command('serve', { isDefault: true }).description('serve MCP on stdio (the default command)')).action(serve);
 
@@ -101,6 +105,19 @@ export function buildProgram(): Command {
     .option('--force', 'skip the graceful stop; with --all also end orphan brokers')
     .action(async (opts: DaemonStopOptions) => {
       process.exitCode = await runDaemonStop(opts, out, err);
+    });
+
+  program
+    .command('audit')
+    .description('the audit log of tool calls')
+    .command('tail')
+    .description('print the last tool calls: time, tool, outcome, duration, files, checkpoint, rollbacks')
+    .option('-n, --lines <n>', 'how many calls', '20')
+    .option('--root <dir>', 'only the calls in this workspace root')
+    .option('--audit-log <path>', 'read this audit log instead of the state dir\'s')
+    .option('--json', 'print the JSON lines')
+    .action((opts: AuditTailOptions) => {
+      process.exitCode = runAuditTail(opts, out, err);
     });
 
   program

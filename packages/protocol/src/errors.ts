@@ -46,7 +46,8 @@ export type UserErrorCode =
   | 'server_failed'
   | 'no_workspace'
   | 'invalid_argument'
-  | 'not_supported';
+  | 'not_supported'
+  | 'conflict';
 
 /**
  * A problem with what the caller asked for, or with the environment, that the caller can fix.

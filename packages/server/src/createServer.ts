@@ -1,6 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult } from 'vscode-languageserver-protocol';
 import { uriToPath } from '@agent-lsp/protocol';
 import type { Logger, ServerRegistry } from '@agent-lsp/lsp';
+import { AgentSession, type AgentSessionOptions } from '@agent-lsp/session';
 import { selectTools } from '@agent-lsp/tools';
 import { Workspace, type ConnectionFactory } from '@agent-lsp/workspace';
 import { runTool } from './toolRunner.js';
@@ -13,11 +15,14 @@ export interface AgentLspServerOptions {
   /** Tool groups to offer (all when empty). */
   toolGroups?: readonly string[];
   connect?: ConnectionFactory;
+  /** State home, audit log path, and (for tests) clock, ids and file writer. */
+  session?: Omit<AgentSessionOptions, 'workspace' | 'logger'>;
 }
 
 export interface AgentLspServer {
   mcp: McpServer;
   workspace: Workspace;
+  session: AgentSession;
   /** Stops every language server this front started. */
   close(): Promise<void>;
 }
@@ -32,9 +37,12 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
         'agent-lsp answers code questions with real language servers. Call start_lsp with the project root first. Positions are 1-based lines and 1-based character columns; position_pattern (a snippet with @@ at the cursor) works wherever a position does. Answers wait for indexing so they are complete.',
     },
   );
-  const workspace = new Workspace({
+  // The servers' workspace/applyEdit requests land in the transaction of the call that caused them.
+  const onApplyEdit = (params: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult> => session.transactions.handleServerEdit(params);
+  const workspace: Workspace = new Workspace({
     registry: options.registry,
     logger: options.logger,
+    onApplyEdit,
     ...(options.connect ? { connect: options.connect } : {}),
     clientRoots: async () => {
       if (!mcp.server.getClientCapabilities()?.roots) return [];
@@ -42,6 +50,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
       return roots.map((r) => uriToPath(r.uri)).filter((p): p is string => p !== undefined);
     },
   });
+  const session: AgentSession = new AgentSession({ ...options.session, workspace, logger: options.logger });
 
   for (const def of selectTools(options.toolGroups)) {
     mcp.registerTool(
@@ -57,6 +66,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
             sendProgress: (params) => extra.sendNotification({ method: 'notifications/progress', params }),
           },
           workspace,
+          session,
           options.logger.child(def.name),
         ),
     );
@@ -65,6 +75,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
   return {
     mcp,
     workspace,
+    session,
     async close() {
       await workspace.stopAll();
       await mcp.close().catch(() => undefined);

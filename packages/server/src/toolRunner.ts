@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { UserError, WireError } from '@agent-lsp/protocol';
 import type { Logger } from '@agent-lsp/lsp';
+import { SessionError, type AgentSession } from '@agent-lsp/session';
 import type { AnyToolDefinition, ProgressReport, ToolContext } from '@agent-lsp/tools';
 import type { Workspace } from '@agent-lsp/workspace';
 
@@ -12,19 +13,27 @@ export interface ToolCallEnvironment {
 
 const PROGRESS_MIN_INTERVAL_MS = 200;
 
-/** Runs one tool handler and turns its result or error into an MCP tool result. */
+/**
+ * Runs one tool handler and turns its result or error into an MCP tool result. Every call lands in
+ * the audit log; a transaction a dead front left half done in the workspace is rolled back before
+ * any answer (also right after start_lsp opened that workspace).
+ */
 export async function runTool(
   def: AnyToolDefinition,
   args: Record<string, unknown>,
   env: ToolCallEnvironment,
   workspace: Workspace,
+  session: AgentSession,
   logger: Logger,
 ): Promise<CallToolResult> {
+  const call = session.startCall(def.name);
   let step = 0;
   let lastSent = 0;
   let lastMessage = '';
   const ctx: ToolContext = {
     workspace,
+    session,
+    call,
     signal: env.signal,
     logger,
     reportProgress(report: ProgressReport) {
@@ -41,15 +50,20 @@ export async function runTool(
     },
   };
   try {
+    await session.transactions.recoverWorkspace(env.signal);
     const result = await def.handler(args, ctx);
+    await session.transactions.recoverWorkspace(env.signal);
+    session.finishCall(call, args, 'ok');
     return { content: [{ type: 'text', text: def.text(result) }], structuredContent: result };
   } catch (err) {
-    return { isError: true, content: [{ type: 'text', text: errorMessage(def.name, err, logger) }] };
+    const message = errorMessage(def.name, err, logger);
+    session.finishCall(call, args, env.signal.aborted ? 'cancelled' : 'error', message);
+    return { isError: true, content: [{ type: 'text', text: message }] };
   }
 }
 
 function errorMessage(tool: string, err: unknown, logger: Logger): string {
-  if (err instanceof UserError || err instanceof WireError) return err.message;
+  if (err instanceof UserError || err instanceof WireError || err instanceof SessionError) return err.message;
   const message = err instanceof Error ? err.message : String(err);
   logger.error(`${tool} failed: ${err instanceof Error && err.stack ? err.stack : message}`);
   return `${tool} failed unexpectedly: ${message}. This is a bug in agent-lsp if it persists; the log on stderr has details.`;

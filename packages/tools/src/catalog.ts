@@ -1,9 +1,12 @@
 import { assistTools } from './tools/assist.js';
+import { checkpointTools } from './tools/checkpoints.js';
 import { getDaemonStatus } from './tools/daemons.js';
 import { diagnosticsTools } from './tools/diagnostics.js';
 import { documentTools } from './tools/documents.js';
+import { editingTools } from './tools/editing.js';
 import { lifecycleTools } from './tools/lifecycle.js';
 import { navigationTools } from './tools/navigation.js';
+import { refactoringTools } from './tools/refactoring.js';
 import { symbolTools } from './tools/symbols.js';
 import type { AnyToolDefinition, ToolGroup } from './toolDefinition.js';
 
@@ -16,9 +19,12 @@ export const TOOL_CATALOG: readonly AnyToolDefinition[] = [
   ...navigationTools,
   ...symbolTools,
   ...assistTools,
+  ...editingTools,
+  ...refactoringTools,
+  ...checkpointTools,
 ];
 
-export const TOOL_GROUPS: readonly ToolGroup[] = ['lifecycle', 'navigation', 'analysis', 'workspace'];
+export const TOOL_GROUPS: readonly ToolGroup[] = ['lifecycle', 'navigation', 'analysis', 'workspace', 'editing'];
 
 /** The tools of the given groups (all when none are given). */
 export function selectTools(groups?: readonly string[]): AnyToolDefinition[] {

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import type { Position } from 'vscode-languageserver-protocol';
-import { resolvePositionPattern, toLspPosition, toLspRange, UserError, type UserRange } from '@agent-lsp/protocol';
+import type { LspConnection } from '@agent-lsp/lsp';
+import { resolvePositionPattern, uriToPath, toLspPosition, toLspRange, UserError, type UserRange } from '@agent-lsp/protocol';
 import type { DocumentHandle } from '@agent-lsp/workspace';
 import { awaitReady, type NotReadyResult, type ReadinessArgs } from './readinessGate.js';
 import type { ToolContext } from './toolDefinition.js';
@@ -61,4 +63,25 @@ export function positionIn(doc: ReadyDocument, args: PositionArgs): Position {
 export function rangeIn(doc: ReadyDocument, args: { start_line: number; start_column: number; end_line: number; end_column: number }) {
   const r: UserRange = { line: args.start_line, column: args.start_column, end_line: args.end_line, end_column: args.end_column };
   return toLspRange(doc.handle.doc.text, r);
+}
+
+/**
+ * Brings every document open in a server in step with the disk (closing deleted ones). Needed
+ * before asking for an edit that spans files: the server computes it on its own copies, and one
+ * changed on disk by someone else since it was opened would get edits at the wrong places.
+ */
+export function syncOpenDocuments(conn: LspConnection): void {
+  for (const uri of conn.documents.uris({ includeInternal: true })) {
+    const doc = conn.documents.get(uri);
+    const path = uriToPath(uri);
+    if (!doc || !path) continue;
+    let text: string | undefined;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      text = undefined;
+    }
+    if (text === undefined) conn.documents.close(uri);
+    else conn.documents.sync(uri, doc.languageId, text, { internal: doc.internal });
+  }
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Logger } from '@agent-lsp/lsp';
+import type { AgentSession, ToolCall } from '@agent-lsp/session';
 import type { Workspace } from '@agent-lsp/workspace';
 
 export interface ProgressReport {
@@ -11,13 +12,17 @@ export interface ProgressReport {
 /** What a handler may use. Nothing here knows about MCP. */
 export interface ToolContext {
   workspace: Workspace;
+  /** Transactions, checkpoints and the audit log of this front. */
+  session: AgentSession;
+  /** This call, as the audit log and checkpoints name it. */
+  call: ToolCall;
   signal: AbortSignal;
   logger: Logger;
   /** Called while the handler waits (for readiness); the server layer turns it into MCP progress. */
   reportProgress(report: ProgressReport): void;
 }
 
-export type ToolGroup = 'lifecycle' | 'navigation' | 'analysis' | 'workspace';
+export type ToolGroup = 'lifecycle' | 'navigation' | 'analysis' | 'workspace' | 'editing';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -49,3 +54,5 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(def
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 /** Changes agent-lsp's own state (servers, open documents), never files. */
 export const STATEFUL: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** Overwrites files (each call a transaction with a checkpoint); calling twice does not give the same result. */
+export const WRITES: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };

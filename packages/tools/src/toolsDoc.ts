@@ -39,6 +39,7 @@ const GROUP_TITLES: Record<string, string> = {
   workspace: 'Workspace',
   navigation: 'Navigation',
   analysis: 'Analysis',
+  editing: 'Editing',
 };
 
 const GROUP_BLURBS: Record<string, string> = {
@@ -46,6 +47,8 @@ const GROUP_BLURBS: Record<string, string> = {
   workspace: 'Workspace folders and the documents open in the servers.',
   navigation: 'Jump from a position to definitions, declarations, implementations and references; find symbols by name.',
   analysis: 'Diagnostics, hover, outlines, completions, signatures and code actions.',
+  editing:
+    'Tools that write files. Every write is a transaction: all of its files change or none does (on any failure, timeout or cancellation every byte is put back), and it leaves a checkpoint that list_checkpoints, checkpoint_diff, rollback_to and undo_last work with, from this front or a later one.',
 };
 
 function groupTitle(group: string): string {

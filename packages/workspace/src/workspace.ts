@@ -22,6 +22,8 @@ export interface WorkspaceOptions {
   clientRoots?: () => Promise<string[]>;
   /** How connections are made; direct mode (spawn a child) by default. */
   connect?: ConnectionFactory;
+  /** Answers the servers' workspace/applyEdit requests (the transaction layer); refused when absent. */
+  onApplyEdit?: StartDirectOptions['onApplyEdit'];
 }
 
 /** Automatic restarts after crashes allowed per server within RESTART_WINDOW_MS. */
@@ -172,7 +174,8 @@ export class Workspace implements Disposable {
       this.connections.delete(server.id);
       if (conn) this.checkRestartBudget(server);
     }
-    const base = { server, rootDir: root, workspaceFolders: this.roots, logger: this.options.logger };
+    const base: StartDirectOptions = { server, rootDir: root, workspaceFolders: this.roots, logger: this.options.logger };
+    if (this.options.onApplyEdit) base.onApplyEdit = this.options.onApplyEdit;
     const address = this.passive.get(server.id);
     const starting = address ? connectPassive({ ...base, address }) : this.connect(base);
     this.connections.set(server.id, starting);

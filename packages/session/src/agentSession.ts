@@ -1,0 +1,85 @@
+import type { Logger } from '@agent-lsp/lsp';
+import type { Workspace } from '@agent-lsp/workspace';
+import { argumentsHash, AuditLog, type AuditEntry } from './auditLog.js';
+import { CheckpointService } from './checkpointService.js';
+import { DEFAULT_RETENTION, type Retention } from './checkpointStore.js';
+import { randomIds, systemClock, type Clock, type IdGenerator } from './determinism.js';
+import { atomicFileWriter, withTestPause, type FileWriter } from './fileWriter.js';
+import { defaultAuditLogPath, stateHome } from './statePaths.js';
+import { ToolCall } from './toolCall.js';
+import { TransactionManager } from './transactionManager.js';
+
+export interface AgentSessionOptions {
+  workspace: Workspace;
+  logger: Logger;
+  /** State home; default `$AGENT_LSP_HOME/state` or the XDG state dir. */
+  home?: string;
+  /** `--audit-log PATH`; default `<home>/audit.jsonl`. */
+  auditLogPath?: string;
+  clock?: Clock;
+  ids?: IdGenerator;
+  /** Default: temp file + rename (with the test-only pause hook when its variable is set). */
+  writer?: FileWriter;
+  retention?: Retention;
+  lock?: { staleMs?: number; timeoutMs?: number };
+}
+
+/**
+ * One front's write and record keeping: transactions and checkpoints over its workspace, and the
+ * audit log every tool call lands in. Created once per MCP server, beside its Workspace.
+ */
+export class AgentSession {
+  readonly transactions: TransactionManager;
+  readonly checkpoints: CheckpointService;
+  readonly audit: AuditLog;
+  readonly home: string;
+  private readonly clock: Clock;
+  private readonly ids: IdGenerator;
+
+  constructor(private readonly options: AgentSessionOptions) {
+    this.home = options.home ?? stateHome();
+    this.clock = options.clock ?? systemClock;
+    this.ids = options.ids ?? randomIds;
+    this.audit = new AuditLog(options.auditLogPath ?? defaultAuditLogPath(this.home));
+    this.transactions = new TransactionManager({
+      workspace: options.workspace,
+      logger: options.logger,
+      home: this.home,
+      clock: this.clock,
+      ids: this.ids,
+      writer: options.writer ?? withTestPause(atomicFileWriter),
+      retention: options.retention ?? DEFAULT_RETENTION,
+      ...(options.lock ? { lock: options.lock } : {}),
+    });
+    this.checkpoints = new CheckpointService(this.transactions);
+  }
+
+  startCall(tool: string): ToolCall {
+    return new ToolCall(this.ids.next('call'), tool, this.clock.now());
+  }
+
+  /** Appends the call's audit line. The log is best effort: failing to write it never fails a call. */
+  finishCall(call: ToolCall, args: unknown, outcome: AuditEntry['outcome'], error?: string): AuditEntry {
+    const end = this.clock.now();
+    const entry: AuditEntry = {
+      time: call.startedAt.toISOString(),
+      call_id: call.id,
+      tool: call.tool,
+      root: call.root ?? this.options.workspace.primaryRoot ?? null,
+      args_sha256: argumentsHash(args),
+      outcome,
+      duration_ms: Math.max(0, end.getTime() - call.startedAt.getTime()),
+      files: call.files,
+      rolled_back: call.rolledBack,
+    };
+    if (error !== undefined) entry.error = error;
+    if (call.rollbackReason !== undefined) entry.rollback_reason = call.rollbackReason;
+    if (call.checkpointId !== undefined) entry.checkpoint_id = call.checkpointId;
+    try {
+      this.audit.append(entry);
+    } catch (err) {
+      this.options.logger.warn(`could not append to the audit log ${this.audit.path}: ${(err as Error).message}`);
+    }
+    return entry;
+  }
+}

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, open, rename, rm, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { SessionError } from './errors.js';
+
+export interface WriteOptions {
+  /** Permission bits for the file (those of the file it replaces, or of the file a rename moves). */
+  mode?: number | undefined;
+  /** Aborts a write that has not started (and the test pause below). */
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * How bytes reach the disk. Injected so tests can make a write fail on the third file (CI runs as
+ * root, so permission tricks do not make writes fail there). Paths are real, checked paths.
+ */
+export interface FileWriter {
+  /** Replaces or creates `path` with `data` atomically. */
+  write(path: string, data: Uint8Array, options?: WriteOptions): Promise<void>;
+  /** Deletes the file at `path`; a missing file is not an error. */
+  remove(path: string, options?: { signal?: AbortSignal | undefined }): Promise<void>;
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new SessionError('cancelled', 'The call was cancelled before its writes finished.');
+}
+
+/**
+ * The real writer: a temp file beside the target (same filesystem), fsynced, given the target's
+ * mode, then renamed over it, so a reader sees the old bytes or the new ones and nothing between.
+ */
+export const atomicFileWriter: FileWriter = {
+  async write(path, data, options = {}) {
+    throwIfAborted(options.signal);
+    const mode = options.mode ?? (await stat(path).then((s) => s.mode & 0o7777, () => 0o644));
+    const temp = join(dirname(path), `.${basename(path)}.agent-lsp-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      const handle = await open(temp, 'wx', mode);
+      try {
+        await handle.writeFile(data);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      // open() applies the umask; the file must end with exactly the mode it had.
+      await chmod(temp, mode);
+      await rename(temp, path);
+    } catch (err) {
+      await unlink(temp).catch(() => undefined);
+      throw err;
+    }
+  },
+  async remove(path, options = {}) {
+    throwIfAborted(options.signal);
+    await rm(path, { force: true });
+  },
+};
+
+/** Test-only: `AGENT_LSP_TEST_PAUSE_AFTER_FILES=N` holds the Nth write of the process. */
+export const TEST_PAUSE_ENV = 'AGENT_LSP_TEST_PAUSE_AFTER_FILES';
+
+/**
+ * TEST HOOK, never for production use: after the Nth file this process writes, waits until the
+ * call is cancelled (then fails as cancelled) or the process is killed. Tests use it to hold a
+ * transaction in the middle of its writes, to SIGKILL the front there or to cancel the call.
+ */
+export function withTestPause(inner: FileWriter, env: NodeJS.ProcessEnv = process.env): FileWriter {
+  const n = Number(env[TEST_PAUSE_ENV]);
+  if (!Number.isInteger(n) || n <= 0) return inner;
+  let count = 0;
+  const hold = async (signal: AbortSignal | undefined) => {
+    if (++count !== n) return;
+    process.stderr.write(`agent-lsp: test pause after file ${n} (${TEST_PAUSE_ENV})\n`);
+    await new Promise<void>((resolve) => {
+      if (!signal) return; // held until killed
+      if (signal.aborted) resolve();
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    throwIfAborted(signal);
+  };
+  return {
+    async write(path, data, options = {}) {
+      await inner.write(path, data, options);
+      await hold(options.signal);
+    },
+    async remove(path, options = {}) {
+      await inner.remove(path, options);
+      await hold(options.signal);
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import type { Logger } from '@agent-lsp/lsp';
+import { join } from 'node:path';
+import { BlobStore } from './blobStore.js';
+import { CheckpointStore } from './checkpointStore.js';
+import type { FileWriter } from './fileWriter.js';
+import { IntentFile } from './intent.js';
+import { restoreFiles } from './restore.js';
+import { workspaceStateDir } from './statePaths.js';
+import { WriterLock, type WriterLockOptions } from './writerLock.js';
+
+/**
+ * The durable state of one workspace (keyed by its root's realpath): blobs, checkpoints, the intent
+ * record of the transaction in progress, and the writer lock that serialises fronts.
+ */
+export class WorkspaceJournal {
+  readonly dir: string;
+  readonly blobs: BlobStore;
+  readonly checkpoints: CheckpointStore;
+  readonly intent: IntentFile;
+  readonly lock: WriterLock;
+
+  constructor(
+    readonly root: string,
+    home: string,
+    private readonly logger: Logger,
+    lockOptions: Omit<WriterLockOptions, 'logger'> = {},
+  ) {
+    this.dir = workspaceStateDir(home, root);
+    this.blobs = new BlobStore(join(this.dir, 'blobs'));
+    this.checkpoints = new CheckpointStore(this.dir);
+    this.intent = new IntentFile(this.dir);
+    this.lock = new WriterLock(this.dir, { ...lockOptions, logger });
+  }
+
+  /**
+   * Under the writer lock: rolls back a transaction a dead front left half done. Returns the files
+   * it restored (empty when there was nothing to do, or when the transaction had in fact committed).
+   */
+  async recoverLeftover(writer: FileWriter): Promise<string[]> {
+    const intent = this.intent.read();
+    if (!intent) return [];
+    if (this.checkpoints.find(intent.tx)) {
+      // It committed and died before removing its intent: nothing to undo.
+      this.intent.clear();
+      return [];
+    }
+    this.logger.warn(`rolling back transaction ${intent.tx} (${intent.tool}, pid ${intent.pid}) left unfinished in ${this.root}`);
+    const restored = await restoreFiles(intent.files, intent.created_dirs, this.blobs, writer);
+    this.intent.clear();
+    return restored;
+  }
+
+  /** Deletes blobs no checkpoint (and no intent) refers to. */
+  pruneBlobs(): void {
+    const keep = this.checkpoints.referencedBlobs();
+    for (const f of this.intent.read()?.files ?? []) if (f.before) keep.add(f.before);
+    this.blobs.prune(keep);
+  }
+}

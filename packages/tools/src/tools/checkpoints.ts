@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import type { Checkpoint, RollbackOutcome, WorkspaceJournal } from '@agent-lsp/session';
+import { page, pageHeader } from '../paging.js';
+import { pagingInput, pagingOutput, readyOutput } from '../schemas.js';
+import { defineTool, READ_ONLY, WRITES, type ToolContext } from '../toolDefinition.js';
+import { fileChangeOut } from '../writeResult.js';
+
+const rootInput = {
+  root_dir: z.string().optional().describe('Workspace root whose checkpoints to use (default: the current workspace, set by start_lsp).'),
+};
+
+const checkpointOut = z.object({
+  id: z.string(),
+  call_id: z.string(),
+  tool: z.string(),
+  time: z.string().describe('ISO 8601.'),
+  kind: z.enum(['write', 'rollback']),
+  files: z.array(fileChangeOut),
+  target: z.object({ checkpoint_id: z.string(), position: z.enum(['before', 'after']) }).optional().describe('For rollbacks: what they rolled back to.'),
+});
+type CheckpointOut = z.infer<typeof checkpointOut>;
+
+function describeCheckpoint(ctx: ToolContext, journal: WorkspaceJournal, c: Checkpoint): CheckpointOut {
+  const out: CheckpointOut = {
+    id: c.id,
+    call_id: c.call_id,
+    tool: c.tool,
+    time: c.time,
+    kind: c.kind,
+    files: c.files.map((f) => ({ file: ctx.session.transactions.label(journal, f.path), change: f.before === null ? 'created' : f.after === null ? 'deleted' : 'modified' })),
+  };
+  if (c.target) out.target = c.target;
+  return out;
+}
+
+function checkpointLine(c: CheckpointOut): string {
+  const what = c.target ? ` → ${c.target.position} ${c.target.checkpoint_id}` : '';
+  return `${c.id} ${c.time} ${c.tool}${what}: ${c.files.map((f) => `${f.file} (${f.change})`).join(', ')}`;
+}
+
+export const listCheckpoints = defineTool({
+  name: 'list_checkpoints',
+  title: 'List checkpoints',
+  description: 'The checkpoints writes left in this workspace, newest first: id, tool call, tool, time, files. They persist on disk across agent-lsp restarts (pruned by count and age).',
+  group: 'editing',
+  input: { ...rootInput, ...pagingInput },
+  output: { ...readyOutput, ...pagingOutput, root: z.string().optional(), checkpoints: z.array(checkpointOut).optional() },
+  annotations: READ_ONLY,
+  async handler(args, ctx) {
+    if (args.root_dir === undefined) await ctx.workspace.ensureRoots();
+    const { journal, checkpoints } = ctx.session.checkpoints.list(args.root_dir);
+    ctx.call.noteRoot(journal.root);
+    const p = page(checkpoints.map((c) => describeCheckpoint(ctx, journal, c)), args.offset, args.limit, 50);
+    return { ready: true, root: journal.root, total: p.total, complete: p.complete, offset: p.offset, limit: p.limit, returned: p.returned, checkpoints: p.items };
+  },
+  text: (r) => ((r.total ?? 0) === 0 ? `No checkpoints in ${r.root}.` : `${pageHeader(r, 'checkpoint(s)')}\n${(r.checkpoints ?? []).map(checkpointLine).join('\n')}`),
+});
+
+export const checkpointDiff = defineTool({
+  name: 'checkpoint_diff',
+  title: 'Diff of a checkpoint',
+  description: 'The unified diff of what one checkpointed call changed (before → after).',
+  group: 'editing',
+  input: { checkpoint_id: z.string().min(1).describe('A checkpoint id from list_checkpoints.'), ...rootInput },
+  output: { ...readyOutput, checkpoint: checkpointOut.optional(), diff: z.string().optional() },
+  annotations: READ_ONLY,
+  async handler(args, ctx) {
+    if (args.root_dir === undefined) await ctx.workspace.ensureRoots();
+    const { journal, checkpoint, diff } = ctx.session.checkpoints.diff(args.checkpoint_id, args.root_dir);
+    ctx.call.noteRoot(journal.root);
+    return { ready: true, checkpoint: describeCheckpoint(ctx, journal, checkpoint), diff };
+  },
+  text: (r) => `${r.checkpoint ? checkpointLine(r.checkpoint) : ''}\n${r.diff ?? ''}`.trimEnd(),
+});
+
+const rollbackInput = {
+  dry_run: z.boolean().optional().describe('Show what would be restored and write nothing (default false).'),
+  force: z.boolean().optional().describe('Overwrite files changed outside agent-lsp since their last checkpoint (default false: refuse and name them).'),
+  ...rootInput,
+};
+
+const rollbackOutput = {
+  ...readyOutput,
+  root: z.string().optional(),
+  target: checkpointOut.optional().describe('The checkpoint rolled back to (or undone).'),
+  position: z.enum(['before', 'after']).optional(),
+  dry_run: z.boolean().optional(),
+  files: z
+    .array(z.object({ file: z.string(), action: z.enum(['restore', 'recreate', 'delete']), changed_outside: z.boolean().describe('Changed outside agent-lsp since its last checkpoint.') }))
+    .optional()
+    .describe('Files set back (or that would be).'),
+  undone: z.array(z.string()).optional().describe('Checkpoints whose effects are undone, oldest first.'),
+  checkpoint_id: z.string().optional().describe('The rollback\'s own checkpoint (undo_last undoes it).'),
+};
+
+function rollbackResult(ctx: ToolContext, o: RollbackOutcome) {
+  const journal = ctx.session.transactions.journal(o.root);
+  return {
+    ready: true,
+    root: o.root,
+    target: describeCheckpoint(ctx, journal, o.target),
+    position: o.position,
+    dry_run: o.dry_run,
+    files: o.files,
+    undone: o.undone,
+    ...(o.checkpoint ? { checkpoint_id: o.checkpoint.id } : {}),
+  };
+}
+
+function rollbackText(r: { target?: CheckpointOut | undefined; position?: string | undefined; dry_run?: boolean | undefined; files?: { file: string; action: string; changed_outside: boolean }[] | undefined; checkpoint_id?: string | undefined }): string {
+  const where = `${r.position ?? 'before'} ${r.target?.id ?? '?'} (${r.target?.tool ?? '?'})`;
+  const files = r.files ?? [];
+  if (files.length === 0) return `Nothing to do: the files are already as they were ${where}.`;
+  const list = files.map((f) => `${f.file} (${f.action}${f.changed_outside ? ', changed outside agent-lsp' : ''})`).join(', ');
+  if (r.dry_run) return `Dry run, nothing written. Rolling back to ${where} would change ${files.length} file(s): ${list}`;
+  return `Rolled back to ${where}: ${files.length} file(s): ${list}. Checkpoint ${r.checkpoint_id ?? '?'} (undo_last undoes this rollback).`;
+}
+
+export const rollbackTo = defineTool({
+  name: 'rollback_to',
+  title: 'Roll back to a checkpoint',
+  description:
+    'Restores every file the checkpoint (position "before") or the checkpoints after it (position "after") touched, as it was then. Itself a checkpointed call, so it can be undone. Refuses, changing nothing, when a file changed outside agent-lsp since, unless force.',
+  group: 'editing',
+  input: {
+    checkpoint_id: z.string().min(1).describe('A checkpoint id from list_checkpoints.'),
+    position: z.enum(['before', 'after']).optional().describe('Restore the state before that call (default) or right after it.'),
+    ...rollbackInput,
+  },
+  output: rollbackOutput,
+  annotations: { ...WRITES, idempotentHint: true },
+  async handler(args, ctx) {
+    if (args.root_dir === undefined) await ctx.workspace.ensureRoots();
+    const outcome = await ctx.session.checkpoints.rollback(ctx.call, {
+      checkpointId: args.checkpoint_id,
+      position: args.position ?? 'before',
+      dryRun: args.dry_run === true,
+      force: args.force === true,
+      rootDir: args.root_dir,
+      signal: ctx.signal,
+    });
+    return rollbackResult(ctx, outcome);
+  },
+  text: rollbackText,
+});
+
+export const undoLast = defineTool({
+  name: 'undo_last',
+  title: 'Undo the last write',
+  description:
+    'Rolls back the newest checkpoint (a rollback included: two undo_last in a row restore what the first undid). Refuses, changing nothing, when a file changed outside agent-lsp since, unless force.',
+  group: 'editing',
+  input: rollbackInput,
+  output: rollbackOutput,
+  annotations: WRITES,
+  async handler(args, ctx) {
+    if (args.root_dir === undefined) await ctx.workspace.ensureRoots();
+    const outcome = await ctx.session.checkpoints.rollback(ctx.call, {
+      position: 'before',
+      dryRun: args.dry_run === true,
+      force: args.force === true,
+      rootDir: args.root_dir,
+      signal: ctx.signal,
+    });
+    return rollbackResult(ctx, outcome);
+  },
+  text: rollbackText,
+});
+
+export const checkpointTools = [listCheckpoints, checkpointDiff, rollbackTo, undoLast];
