@@ -25,7 +25,7 @@ async function frontQuery(env, corpus) {
   const t1 = performance.now();
   await client.callTool({ name: 'start_lsp', arguments: { root_dir: corpus.root } }, undefined, { timeout: 900_000 });
   const r = await client.callTool(
-    { name: 'find_references', arguments: { file_path: corpus.file, position_pattern: corpus.pattern } },
+    { name: 'find_references', arguments: { file_path: corpus.file, position_pattern: corpus.pattern, limit: 100_000 } },
     undefined,
     { timeout: 900_000, resetTimeoutOnProgress: true, onprogress: () => undefined },
   );

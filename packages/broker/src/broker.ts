@@ -10,13 +10,22 @@ import {
   type BrokerStatusParams,
 } from '@agent-lsp/protocol';
 import { startDirectConnection, type LspConnection, type Logger, type ServerDefinition } from '@agent-lsp/lsp';
+import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import { ClientSession, type BrokerHost } from './clientSession.js';
+import { DiagnosticsBridge } from './diagnosticsBridge.js';
+import { isClientToken, ownToken } from './progressTokens.js';
+import { WorkspaceWatcher } from './watcher.js';
 import { DAEMON_SCHEMA, daemonFilePath, writeDaemonFile, type DaemonInfo } from './daemonFile.js';
 import { ensurePrivateDir, socketPathFor } from './paths.js';
 import { SharedDocuments } from './sharedDocuments.js';
 
 export const BROKER_VERSION = '0.1.0';
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
+/** Server restarts allowed within RESTART_WINDOW_MS before the broker gives up and exits. */
+const RESTART_BUDGET = 5;
+const RESTART_WINDOW_MS = 3 * 60_000;
+/** Client requests during which a server may ask the client to apply an edit. */
+const EDIT_CAUSING_METHODS = ['workspace/executeCommand', 'codeAction/resolve', 'textDocument/codeAction', 'textDocument/rename', 'workspace/willRenameFiles', 'workspace/willCreateFiles', 'workspace/willDeleteFiles'];
 const LOCK_STALE_MS = 10_000;
 
 export interface BrokerOptions {
@@ -38,7 +47,14 @@ export function lockTarget(dir: string, name: 'lifetime' | 'spawn'): string {
  * over a Unix socket. `run()` resolves once it has stopped and removed its files.
  */
 export class Broker implements BrokerHost {
-  readonly documents = new SharedDocuments(() => this.conn?.documents);
+  readonly documents = new SharedDocuments(
+    () => this.conn?.documents,
+    (uri) => this.bridge.changed(uri),
+  );
+  private readonly bridge: DiagnosticsBridge;
+  private watcher: WorkspaceWatcher | undefined;
+  private crashTimes: number[] = [];
+  private restarts = 0;
   private readonly clients = new Set<ClientSession>();
   private nextClientId = 1;
   private conn: LspConnection | undefined;
@@ -54,7 +70,9 @@ export class Broker implements BrokerHost {
   private stopping: Promise<void> | undefined;
   private resolveStopped: (() => void) | undefined;
 
-  constructor(private readonly options: BrokerOptions) {}
+  constructor(private readonly options: BrokerOptions) {
+    this.bridge = new DiagnosticsBridge(this.documents, () => this.clients, () => this.conn, options.logger);
+  }
 
   get logger(): Logger {
     return this.options.logger;
@@ -96,6 +114,15 @@ export class Broker implements BrokerHost {
       logger.error(`language server failed to start: ${err.message}`);
       void this.stop('server failed to start');
     });
+    this.watcher = new WorkspaceWatcher({
+      root: this.options.root,
+      logger,
+      onChanges: (changes) => {
+        logger.debug(`watched files changed: ${changes.map((c) => `${c.type}:${c.uri}`).join(' ')}`);
+        this.conn?.notify('workspace/didChangeWatchedFiles', { changes });
+      },
+    });
+    this.watcher.start();
     await stopped;
     return 'stopped';
   }
@@ -123,32 +150,84 @@ export class Broker implements BrokerHost {
 
   private async startServer(): Promise<LspConnection> {
     const { server, root, logger } = this.options;
-    const conn = await startDirectConnection({ server, rootDir: root, workspaceFolders: [root], logger });
+    const conn = await startDirectConnection({
+      server,
+      rootDir: root,
+      workspaceFolders: [root],
+      logger,
+      onApplyEdit: (params) => this.routeApplyEdit(params),
+    });
     this.conn = conn;
     this.documents.resyncAll();
     const onReadiness = () => {
       this.state = conn.readiness.state;
-      this.broadcastStatus();
-      this.writeStatus();
+      this.statusChanged();
     };
     conn.readiness.onChange(onReadiness);
     onReadiness();
     conn.onServerNotification(({ method, params }) => this.fanOut(method, params));
-    conn.onCrash((err) => {
-      logger.error(`language server crashed: ${err.message}`);
-      void this.stop('server crashed');
-    });
+    conn.onCrash((err) => this.serverCrashed(err));
+    conn.onDiagnosticsRefresh(() => this.bridge.refreshAll());
     return conn;
   }
 
-  /** Server notifications reach every client. Versions are the broker's own, so they are dropped. */
-  private fanOut(method: string, params: unknown): void {
-    let out = params;
-    if (method === 'textDocument/publishDiagnostics' && params && typeof params === 'object') {
-      const { version: _version, ...rest } = params as { version?: number };
-      out = rest;
+  /**
+   * The server died: its pending requests already failed with an error naming the crash. Clients
+   * are told `restarting`; a new server gets every document clients hold, within a budget.
+   */
+  private serverCrashed(err: Error): void {
+    if (this.stopping) return;
+    const now = Date.now();
+    this.crashTimes = [...this.crashTimes.filter((t) => now - t < RESTART_WINDOW_MS), now];
+    this.options.logger.error(`language server crashed (${this.crashTimes.length} in 3 min): ${err.message}`);
+    if (this.crashTimes.length > RESTART_BUDGET) {
+      void this.stop(`server crashed ${this.crashTimes.length} times in 3 minutes`);
+      return;
     }
-    for (const c of this.clients) c.notify(method, out);
+    this.conn = undefined;
+    this.state = 'restarting';
+    this.restarts++;
+    this.statusChanged();
+    this.serverStarted = this.startServer();
+    this.serverStarted.catch((e: Error) => void this.stop(`server failed to restart: ${e.message}`));
+  }
+
+  /** Server notifications reach every client; a client's own progress reaches that client only. */
+  private fanOut(method: string, params: unknown): void {
+    if (method === 'textDocument/publishDiagnostics') {
+      this.bridge.forwardPush(params as PublishDiagnosticsParams);
+      return;
+    }
+    if (method === '$/progress') {
+      const token = (params as { token?: unknown }).token;
+      if (isClientToken(token)) {
+        for (const c of this.clients) {
+          const own = ownToken(token, c.tokenPrefix);
+          if (own !== undefined) c.notify(method, { ...(params as object), token: own });
+        }
+        return;
+      }
+    }
+    for (const c of this.clients) c.notify(method, params);
+  }
+
+  /** workspace/applyEdit goes to the client whose request made the server ask for it. */
+  private async routeApplyEdit(params: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult> {
+    let target: ClientSession | undefined;
+    let latest = -1;
+    for (const c of this.clients) {
+      const since = c.inFlightSince(EDIT_CAUSING_METHODS);
+      if (since !== undefined && since > latest) {
+        latest = since;
+        target = c;
+      }
+    }
+    if (!target) return { applied: false, failureReason: 'no client request in flight asked for this edit' };
+    try {
+      return await target.request<ApplyWorkspaceEditResult>('workspace/applyEdit', params);
+    } catch (err) {
+      return { applied: false, failureReason: `client ${target.id}: ${(err as Error).message}` };
+    }
   }
 
   server(): Promise<LspConnection> {
@@ -166,6 +245,12 @@ export class Broker implements BrokerHost {
     return { protocol: AGENT_LSP_PROTOCOL_VERSION, key: this.options.key, ...this.status() };
   }
 
+  /** Readiness or clients changed: tell clients and rewrite daemon.json now (status readers poll it). */
+  private statusChanged(): void {
+    this.broadcastStatus();
+    this.writeStatus(true);
+  }
+
   private broadcastStatus(): void {
     const status = this.status();
     for (const c of this.clients) c.notify(BrokerStatusNotification.method, status);
@@ -180,7 +265,7 @@ export class Broker implements BrokerHost {
     this.clients.add(session);
     this.touch();
     this.scheduleIdle();
-    this.writeStatus();
+    this.writeStatus(true);
   }
 
   removeClient(session: ClientSession): void {
@@ -188,7 +273,7 @@ export class Broker implements BrokerHost {
     this.documents.dropClient(session.id);
     this.touch();
     this.scheduleIdle();
-    this.writeStatus();
+    this.writeStatus(true);
   }
 
   touch(): void {
@@ -202,9 +287,16 @@ export class Broker implements BrokerHost {
     this.idleTimer = setTimeout(() => void this.stop('idle timeout'), this.options.idleTimeoutMs);
   }
 
-  /** Coalesces bursts of changes (progress lines) into one atomic daemon.json write. */
-  private writeStatus(): void {
-    if (this.writeTimer || this.stopping) return;
+  /** Coalesces bursts of changes (progress lines) into one atomic daemon.json write; `now` skips the wait. */
+  private writeStatus(now = false): void {
+    if (this.stopping) return;
+    if (now) {
+      clearTimeout(this.writeTimer);
+      this.writeTimer = undefined;
+      writeDaemonFile(this.options.dir, this.info());
+      return;
+    }
+    if (this.writeTimer) return;
     this.writeTimer = setTimeout(() => {
       this.writeTimer = undefined;
       if (!this.stopping) writeDaemonFile(this.options.dir, this.info());
@@ -229,7 +321,7 @@ export class Broker implements BrokerHost {
       clients: this.clients.size,
       lastActivityAt: new Date(this.lastActivity).toISOString(),
       idleTimeoutMs,
-      restarts: 0,
+      restarts: this.restarts,
     };
     if (conn?.serverInfo?.version) info.server.version = conn.serverInfo.version;
     if (conn?.pid !== undefined) info.server.pid = conn.pid;
@@ -245,6 +337,8 @@ export class Broker implements BrokerHost {
       logger.info(`stopping: ${reason}`);
       clearTimeout(this.idleTimer);
       clearTimeout(this.writeTimer);
+      this.watcher?.dispose();
+      this.bridge.dispose();
       this.broadcastStatus();
       for (const c of [...this.clients]) c.close();
       await this.conn?.shutdown().catch(() => undefined);

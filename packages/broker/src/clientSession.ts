@@ -2,8 +2,8 @@ import type { Socket } from 'node:net';
 import {
   createMessageConnection,
   ResponseError,
-  SocketMessageReader,
   SocketMessageWriter,
+  StreamMessageReader,
   type CancellationToken,
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
@@ -11,12 +11,15 @@ import type {
   DidChangeTextDocumentParams,
   DidCloseTextDocumentParams,
   DidOpenTextDocumentParams,
+  InitializeParams,
   InitializeResult,
   Registration,
 } from 'vscode-languageserver-protocol';
 import { BrokerStopNotification, WireError, type AgentLspExperimental } from '@agent-lsp/protocol';
 import type { LspConnection, Logger } from '@agent-lsp/lsp';
+import { guardFrames } from './frameGuard.js';
 import type { SharedDocuments } from './sharedDocuments.js';
+import { namespaceTokens } from './progressTokens.js';
 
 /** What a client session needs from its broker. */
 export interface BrokerHost {
@@ -33,11 +36,10 @@ export interface BrokerHost {
 /** Long: the client decides when to give up (it cancels); this only bounds a forgotten request. */
 const FORWARD_TIMEOUT_MS = 60 * 60_000;
 
-function toSignal(token: CancellationToken): AbortSignal {
-  const controller = new AbortController();
-  if (token.isCancellationRequested) controller.abort();
-  else token.onCancellationRequested(() => controller.abort());
-  return controller.signal;
+interface InFlight {
+  method: string;
+  startedAt: number;
+  controller: AbortController;
 }
 
 /** Dynamic registrations that have a static capability field, folded into the capabilities. */
@@ -53,18 +55,27 @@ function withRegistrations(result: InitializeResult, registrations: Registration
 
 /**
  * One client on the broker's socket, speaking plain LSP. Its requests go to the server under the
- * broker's own ids (the connection assigns them), concurrently; its cancels follow them.
+ * broker's own ids (the server connection assigns them), concurrently; its cancels follow them;
+ * its progress tokens are namespaced so that progress reaches only it.
  */
 export class ClientSession {
   private readonly rpc: MessageConnection;
   private closed = false;
+  private nextRequest = 0;
+  private readonly inFlight = new Map<number, InFlight>();
+  /** Whether the client said it can pull diagnostics; if not, the broker pushes to it. */
+  canPull = false;
 
   constructor(
     readonly id: number,
     private readonly socket: Socket,
     private readonly host: BrokerHost,
   ) {
-    this.rpc = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
+    const guarded = guardFrames(socket, (reason) => {
+      host.logger.warn(`client ${id} sent a bad frame (${reason}); closing that client`);
+      this.close();
+    });
+    this.rpc = createMessageConnection(new StreamMessageReader(guarded), new SocketMessageWriter(socket));
     this.install();
     this.rpc.onClose(() => this.close());
     this.rpc.onError(([err]) => host.logger.debug(`client ${id}: ${err.message}`));
@@ -72,9 +83,15 @@ export class ClientSession {
     this.rpc.listen();
   }
 
+  /** Prefix of this client's progress tokens as the server sees them. */
+  get tokenPrefix(): string {
+    return `agentLsp/c${this.id}/`;
+  }
+
   private install(): void {
     const { rpc, host, id } = this;
-    rpc.onRequest('initialize', async () => {
+    rpc.onRequest('initialize', async (params: InitializeParams) => {
+      this.canPull = params.capabilities.textDocument?.diagnostic !== undefined;
       const server = await host.server();
       const result = withRegistrations(server.initializeResult ?? { capabilities: {} }, server.dynamicRegistrations());
       return {
@@ -85,9 +102,7 @@ export class ClientSession {
     rpc.onNotification('initialized', async () => {
       // Replay what the server registered dynamically, so every client learns of it.
       const registrations = (await host.server()).dynamicRegistrations();
-      if (registrations.length > 0) {
-        rpc.sendRequest('client/registerCapability', { registrations }).catch(() => undefined);
-      }
+      if (registrations.length > 0) rpc.sendRequest('client/registerCapability', { registrations }).catch(() => undefined);
     });
     rpc.onRequest('shutdown', () => null);
     rpc.onNotification('exit', () => this.close());
@@ -95,20 +110,42 @@ export class ClientSession {
     rpc.onNotification('textDocument/didOpen', (p: DidOpenTextDocumentParams) => host.documents.didOpen(id, p));
     rpc.onNotification('textDocument/didChange', (p: DidChangeTextDocumentParams) => host.documents.didChange(id, p));
     rpc.onNotification('textDocument/didClose', (p: DidCloseTextDocumentParams) => host.documents.didClose(id, p));
-    rpc.onRequest(async (method: string, params: unknown, token: CancellationToken) => {
-      host.touch();
-      const server = await host.server();
-      try {
-        return await server.request(method, params, { signal: toSignal(token), timeoutMs: FORWARD_TIMEOUT_MS });
-      } catch (err) {
-        if (err instanceof WireError) return new ResponseError(err.code, err.message, err.data);
-        return new ResponseError(-32603, (err as Error).message);
-      }
-    });
+    rpc.onRequest((method: string, params: unknown, token: CancellationToken) => this.forward(method, params, token));
     rpc.onNotification((method: string, params: unknown) => {
       host.touch();
       void host.server().then((server) => server.notify(method, params));
     });
+  }
+
+  private async forward(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
+    this.host.touch();
+    const key = this.nextRequest++;
+    const controller = new AbortController();
+    // vscode-jsonrpc turns the client's $/cancelRequest into this token; aborting sends the server
+    // a $/cancelRequest with the id the server knows (ours, not the client's).
+    if (token.isCancellationRequested) controller.abort();
+    token.onCancellationRequested(() => controller.abort());
+    this.inFlight.set(key, { method, startedAt: Date.now(), controller });
+    try {
+      const server = await this.host.server();
+      return await server.request(method, namespaceTokens(params, this.tokenPrefix), { signal: controller.signal, timeoutMs: FORWARD_TIMEOUT_MS });
+    } catch (err) {
+      if (err instanceof WireError) return new ResponseError(err.code, err.message, err.data);
+      return new ResponseError(-32603, (err as Error).message);
+    } finally {
+      this.inFlight.delete(key);
+    }
+  }
+
+  /** When this client's latest request of one of these methods started, if one is in flight. */
+  inFlightSince(methods: readonly string[]): number | undefined {
+    let latest: number | undefined;
+    for (const r of this.inFlight.values()) if (methods.includes(r.method) && (latest === undefined || r.startedAt > latest)) latest = r.startedAt;
+    return latest;
+  }
+
+  get inFlightCount(): number {
+    return this.inFlight.size;
   }
 
   notify(method: string, params: unknown): void {
@@ -116,9 +153,17 @@ export class ClientSession {
     this.rpc.sendNotification(method, params).catch(() => undefined);
   }
 
+  request<R>(method: string, params: unknown): Promise<R> {
+    if (this.closed) return Promise.reject(new Error(`client ${this.id} is gone`));
+    return this.rpc.sendRequest<R>(method, params);
+  }
+
+  /** Ends the session: its in-flight requests are cancelled at the server, its documents released. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    for (const r of this.inFlight.values()) r.controller.abort();
+    this.inFlight.clear();
     this.rpc.dispose();
     this.socket.destroy();
     this.host.removeClient(this);

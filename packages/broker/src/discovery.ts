@@ -51,7 +51,7 @@ export async function connectToBroker(options: BrokerConnectOptions): Promise<Ls
     // Someone may have started it while we waited for the lock.
     const again = await attach(dir, key, options);
     if (again) return again;
-    await cleanStale(dir);
+    await cleanStale(dir, key);
     const pid = spawnBroker({ dir, key, root: rootDir, serverId: server.id, idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS });
     logger.info(`spawned broker ${pid} for ${rootDir}`);
     const deadline = Date.now() + (options.spawnTimeoutMs ?? 60_000);
@@ -95,9 +95,14 @@ async function attach(dir: string, key: string, options: BrokerConnectOptions): 
   return conn;
 }
 
-/** Removes what a dead broker left: its daemon.json and a socket nobody answers on. */
-async function cleanStale(dir: string): Promise<void> {
+/**
+ * Removes what a dead broker left: its daemon.json, a socket nobody answers on, and its lifetime
+ * lock (else the next broker waits for the lock to turn stale). Called under the spawn lock, only
+ * after attach() found no live broker.
+ */
+async function cleanStale(dir: string, key: string): Promise<void> {
   const info = readDaemonFile(dir);
   if (info?.socket && !(await socketAnswers(info.socket))) rmSync(info.socket, { force: true });
+  if (info && !(await isBrokerProcess(info.broker.pid, key))) rmSync(`${lockTarget(dir, 'lifetime')}.lock`, { recursive: true, force: true });
   rmSync(daemonFilePath(dir), { force: true });
 }

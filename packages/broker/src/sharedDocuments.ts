@@ -6,26 +6,32 @@ import type {
 import { applyTextEdits } from '@agent-lsp/protocol';
 import type { DocumentStore } from '@agent-lsp/lsp';
 
-interface ClientDocument {
+export interface ClientDocument {
   languageId: string;
+  /** The client's own version of the document. */
   version: number;
   text: string;
 }
 
 /**
- * Documents opened by several clients of one broker: each client's own text and version are kept;
- * the server holds one copy (the last text any client sent) and is closed only when no client
- * holds the document any more.
+ * Documents opened by several clients of one broker, reference-counted per URI. Each client's own
+ * text and version are kept; the server holds one copy under the broker's own version counter (its
+ * DocumentStore): the text any client sent last. A second client's differing didOpen becomes a full
+ * didChange; the server's copy is closed only when no client holds the document any more.
  */
 export class SharedDocuments {
   private readonly byClient = new Map<number, Map<string, ClientDocument>>();
 
-  constructor(private readonly server: () => DocumentStore | undefined) {}
+  constructor(
+    private readonly server: () => DocumentStore | undefined,
+    /** Called after the server was given new text for a URI (or it was closed). */
+    private readonly onSynced: (uri: string) => void = () => undefined,
+  ) {}
 
   didOpen(client: number, p: DidOpenTextDocumentParams): void {
     const { uri, languageId, version, text } = p.textDocument;
     this.docsOf(client).set(uri, { languageId, version, text });
-    this.server()?.sync(uri, languageId, text);
+    this.push(uri, languageId, text);
   }
 
   didChange(client: number, p: DidChangeTextDocumentParams): void {
@@ -38,7 +44,7 @@ export class SharedDocuments {
     }
     doc.text = text;
     doc.version = version;
-    this.server()?.sync(uri, doc.languageId, text);
+    this.push(uri, doc.languageId, text);
   }
 
   didClose(client: number, p: DidCloseTextDocumentParams): void {
@@ -51,24 +57,38 @@ export class SharedDocuments {
     this.byClient.delete(client);
   }
 
-  /** Gives a (re)started server every document some client holds. */
-  resyncAll(): void {
-    const store = this.server();
-    if (!store) return;
-    for (const docs of this.byClient.values()) for (const [uri, d] of docs) store.sync(uri, d.languageId, d.text);
+  /** A client's own copy of a document, if it holds one. */
+  clientDocument(client: number, uri: string): ClientDocument | undefined {
+    return this.byClient.get(client)?.get(uri);
   }
 
-  get clientCount(): number {
-    return this.byClient.size;
+  /** The documents a client holds. */
+  urisOf(client: number): string[] {
+    return [...(this.byClient.get(client)?.keys() ?? [])];
+  }
+
+  /** The clients that hold a document. */
+  holders(uri: string): number[] {
+    return [...this.byClient].filter(([, docs]) => docs.has(uri)).map(([id]) => id);
+  }
+
+  /** Gives a (re)started server every document some client holds. */
+  resyncAll(): void {
+    for (const docs of this.byClient.values()) for (const [uri, d] of docs) this.push(uri, d.languageId, d.text);
+  }
+
+  private push(uri: string, languageId: string, text: string): void {
+    const store = this.server();
+    if (!store) return;
+    store.sync(uri, languageId, text);
+    this.onSynced(uri);
   }
 
   private release(client: number, uri: string): void {
     this.docsOf(client).delete(uri);
     const other = [...this.byClient.values()].map((docs) => docs.get(uri)).find((d) => d !== undefined);
-    const store = this.server();
-    if (!store) return;
-    if (other) store.sync(uri, other.languageId, other.text);
-    else store.close(uri);
+    if (other) this.push(uri, other.languageId, other.text);
+    else if (this.server()?.close(uri)) this.onSynced(uri);
   }
 
   private docsOf(client: number): Map<string, ClientDocument> {

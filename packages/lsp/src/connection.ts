@@ -90,6 +90,7 @@ export class LspConnection implements Disposable {
   private readonly logEmitter = new Emitter<LogMessageParams>();
   private readonly crashEmitter = new Emitter<Error>();
   private readonly notificationEmitter = new Emitter<{ method: string; params: unknown }>();
+  private readonly refreshEmitter = new Emitter<void>();
   private crashError: Error | undefined;
   private initResult: InitializeResult | undefined;
   private folders: string[];
@@ -100,6 +101,8 @@ export class LspConnection implements Disposable {
   readonly readiness = new Readiness();
   readonly onLogMessage = this.logEmitter.on.bind(this.logEmitter);
   readonly onCrash = this.crashEmitter.on.bind(this.crashEmitter);
+  /** The server asked clients to pull diagnostics again (workspace/diagnostic/refresh). */
+  readonly onDiagnosticsRefresh = this.refreshEmitter.on.bind(this.refreshEmitter);
   /** Every notification the server sends (after agent-lsp's own handling of it). */
   readonly onServerNotification = this.notificationEmitter.on.bind(this.notificationEmitter);
   readonly startedAt = Date.now();
@@ -126,6 +129,7 @@ export class LspConnection implements Disposable {
     this.disposables.add(this.logEmitter);
     this.disposables.add(this.crashEmitter);
     this.disposables.add(this.notificationEmitter);
+    this.disposables.add(this.refreshEmitter);
     this.installHandlers(options.onApplyEdit ?? refuseApplyEdit);
     this.rpc.listen();
     void options.transport.exited.then((info) => {
@@ -231,7 +235,11 @@ export class LspConnection implements Disposable {
     rpc.onRequest('workspace/applyEdit', (p: ApplyWorkspaceEditParams) => onApplyEdit(p));
     rpc.onRequest('window/showMessageRequest', () => null);
     rpc.onRequest('window/showDocument', () => ({ success: false }));
-    for (const m of ['workspace/diagnostic/refresh', 'workspace/semanticTokens/refresh', 'workspace/codeLens/refresh', 'workspace/inlayHint/refresh', 'workspace/inlineValue/refresh', 'workspace/foldingRange/refresh']) {
+    rpc.onRequest('workspace/diagnostic/refresh', () => {
+      this.refreshEmitter.fire();
+      return null;
+    });
+    for (const m of ['workspace/semanticTokens/refresh', 'workspace/codeLens/refresh', 'workspace/inlayHint/refresh', 'workspace/inlineValue/refresh', 'workspace/foldingRange/refresh']) {
       rpc.onRequest(m, () => null);
     }
     rpc.onRequest((method) => {

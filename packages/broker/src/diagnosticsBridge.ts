@@ -1,0 +1,92 @@
+import type { Diagnostic, DocumentDiagnosticReport, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+import type { LspConnection, Logger } from '@agent-lsp/lsp';
+import type { ClientSession } from './clientSession.js';
+import type { SharedDocuments } from './sharedDocuments.js';
+
+const PULL_DEBOUNCE_MS = 150;
+
+/**
+ * Diagnostics reach every client, however it asks. Pushes are forwarded with `version` translated
+ * to each client's own version when they describe exactly the text that client last sent (and
+ * without a version otherwise). For clients that cannot pull, from a server that only answers
+ * pulls (pyright stops pushing once pull is registered), the broker pulls after every change and
+ * pushes the result.
+ */
+export class DiagnosticsBridge {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+
+  constructor(
+    private readonly documents: SharedDocuments,
+    private readonly clients: () => Iterable<ClientSession>,
+    private readonly server: () => LspConnection | undefined,
+    private readonly logger: Logger,
+  ) {}
+
+  /** A push from the server. */
+  forwardPush(params: PublishDiagnosticsParams, recipients: (c: ClientSession) => boolean = () => true): void {
+    const conn = this.server();
+    const serverDoc = conn?.documents.get(params.uri);
+    const current = params.version !== undefined && serverDoc !== undefined && params.version === serverDoc.version;
+    for (const client of this.clients()) {
+      if (!recipients(client)) continue;
+      client.notify('textDocument/publishDiagnostics', this.forClient(client, params.uri, params.diagnostics, current ? serverDoc.text : undefined));
+    }
+  }
+
+  private forClient(client: ClientSession, uri: string, diagnostics: Diagnostic[], describedText: string | undefined): PublishDiagnosticsParams {
+    const own = this.documents.clientDocument(client.id, uri);
+    if (describedText !== undefined && own !== undefined && own.text === describedText) return { uri, version: own.version, diagnostics };
+    return { uri, diagnostics };
+  }
+
+  /** The server's text for `uri` changed: push-only clients holding it get fresh diagnostics. */
+  changed(uri: string): void {
+    const conn = this.server();
+    if (!conn?.supportsPullDiagnostics()) return;
+    if (!this.pushOnlyHolders(uri).length) return;
+    clearTimeout(this.timers.get(uri));
+    this.timers.set(
+      uri,
+      setTimeout(() => {
+        this.timers.delete(uri);
+        void this.pullAndPush(conn, uri);
+      }, PULL_DEBOUNCE_MS),
+    );
+  }
+
+  /** The server's diagnostics changed beyond one document (a dependency changed on disk). */
+  refreshAll(): void {
+    const uris = new Set<string>();
+    for (const c of this.clients()) if (!c.canPull) for (const uri of this.documents.urisOf(c.id)) uris.add(uri);
+    for (const uri of uris) this.changed(uri);
+    for (const c of this.clients()) if (c.canPull) c.request('workspace/diagnostic/refresh', null).catch(() => undefined);
+  }
+
+  private pushOnlyHolders(uri: string): ClientSession[] {
+    const holders = new Set(this.documents.holders(uri));
+    return [...this.clients()].filter((c) => !c.canPull && holders.has(c.id));
+  }
+
+  private async pullAndPush(conn: LspConnection, uri: string): Promise<void> {
+    const before = conn.documents.get(uri);
+    if (!before) return;
+    let report: DocumentDiagnosticReport;
+    try {
+      report = await conn.request<DocumentDiagnosticReport>('textDocument/diagnostic', { textDocument: { uri } }, { timeoutMs: 60_000 });
+    } catch (err) {
+      this.logger.debug(`bridging pull for ${uri} failed: ${(err as Error).message}`);
+      return;
+    }
+    const after = conn.documents.get(uri);
+    // The text moved on while we pulled: a newer pull is scheduled and will push instead.
+    if (!after || after.version !== before.version || report.kind !== 'full') return;
+    for (const client of this.pushOnlyHolders(uri)) {
+      client.notify('textDocument/publishDiagnostics', this.forClient(client, uri, report.items, after.text));
+    }
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+  }
+}

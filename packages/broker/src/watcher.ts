@@ -1,0 +1,108 @@
+import { relative, sep } from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
+import { pathToUri, type Disposable } from '@agent-lsp/protocol';
+import type { Logger } from '@agent-lsp/lsp';
+
+/** Directories whose changes no server needs to hear about (and whose watches would be many). */
+const IGNORED_DIRS = new Set(['.git', '.hg', '.svn', 'node_modules', '__pycache__', '.venv', 'venv', '.tox', '.mypy_cache', '.pytest_cache', 'dist', 'build', 'out', 'target', 'coverage', '.next', '.turbo']);
+const BATCH_MS = 100;
+const OWN_TEMP_FILE = /\.agent-lsp-\d+-[0-9a-f]+\.tmp$/;
+/** How long a path we wrote ourselves stays suppressed. */
+const OWN_WRITE_MS = 2_000;
+
+export interface WorkspaceWatcherOptions {
+  root: string;
+  logger: Logger;
+  onChanges(changes: FileEvent[]): void;
+}
+
+/**
+ * One watcher per broker: files created, changed or deleted by anything else (shell, git, editors)
+ * reach the server as workspace/didChangeWatchedFiles. chokidar 5 has no glob support, so ignores
+ * are a predicate on the path relative to the root.
+ */
+export class WorkspaceWatcher implements Disposable {
+  private watcher: FSWatcher | undefined;
+  private pending = new Map<string, FileChangeType>();
+  private timer: NodeJS.Timeout | undefined;
+  private pausedDepth = 0;
+  private readonly ownWrites = new Map<string, number>();
+  /** false once the OS refused more watches (ENOSPC): the broker keeps serving, unwatched. */
+  degraded = false;
+
+  constructor(private readonly options: WorkspaceWatcherOptions) {}
+
+  static isIgnored(root: string, path: string): boolean {
+    const rel = relative(root, path);
+    if (rel === '' || rel.startsWith('..')) return false;
+    // The transaction writer's temp files (see packages/session fileWriter) are never news.
+    if (OWN_TEMP_FILE.test(path)) return true;
+    return rel.split(sep).some((part) => IGNORED_DIRS.has(part));
+  }
+
+  start(): void {
+    const { root, logger } = this.options;
+    const w = watch(root, { ignoreInitial: true, persistent: true, ignored: (path: string) => WorkspaceWatcher.isIgnored(root, path) });
+    this.watcher = w;
+    w.on('add', (p: string) => this.record(p, FileChangeType.Created));
+    w.on('change', (p: string) => this.record(p, FileChangeType.Changed));
+    w.on('unlink', (p: string) => this.record(p, FileChangeType.Deleted));
+    w.on('error', (err: unknown) => {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOSPC' || code === 'EMFILE') {
+        this.degraded = true;
+        logger.warn(`file watching degraded (${code}: the system's watch limit is reached); edits made outside agent-lsp may not reach the server. Raise fs.inotify.max_user_watches to fix.`);
+        void w.close();
+      } else {
+        logger.warn(`watcher error: ${(err as Error).message}`);
+      }
+    });
+  }
+
+  /** Our own writes (transactions) are already known to the server: do not echo them. */
+  suppress(path: string): void {
+    this.ownWrites.set(path, Date.now() + OWN_WRITE_MS);
+  }
+
+  /** Defers events (an exclusive section is held) until the matching resume(). */
+  pause(): void {
+    this.pausedDepth++;
+  }
+
+  resume(): void {
+    if (this.pausedDepth > 0) this.pausedDepth--;
+    if (this.pausedDepth === 0) this.schedule();
+  }
+
+  private record(path: string, type: FileChangeType): void {
+    const until = this.ownWrites.get(path);
+    if (until !== undefined) {
+      if (Date.now() < until) return;
+      this.ownWrites.delete(path);
+    }
+    const previous = this.pending.get(path);
+    // created then changed is still a creation; created then deleted is nothing at all
+    if (previous === FileChangeType.Created && type === FileChangeType.Deleted) this.pending.delete(path);
+    else if (previous === FileChangeType.Created && type === FileChangeType.Changed) return;
+    else this.pending.set(path, type);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.timer || this.pausedDepth > 0 || this.pending.size === 0) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (this.pausedDepth > 0) return;
+      const changes = [...this.pending].map(([path, type]) => ({ uri: pathToUri(path), type }));
+      this.pending.clear();
+      this.options.onChanges(changes);
+    }, BATCH_MS);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    void this.watcher?.close();
+    this.watcher = undefined;
+  }
+}
