@@ -81,6 +81,20 @@ describe('many plain LSP clients on one pyright broker', () => {
     expect(pusher.pushes.find((p) => p.uri === uri && p.version === 3)?.diagnostics).toHaveLength(1);
   });
 
+  it('sends a client\'s work-done progress to that client only, under its own token', async () => {
+    const [owner, other] = [await client(true), await client(true)];
+    const uri = pathToUri(file('geometry.py'));
+    await owner.rpc.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'python', version: 1, text: readFileSync(file('geometry.py'), 'utf8') } });
+    // Only the owner's request carries the token (pyright then reports at least its end).
+    await owner.rpc.sendRequest('textDocument/references', { textDocument: { uri }, position: { line: 11, character: 5 }, context: { includeDeclaration: true }, workDoneToken: 'tok-1' });
+    const progressOf = (c: RawClient) => c.notifications.filter((n) => n.method === '$/progress').map((n) => (n.params as { token: unknown }).token);
+    await waitUntil(() => progressOf(owner).includes('tok-1'), 10_000, 'progress for tok-1');
+    expect(progressOf(owner).filter((t) => typeof t === 'string' && t.startsWith('agentLsp/'))).toEqual([]);
+    expect(progressOf(other)).not.toContain('tok-1');
+    owner.close();
+    other.close();
+  });
+
   it('replays dynamic registrations to a client that connects later', async () => {
     const late = await client(true);
     await waitUntil(() => late.registrations.length > 0, 10_000, 'registrations');

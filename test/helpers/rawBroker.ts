@@ -88,6 +88,10 @@ export async function rawClient(socketPath: string, options: { canPull: boolean;
   rpc.onNotification((method: string, params: unknown) => {
     notifications.push({ method, params });
   });
+  // vscode-jsonrpc hands $/progress to progress handlers, not to the catch-all above.
+  rpc.onUnhandledProgress((params) => {
+    notifications.push({ method: '$/progress', params });
+  });
   rpc.onRequest('client/registerCapability', (p: { registrations: Registration[] }) => {
     registrations.push(...p.registrations);
     return null;

@@ -339,7 +339,7 @@ export class LspConnection implements Disposable {
   private onPeerGone(detail: string): void {
     if (this.stateValue === 'stopping' || this.stateValue === 'stopped' || this.stateValue === 'crashed') return;
     this.stateValue = 'crashed';
-    this.crashError = new ServerCrashedError(this.options.server.displayName, detail);
+    this.crashError = new ServerCrashedError(this.options.server.displayName, detail, this.broker !== undefined);
     this.options.logger.warn(this.crashError.message);
     for (const p of [...this.pending]) p.reject(this.crashError);
     this.documents.clear();

@@ -2,7 +2,12 @@ import { ErrorCodes, WireError } from '@agent-lsp/protocol';
 
 /** The language server process or socket went away; every pending request fails with this. */
 export class ServerCrashedError extends WireError {
-  constructor(serverName: string, detail: string) {
+  constructor(
+    serverName: string,
+    detail: string,
+    /** The peer that went away was a broker (daemon mode): a new one can be started at once. */
+    readonly brokerGone = false,
+  ) {
     super(
       ErrorCodes.ServerCrashed,
       `The ${serverName} language server stopped unexpectedly (${detail}). It will be restarted on the next call; use restart_lsp_server to restart it now.`,
