@@ -65,6 +65,28 @@ describe('a broker whose server misbehaves', () => {
     expect(cancelled).toEqual(['textDocument/definition', 'textDocument/definition']);
   });
 
+  it('grants an exclusive section only after the other clients\' in-flight requests have drained', async () => {
+    const [busy, taker] = [await client(), await client()];
+    const uri = await open(busy, 'lease.fault', 'calm');
+    const cts = new CancellationTokenSource();
+    const hanging = busy.rpc.sendRequest('textDocument/definition', { textDocument: { uri }, position: at }, cts.token).catch(() => 'cancelled');
+    await busy.rpc.sendRequest('textDocument/hover', { textDocument: { uri }, position: at });
+    let granted = false;
+    const acquire = taker.rpc.sendRequest<{ leaseId: string }>('$/agentLsp/acquire', { leaseMs: 60_000 }).then((r) => {
+      granted = true;
+      return r;
+    });
+    // The grant waits on the hanging request: stats answer meanwhile and show no lease yet.
+    const stats = await taker.rpc.sendRequest<{ lease: unknown }>('$/agentLsp/stats', null);
+    expect(stats.lease).toBeNull();
+    expect(granted).toBe(false);
+    cts.cancel();
+    expect(await hanging).toBe('cancelled');
+    const lease = await acquire;
+    expect(granted).toBe(true);
+    await taker.rpc.sendRequest('$/agentLsp/release', { leaseId: lease.leaseId });
+  });
+
   it('closes only the client that sends a garbage or oversized frame', async () => {
     const healthy = await client();
     for (const frame of ['Content-Length: abc\r\n\r\n{}', 'Content-Length: 99999999999\r\n\r\n', 'Hello there\r\n\r\n']) {

@@ -9,10 +9,11 @@ import {
   type BrokerState,
   type BrokerStatusParams,
 } from '@agent-lsp/protocol';
-import { startDirectConnection, type LspConnection, type Logger, type ServerDefinition } from '@agent-lsp/lsp';
+import { startDirectConnection, type DocumentStore, type LspConnection, type Logger, type ServerDefinition } from '@agent-lsp/lsp';
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import { ClientSession, type BrokerHost } from './clientSession.js';
 import { DiagnosticsBridge } from './diagnosticsBridge.js';
+import { LeaseManager, type LeaseHost } from './lease.js';
 import { isClientToken, ownToken } from './progressTokens.js';
 import { WorkspaceWatcher } from './watcher.js';
 import { DAEMON_SCHEMA, daemonFilePath, writeDaemonFile, type DaemonInfo } from './daemonFile.js';
@@ -46,12 +47,13 @@ export function lockTarget(dir: string, name: 'lifetime' | 'spawn'): string {
  * The daemon: one warm language server for one (root, profile), shared by any number of clients
  * over a Unix socket. `run()` resolves once it has stopped and removed its files.
  */
-export class Broker implements BrokerHost {
+export class Broker implements BrokerHost, LeaseHost {
   readonly documents = new SharedDocuments(
     () => this.conn?.documents,
     (uri) => this.bridge.changed(uri),
   );
   private readonly bridge: DiagnosticsBridge;
+  readonly lease: LeaseManager;
   private watcher: WorkspaceWatcher | undefined;
   private crashTimes: number[] = [];
   private restarts = 0;
@@ -71,7 +73,8 @@ export class Broker implements BrokerHost {
   private resolveStopped: (() => void) | undefined;
 
   constructor(private readonly options: BrokerOptions) {
-    this.bridge = new DiagnosticsBridge(this.documents, () => this.clients, () => this.conn, options.logger);
+    this.bridge = new DiagnosticsBridge(this.documents, () => this.clients, () => this.conn, options.logger, (client, uri) => this.lease.visible(client.id, uri));
+    this.lease = new LeaseManager(this);
   }
 
   get logger(): Logger {
@@ -270,10 +273,36 @@ export class Broker implements BrokerHost {
 
   removeClient(session: ClientSession): void {
     if (!this.clients.delete(session)) return;
+    this.lease.clientGone(session.id);
     this.documents.dropClient(session.id);
     this.touch();
     this.scheduleIdle();
     this.writeStatus(true);
+  }
+
+  // LeaseHost
+  serverDocuments(): DocumentStore | undefined {
+    return this.conn?.documents;
+  }
+
+  inFlightOfOthers(client: number): number {
+    let n = 0;
+    for (const c of this.clients) if (c.id !== client) n += c.inFlightCount;
+    return n;
+  }
+
+  exclusive(active: boolean): void {
+    if (active) this.watcher?.pause();
+    else this.watcher?.resume();
+  }
+
+  restored(uris: string[]): void {
+    for (const uri of uris) this.bridge.changed(uri);
+    if (uris.length > 0) this.bridge.refreshPullers();
+  }
+
+  clientCount(): number {
+    return this.clients.size;
   }
 
   touch(): void {
@@ -339,6 +368,7 @@ export class Broker implements BrokerHost {
       clearTimeout(this.writeTimer);
       this.watcher?.dispose();
       this.bridge.dispose();
+      this.lease.dispose();
       this.broadcastStatus();
       for (const c of [...this.clients]) c.close();
       await this.conn?.shutdown().catch(() => undefined);

@@ -15,10 +15,22 @@ import type {
   InitializeResult,
   Registration,
 } from 'vscode-languageserver-protocol';
-import { BrokerStopNotification, WireError, type AgentLspExperimental } from '@agent-lsp/protocol';
+import {
+  BrokerAcquireRequest,
+  BrokerReleaseRequest,
+  BrokerRenewRequest,
+  BrokerStatsRequest,
+  BrokerStopNotification,
+  WireError,
+  type AgentLspExperimental,
+  type BrokerAcquireParams,
+  type BrokerAcquireResult,
+  type BrokerLeaseParams,
+} from '@agent-lsp/protocol';
 import type { LspConnection, Logger } from '@agent-lsp/lsp';
 import { guardFrames } from './frameGuard.js';
 import type { SharedDocuments } from './sharedDocuments.js';
+import type { LeaseManager } from './lease.js';
 import { namespaceTokens } from './progressTokens.js';
 
 /** What a client session needs from its broker. */
@@ -31,6 +43,7 @@ export interface BrokerHost {
   touch(): void;
   stop(reason: string): Promise<void>;
   removeClient(session: ClientSession): void;
+  readonly lease: LeaseManager;
 }
 
 /** Long: the client decides when to give up (it cancels); this only bounds a forgotten request. */
@@ -40,6 +53,11 @@ interface InFlight {
   method: string;
   startedAt: number;
   controller: AbortController;
+}
+
+function toResponseError(err: unknown): ResponseError<unknown> {
+  if (err instanceof WireError) return new ResponseError(err.code, err.message, err.data);
+  return new ResponseError(-32603, err instanceof Error ? err.message : String(err));
 }
 
 /** Dynamic registrations that have a static capability field, folded into the capabilities. */
@@ -63,6 +81,11 @@ export class ClientSession {
   private closed = false;
   private nextRequest = 0;
   private readonly inFlight = new Map<number, InFlight>();
+  /**
+   * Messages are dispatched to the server one after another, in arrival order (a request is sent
+   * before a later didChange is applied), while their answers may come back in any order.
+   */
+  private dispatchChain: Promise<void> = Promise.resolve();
   /** Whether the client said it can pull diagnostics; if not, the broker pushes to it. */
   canPull = false;
 
@@ -107,34 +130,83 @@ export class ClientSession {
     rpc.onRequest('shutdown', () => null);
     rpc.onNotification('exit', () => this.close());
     rpc.onNotification(BrokerStopNotification.method, () => void host.stop(`stop requested by client ${id}`));
-    rpc.onNotification('textDocument/didOpen', (p: DidOpenTextDocumentParams) => host.documents.didOpen(id, p));
-    rpc.onNotification('textDocument/didChange', (p: DidChangeTextDocumentParams) => host.documents.didChange(id, p));
-    rpc.onNotification('textDocument/didClose', (p: DidCloseTextDocumentParams) => host.documents.didClose(id, p));
-    rpc.onRequest((method: string, params: unknown, token: CancellationToken) => this.forward(method, params, token));
-    rpc.onNotification((method: string, params: unknown) => {
-      host.touch();
-      void host.server().then((server) => server.notify(method, params));
+    rpc.onNotification('textDocument/didOpen', (p: DidOpenTextDocumentParams) =>
+      this.dispatch(() => {
+        host.lease.noteChange(id, p.textDocument.uri);
+        host.documents.didOpen(id, p);
+      }),
+    );
+    rpc.onNotification('textDocument/didChange', (p: DidChangeTextDocumentParams) =>
+      this.dispatch(() => {
+        host.lease.noteChange(id, p.textDocument.uri);
+        host.documents.didChange(id, p);
+      }),
+    );
+    rpc.onNotification('textDocument/didClose', (p: DidCloseTextDocumentParams) =>
+      this.dispatch(() => {
+        host.lease.noteChange(id, p.textDocument.uri);
+        host.documents.didClose(id, p);
+      }),
+    );
+    // Exclusive sections. Acquire and release take their turn in this client's order; renew and
+    // stats are answered at once (stats also while another client holds the lease).
+    rpc.onRequest(BrokerAcquireRequest.method, async (p: BrokerAcquireParams | null) => {
+      let granted: BrokerAcquireResult | undefined;
+      await this.dispatch(async () => {
+        granted = await host.lease.acquire(id, p?.leaseMs);
+      }, false);
+      return granted;
     });
+    rpc.onRequest(BrokerReleaseRequest.method, async (p: BrokerLeaseParams) => {
+      await this.dispatch(() => host.lease.release(id, p.leaseId), false);
+      return null;
+    });
+    rpc.onRequest(BrokerRenewRequest.method, (p: BrokerLeaseParams) => host.lease.renew(id, p.leaseId, p.leaseMs));
+    rpc.onRequest(BrokerStatsRequest.method, () => host.lease.stats());
+    rpc.onRequest((method: string, params: unknown, token: CancellationToken) => this.forward(method, params, token));
+    rpc.onNotification((method: string, params: unknown) =>
+      this.dispatch(async () => {
+        host.touch();
+        (await host.server()).notify(method, params);
+      }),
+    );
   }
 
-  private async forward(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
+  /**
+   * Queues one message's dispatch behind this client's earlier ones; with `gated` (the default)
+   * it also waits while another client holds an exclusive section.
+   */
+  private dispatch(step: () => unknown, gated = true): Promise<void> {
+    const run = async () => {
+      if (gated) await this.host.lease.gate(this.id);
+      await step();
+    };
+    const next = this.dispatchChain.then(run);
+    this.dispatchChain = next.catch((err: Error) => this.host.logger.debug(`client ${this.id}: ${err.message}`));
+    return next;
+  }
+
+  private forward(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
     this.host.touch();
-    const key = this.nextRequest++;
     const controller = new AbortController();
     // vscode-jsonrpc turns the client's $/cancelRequest into this token; aborting sends the server
     // a $/cancelRequest with the id the server knows (ours, not the client's).
     if (token.isCancellationRequested) controller.abort();
     token.onCancellationRequested(() => controller.abort());
-    this.inFlight.set(key, { method, startedAt: Date.now(), controller });
-    try {
-      const server = await this.host.server();
-      return await server.request(method, namespaceTokens(params, this.tokenPrefix), { signal: controller.signal, timeoutMs: FORWARD_TIMEOUT_MS });
-    } catch (err) {
-      if (err instanceof WireError) return new ResponseError(err.code, err.message, err.data);
-      return new ResponseError(-32603, (err as Error).message);
-    } finally {
-      this.inFlight.delete(key);
-    }
+    return new Promise((resolve) => {
+      this.dispatch(async () => {
+        const server = await this.host.server();
+        const key = this.nextRequest++;
+        this.inFlight.set(key, { method, startedAt: Date.now(), controller });
+        server
+          .request(method, namespaceTokens(params, this.tokenPrefix), { signal: controller.signal, timeoutMs: FORWARD_TIMEOUT_MS })
+          .then(resolve, (err: unknown) => resolve(toResponseError(err)))
+          .finally(() => {
+            this.inFlight.delete(key);
+            this.host.lease.requestSettled();
+          });
+      }).catch((err: unknown) => resolve(toResponseError(err)));
+    });
   }
 
   /** When this client's latest request of one of these methods started, if one is in flight. */

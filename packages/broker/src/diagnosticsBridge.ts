@@ -20,6 +20,8 @@ export class DiagnosticsBridge {
     private readonly clients: () => Iterable<ClientSession>,
     private readonly server: () => LspConnection | undefined,
     private readonly logger: Logger,
+    /** Whether a client may see diagnostics of a document (not while another holds it leased). */
+    private readonly visible: (client: ClientSession, uri: string) => boolean = () => true,
   ) {}
 
   /** A push from the server. */
@@ -28,7 +30,7 @@ export class DiagnosticsBridge {
     const serverDoc = conn?.documents.get(params.uri);
     const current = params.version !== undefined && serverDoc !== undefined && params.version === serverDoc.version;
     for (const client of this.clients()) {
-      if (!recipients(client)) continue;
+      if (!recipients(client) || !this.visible(client, params.uri)) continue;
       client.notify('textDocument/publishDiagnostics', this.forClient(client, params.uri, params.diagnostics, current ? serverDoc.text : undefined));
     }
   }
@@ -59,12 +61,17 @@ export class DiagnosticsBridge {
     const uris = new Set<string>();
     for (const c of this.clients()) if (!c.canPull) for (const uri of this.documents.urisOf(c.id)) uris.add(uri);
     for (const uri of uris) this.changed(uri);
+    this.refreshPullers();
+  }
+
+  /** Clients that pull are asked to pull again. */
+  refreshPullers(): void {
     for (const c of this.clients()) if (c.canPull) c.request('workspace/diagnostic/refresh', null).catch(() => undefined);
   }
 
   private pushOnlyHolders(uri: string): ClientSession[] {
     const holders = new Set(this.documents.holders(uri));
-    return [...this.clients()].filter((c) => !c.canPull && holders.has(c.id));
+    return [...this.clients()].filter((c) => !c.canPull && holders.has(c.id) && this.visible(c, uri));
   }
 
   private async pullAndPush(conn: LspConnection, uri: string): Promise<void> {

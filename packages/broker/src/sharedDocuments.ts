@@ -62,6 +62,12 @@ export class SharedDocuments {
     return this.byClient.get(client)?.get(uri);
   }
 
+  /** Puts a client's own copy back (lease restore) without telling the server; undefined removes it. */
+  setClientDocument(client: number, uri: string, doc: ClientDocument | undefined): void {
+    if (doc) this.docsOf(client).set(uri, { ...doc });
+    else this.docsOf(client).delete(uri);
+  }
+
   /** The documents a client holds. */
   urisOf(client: number): string[] {
     return [...(this.byClient.get(client)?.keys() ?? [])];

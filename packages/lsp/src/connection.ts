@@ -19,7 +19,19 @@ import type {
   WorkDoneProgressEnd,
   WorkDoneProgressReport,
 } from 'vscode-languageserver-protocol';
-import { DisposableStore, Emitter, pathToUri, WireError, type AgentLspExperimental, type Disposable } from '@agent-lsp/protocol';
+import {
+  BrokerAcquireRequest,
+  BrokerReleaseRequest,
+  BrokerRenewRequest,
+  DisposableStore,
+  Emitter,
+  pathToUri,
+  WireError,
+  type AgentLspExperimental,
+  type BrokerAcquireResult,
+  type Disposable,
+} from '@agent-lsp/protocol';
+import { LocalMutex } from './exclusiveSection.js';
 import { CLIENT_CAPABILITIES } from './clientCapabilities.js';
 import { DiagnosticsCollector } from './diagnostics.js';
 import { DocumentStore } from './documents.js';
@@ -94,6 +106,7 @@ export class LspConnection implements Disposable {
   private crashError: Error | undefined;
   private initResult: InitializeResult | undefined;
   private folders: string[];
+  private readonly localSection = new LocalMutex();
 
   readonly documents: DocumentStore;
   readonly diagnostics: DiagnosticsCollector;
@@ -201,6 +214,29 @@ export class LspConnection implements Disposable {
 
   supportsPullDiagnostics(): boolean {
     return this.capabilities.diagnosticProvider !== undefined || this.registrations.has('textDocument/diagnostic');
+  }
+
+  /**
+   * Runs `fn` in an exclusive section: no other evaluation of this front changes the server's
+   * buffers meanwhile, and, through a broker, no other client's messages reach the server (the
+   * broker restores the documents changed inside the section when it ends, as a safety net: `fn`
+   * should restore them itself).
+   */
+  async exclusive<T>(fn: () => Promise<T>, options: { leaseMs?: number } = {}): Promise<T> {
+    return this.localSection.run(async () => {
+      if (!this.broker) return fn();
+      const leaseMs = options.leaseMs ?? 60_000;
+      const lease = await this.request<BrokerAcquireResult>(BrokerAcquireRequest.method, { leaseMs }, { timeoutMs: 10 * 60_000 });
+      const renew = setInterval(() => {
+        this.request(BrokerRenewRequest.method, { leaseId: lease.leaseId, leaseMs }).catch(() => undefined);
+      }, leaseMs / 3);
+      try {
+        return await fn();
+      } finally {
+        clearInterval(renew);
+        await this.request(BrokerReleaseRequest.method, { leaseId: lease.leaseId }).catch(() => undefined);
+      }
+    });
   }
 
   /**

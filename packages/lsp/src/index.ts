@@ -14,3 +14,4 @@ export * from './diagnostics.js';
 export * from './connection.js';
 export * from './startServer.js';
 export * from './socketTransport.js';
+export * from './exclusiveSection.js';

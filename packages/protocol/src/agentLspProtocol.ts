@@ -32,3 +32,37 @@ export const BrokerStatusNotification = { method: '$/agentLsp/status' } as const
 
 /** Client → broker: stop the broker and its server (daemon-stop). */
 export const BrokerStopNotification = { method: '$/agentLsp/stop' } as const;
+
+/**
+ * Client → broker: take an exclusive section. Granted once the other clients' in-flight requests
+ * have drained; until release (or disconnect, or the lease expiring) the others' messages wait in
+ * order, notifications about documents the holder changed go to the holder only, and watcher
+ * events are deferred. On release the broker restores every document the holder changed.
+ */
+export const BrokerAcquireRequest = { method: '$/agentLsp/acquire' } as const;
+export interface BrokerAcquireParams {
+  /** Lease length; renew before it runs out. Default 60 s. */
+  leaseMs?: number;
+}
+export interface BrokerAcquireResult {
+  leaseId: string;
+  expiresAt: number;
+}
+
+/** Client → broker: extend the lease. */
+export const BrokerRenewRequest = { method: '$/agentLsp/renew' } as const;
+/** Client → broker: end the exclusive section; the holder's documents are restored. */
+export const BrokerReleaseRequest = { method: '$/agentLsp/release' } as const;
+export interface BrokerLeaseParams {
+  leaseId: string;
+  leaseMs?: number;
+}
+
+/** Client → broker: counters (answered at once, also while another client holds a lease). */
+export const BrokerStatsRequest = { method: '$/agentLsp/stats' } as const;
+export interface BrokerStats {
+  clients: number;
+  /** Messages of other clients waiting for an exclusive section to end. */
+  waiting: number;
+  lease: { client: number; expiresAt: number } | null;
+}

@@ -1,0 +1,211 @@
+import { randomUUID } from 'node:crypto';
+import type { BrokerAcquireResult, BrokerStats } from '@agent-lsp/protocol';
+import type { DocumentStore, Logger } from '@agent-lsp/lsp';
+import type { ClientDocument, SharedDocuments } from './sharedDocuments.js';
+
+export const DEFAULT_LEASE_MS = 60_000;
+
+/** What was there before the holder first touched a document during its lease. */
+interface Before {
+  server: { languageId: string; text: string } | undefined;
+  holder: ClientDocument | undefined;
+}
+
+interface Lease {
+  client: number;
+  id: string;
+  expiresAt: number;
+  timer: NodeJS.Timeout;
+  changed: Map<string, Before>;
+}
+
+export interface LeaseHost {
+  readonly logger: Logger;
+  readonly documents: SharedDocuments;
+  serverDocuments(): DocumentStore | undefined;
+  /** Requests of clients other than `client` that the server is working on. */
+  inFlightOfOthers(client: number): number;
+  /** Called when a lease begins (true) or ends (false): defer watcher events meanwhile. */
+  exclusive(active: boolean): void;
+  /** The holder's documents were restored: the others get diagnostics for the restored text. */
+  restored(uris: string[]): void;
+  clientCount(): number;
+}
+
+/**
+ * Exclusive sections. One client at a time holds a lease; the gate holds every other client's
+ * messages (in order) until it ends. A lease is granted once the others' in-flight requests have
+ * drained, so the holder's changes never race a request of someone else. When it ends (release,
+ * disconnect, expiry) every document the holder changed is put back as it was.
+ */
+export class LeaseManager {
+  private lease: Lease | undefined;
+  /** The client being granted (draining the others): its gate is already closed to them. */
+  private pendingHolder: number | undefined;
+  private readonly acquireQueue: { client: number; leaseMs: number; grant: (r: BrokerAcquireResult) => void; fail: (e: Error) => void }[] = [];
+  private gateOpen: Promise<void> = Promise.resolve();
+  private openGate: (() => void) | undefined;
+  private waitingCount = 0;
+
+  constructor(private readonly host: LeaseHost) {}
+
+  /** Resolves when `client` may proceed: at once unless another client holds or is taking a lease. */
+  async gate(client: number): Promise<void> {
+    while (this.blocks(client)) {
+      this.waitingCount++;
+      try {
+        await this.gateOpen;
+      } finally {
+        this.waitingCount--;
+      }
+    }
+  }
+
+  private blocks(client: number): boolean {
+    const holder = this.lease?.client ?? this.pendingHolder;
+    return holder !== undefined && holder !== client;
+  }
+
+  private closeGate(): void {
+    if (this.openGate) return;
+    this.gateOpen = new Promise((r) => (this.openGate = r));
+  }
+
+  private reopenGate(): void {
+    const open = this.openGate;
+    this.openGate = undefined;
+    open?.();
+  }
+
+  acquire(client: number, leaseMs = DEFAULT_LEASE_MS): Promise<BrokerAcquireResult> {
+    if (this.lease?.client === client) return Promise.resolve({ leaseId: this.lease.id, expiresAt: this.lease.expiresAt });
+    return new Promise((grant, fail) => {
+      this.acquireQueue.push({ client, leaseMs, grant, fail });
+      void this.next();
+    });
+  }
+
+  /** Grants the next queued acquire once nothing is held and the others' requests have drained. */
+  private async next(): Promise<void> {
+    if (this.lease || this.pendingHolder !== undefined) return;
+    const request = this.acquireQueue.shift();
+    if (!request) return;
+    this.pendingHolder = request.client;
+    this.closeGate();
+    this.host.exclusive(true);
+    while (this.host.inFlightOfOthers(request.client) > 0) await new Promise<void>((r) => (this.drained = r));
+    if (this.pendingHolder !== request.client) return; // it disconnected while the others drained
+    this.pendingHolder = undefined;
+    const expiresAt = Date.now() + request.leaseMs;
+    this.lease = {
+      client: request.client,
+      id: randomUUID(),
+      expiresAt,
+      timer: setTimeout(() => this.end('lease expired'), request.leaseMs),
+      changed: new Map(),
+    };
+    this.host.logger.debug(`lease ${this.lease.id} granted to client ${request.client}`);
+    request.grant({ leaseId: this.lease.id, expiresAt });
+  }
+
+  private drained: (() => void) | undefined;
+
+  /** A request of some client finished: a pending grant may be able to go ahead. */
+  requestSettled(): void {
+    const d = this.drained;
+    this.drained = undefined;
+    d?.();
+  }
+
+  renew(client: number, leaseId: string, leaseMs = DEFAULT_LEASE_MS): BrokerAcquireResult {
+    const lease = this.owned(client, leaseId);
+    clearTimeout(lease.timer);
+    lease.expiresAt = Date.now() + leaseMs;
+    lease.timer = setTimeout(() => this.end('lease expired'), leaseMs);
+    return { leaseId: lease.id, expiresAt: lease.expiresAt };
+  }
+
+  release(client: number, leaseId: string): null {
+    this.owned(client, leaseId);
+    this.end('released');
+    return null;
+  }
+
+  private owned(client: number, leaseId: string): Lease {
+    const lease = this.lease;
+    if (!lease || lease.client !== client || lease.id !== leaseId) throw new Error(`lease ${leaseId} is not held by this client (it may have expired)`);
+    return lease;
+  }
+
+  /** The holder is about to change `uri`: remember what was there first. */
+  noteChange(client: number, uri: string): void {
+    const lease = this.lease;
+    if (!lease || lease.client !== client || lease.changed.has(uri)) return;
+    const serverDoc = this.host.serverDocuments()?.get(uri);
+    const holderDoc = this.host.documents.clientDocument(client, uri);
+    lease.changed.set(uri, {
+      server: serverDoc ? { languageId: serverDoc.languageId, text: serverDoc.text } : undefined,
+      holder: holderDoc ? { ...holderDoc } : undefined,
+    });
+  }
+
+  /** While a lease is held, notifications about the documents it changed go to the holder only. */
+  visible(client: number, uri: string): boolean {
+    const lease = this.lease;
+    return !lease || lease.client === client || !lease.changed.has(uri);
+  }
+
+  clientGone(client: number): void {
+    for (let i = this.acquireQueue.length - 1; i >= 0; i--) {
+      if (this.acquireQueue[i]?.client === client) this.acquireQueue.splice(i, 1)[0]?.fail(new Error('client disconnected'));
+    }
+    if (this.lease?.client === client) this.end('holder disconnected');
+    else if (this.pendingHolder === client) {
+      this.pendingHolder = undefined;
+      this.reopenGate();
+      this.host.exclusive(false);
+      void this.next();
+    }
+  }
+
+  private end(reason: string): void {
+    const lease = this.lease;
+    if (!lease) return;
+    clearTimeout(lease.timer);
+    this.lease = undefined;
+    const uris = [...lease.changed.keys()];
+    for (const [uri, before] of lease.changed) this.restore(lease.client, uri, before);
+    this.host.logger.debug(`lease ${lease.id} of client ${lease.client} ended (${reason}); restored ${uris.length} document(s)`);
+    this.host.restored(uris);
+    this.host.exclusive(false);
+    this.reopenGate();
+    void this.next();
+  }
+
+  private restore(client: number, uri: string, before: Before): void {
+    this.host.documents.setClientDocument(client, uri, before.holder);
+    const store = this.host.serverDocuments();
+    if (!store) return;
+    if (before.server) {
+      store.sync(uri, before.server.languageId, before.server.text);
+      return;
+    }
+    const other = this.host.documents.holders(uri).map((c) => this.host.documents.clientDocument(c, uri)).find((d) => d !== undefined);
+    if (other) store.sync(uri, other.languageId, other.text);
+    else store.close(uri);
+  }
+
+  stats(): BrokerStats {
+    return {
+      clients: this.host.clientCount(),
+      waiting: this.waitingCount,
+      lease: this.lease ? { client: this.lease.client, expiresAt: this.lease.expiresAt } : null,
+    };
+  }
+
+  dispose(): void {
+    if (this.lease) clearTimeout(this.lease.timer);
+    for (const q of this.acquireQueue.splice(0)) q.fail(new Error('broker stopping'));
+    this.reopenGate();
+  }
+}
