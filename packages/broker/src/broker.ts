@@ -4,13 +4,14 @@ import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import {
   AGENT_LSP_PROTOCOL_VERSION,
+  uriToPath,
   BrokerStatusNotification,
   type AgentLspExperimental,
   type BrokerState,
   type BrokerStatusParams,
 } from '@agent-lsp/protocol';
 import { startDirectConnection, type DocumentStore, type LspConnection, type Logger, type ServerDefinition } from '@agent-lsp/lsp';
-import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, FileEvent, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import { ClientSession, type BrokerHost } from './clientSession.js';
 import { DiagnosticsBridge } from './diagnosticsBridge.js';
 import { LeaseManager, type LeaseHost } from './lease.js';
@@ -278,6 +279,13 @@ export class Broker implements BrokerHost, LeaseHost {
     this.touch();
     this.scheduleIdle();
     this.writeStatus(true);
+  }
+
+  clientReportedChanges(changes: FileEvent[]): void {
+    for (const c of changes) {
+      const path = uriToPath(c.uri);
+      if (path) this.watcher?.suppress(path);
+    }
   }
 
   // LeaseHost

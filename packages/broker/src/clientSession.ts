@@ -9,6 +9,8 @@ import {
 } from 'vscode-jsonrpc/node';
 import type {
   DidChangeTextDocumentParams,
+  DidChangeWatchedFilesParams,
+  FileEvent,
   DidCloseTextDocumentParams,
   DidOpenTextDocumentParams,
   InitializeParams,
@@ -44,6 +46,8 @@ export interface BrokerHost {
   stop(reason: string): Promise<void>;
   removeClient(session: ClientSession): void;
   readonly lease: LeaseManager;
+  /** A client reported file changes itself (its own writes): the watcher must not echo them. */
+  clientReportedChanges(changes: FileEvent[]): void;
 }
 
 /** Long: the client decides when to give up (it cancels); this only bounds a forgotten request. */
@@ -164,6 +168,12 @@ export class ClientSession {
     rpc.onRequest(BrokerRenewRequest.method, (p: BrokerLeaseParams) => host.lease.renew(id, p.leaseId, p.leaseMs));
     rpc.onRequest(BrokerStatsRequest.method, () => host.lease.stats());
     rpc.onRequest((method: string, params: unknown, token: CancellationToken) => this.forward(method, params, token));
+    rpc.onNotification('workspace/didChangeWatchedFiles', (p: DidChangeWatchedFilesParams) =>
+      this.dispatch(async () => {
+        host.clientReportedChanges(p.changes);
+        (await host.server()).notify('workspace/didChangeWatchedFiles', p);
+      }),
+    );
     rpc.onNotification((method: string, params: unknown) =>
       this.dispatch(async () => {
         host.touch();

@@ -60,9 +60,13 @@ export class WorkspaceWatcher implements Disposable {
     });
   }
 
-  /** Our own writes (transactions) are already known to the server: do not echo them. */
+  /**
+   * A client already told the server about this path (agent-lsp's own transactions report their
+   * writes): drop the watcher's echo of it, pending or still to come.
+   */
   suppress(path: string): void {
     this.ownWrites.set(path, Date.now() + OWN_WRITE_MS);
+    this.pending.delete(path);
   }
 
   /** Defers events (an exclusive section is held) until the matching resume(). */

@@ -1,0 +1,68 @@
+import type { EventEmitter } from 'node:events';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FileEvent } from 'vscode-languageserver-protocol';
+import { createLogger } from '@agent-lsp/lsp';
+import { pathToUri } from '@agent-lsp/protocol';
+import { WorkspaceWatcher } from './watcher.js';
+
+describe('WorkspaceWatcher', () => {
+  let root: string;
+  let watcher: WorkspaceWatcher;
+  let batches: FileEvent[][];
+  const warnings: string[] = [];
+
+  beforeEach(async () => {
+    root = realpathSync(mkdtempSync(join(tmpdir(), 'agent-lsp-watch-')));
+    batches = [];
+    watcher = new WorkspaceWatcher({ root, logger: createLogger({ level: 'warn', sink: (l) => warnings.push(l) }), onChanges: (c) => batches.push(c) });
+    watcher.start();
+    await new Promise((r) => setTimeout(r, 300)); // chokidar's initial scan
+  });
+  afterEach(() => {
+    watcher.dispose();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const seen = () => batches.flat().map((c) => c.uri);
+  async function until(check: () => boolean): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  }
+
+  it('reports files created by anything else, and ignores vendored and build directories', () => {
+    for (const dir of ['node_modules/pkg', '.git', 'dist', '__pycache__']) expect(WorkspaceWatcher.isIgnored(root, join(root, dir, 'x.py'))).toBe(true);
+    expect(WorkspaceWatcher.isIgnored(root, join(root, 'src', '.a.py.agent-lsp-12-abcd0123.tmp'))).toBe(true);
+    expect(WorkspaceWatcher.isIgnored(root, join(root, 'src', 'builder.py'))).toBe(false);
+  });
+
+  it('sends a batch for an outside write, but none for node_modules', async () => {
+    mkdirSync(join(root, 'node_modules', 'pkg'), { recursive: true });
+    writeFileSync(join(root, 'node_modules', 'pkg', 'index.js'), 'x');
+    writeFileSync(join(root, 'a.py'), 'x = 1\n');
+    await until(() => seen().includes(pathToUri(join(root, 'a.py'))));
+    expect(seen()).toContain(pathToUri(join(root, 'a.py')));
+    expect(seen().some((u) => u.includes('node_modules'))).toBe(false);
+  });
+
+  it('defers events while paused (an exclusive section) and drops what a client already reported', async () => {
+    watcher.pause();
+    writeFileSync(join(root, 'held.py'), 'x = 1\n');
+    watcher.suppress(join(root, 'own.py'));
+    writeFileSync(join(root, 'own.py'), 'x = 2\n');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(batches).toEqual([]);
+    watcher.resume();
+    await until(() => seen().length > 0);
+    expect(seen()).toEqual([pathToUri(join(root, 'held.py'))]);
+  });
+
+  it('survives the system watch limit (ENOSPC) in a degraded mode', () => {
+    const inner = (watcher as unknown as { watcher: EventEmitter }).watcher;
+    inner.emit('error', Object.assign(new Error('watch limit'), { code: 'ENOSPC' }));
+    expect(watcher.degraded).toBe(true);
+    expect(warnings.join('\n')).toMatch(/file watching degraded \(ENOSPC/);
+  });
+});
