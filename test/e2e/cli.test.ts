@@ -1,0 +1,52 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { pathToUri } from '@agent-lsp/protocol';
+import { BIN, FIXTURES } from '../helpers/paths.js';
+
+const run = promisify(execFile);
+
+describe('the command line', () => {
+  it('prints its version and help', async () => {
+    const version = await run(process.execPath, [BIN, '--version']);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const help = await run(process.execPath, [BIN, '--help']);
+    for (const command of ['serve', 'doctor', 'daemon-status', 'daemon-stop', 'demo', 'audit']) expect(help.stdout).toContain(command);
+  });
+
+  it('doctor reports each known server: found or not, version, where from, how to install', async () => {
+    const { stdout } = await run(process.execPath, [BIN, 'doctor', '--json']);
+    const entries = JSON.parse(stdout) as { server: string; found: boolean; version?: string; source?: string; install?: string }[];
+    expect(entries.find((e) => e.server === 'pyright')).toMatchObject({ found: true, source: 'bundled', version: 'pyright 1.1.414' });
+    expect(entries.find((e) => e.server === 'typescript-language-server')).toMatchObject({ found: true, version: expect.stringContaining('typescript 5.9') });
+    for (const e of entries) {
+      if (e.found) expect(e.version).toBeTruthy();
+      else expect(e.install).toMatch(/Install|install/);
+    }
+    const text = await run(process.execPath, [BIN, 'doctor']);
+    expect(text.stdout).toMatch(/✓ pyright/);
+  });
+});
+
+describe('the workspace comes from the MCP client\'s roots when start_lsp was not called', () => {
+  it('resolves a relative path against the root the client lists', async () => {
+    const root = join(FIXTURES, 'python-basic');
+    const client = new Client({ name: 'roots-test', version: '0' }, { capabilities: { roots: { listChanged: false } } });
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: pathToUri(root), name: 'python-basic' }] }));
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--daemon', 'never'], stderr: 'ignore' });
+    await client.connect(transport);
+    try {
+      const answer = await client.callTool({ name: 'find_references', arguments: { file_path: 'app/geometry.py', position_pattern: 'def @@distance(' } }, undefined, { timeout: 120_000 });
+      expect(answer.isError).toBeFalsy();
+      expect(answer.structuredContent).toMatchObject({ total: 6, complete: true });
+      const folders = await client.callTool({ name: 'list_workspace_folders', arguments: {} });
+      expect(folders.structuredContent).toMatchObject({ folders: [root] });
+    } finally {
+      await client.close();
+    }
+  });
+});
