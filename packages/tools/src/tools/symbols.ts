@@ -11,7 +11,7 @@ import { UserError } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import { isNotReady, openReadyDocument, positionIn } from '../documentQuery.js';
 import { detectLanguages } from '../languageDetection.js';
-import { PositionMapper } from '../locations.js';
+import { compareStrings, PositionMapper } from '../locations.js';
 import { page, pageHeader } from '../paging.js';
 import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../schemas.js';
@@ -186,7 +186,7 @@ export const findSymbol = defineTool({
         all.push(item);
       }
     }
-    all.sort((a, b) => MATCH_ORDER[a.match] - MATCH_ORDER[b.match] || a.file.localeCompare(b.file) || a.line - b.line);
+    all.sort((a, b) => MATCH_ORDER[a.match] - MATCH_ORDER[b.match] || compareStrings(a.file, b.file) || a.line - b.line);
     const p = page(all, args.offset, args.limit, 100);
     return { ready: true, total: p.total, complete: p.complete, offset: p.offset, limit: p.limit, returned: p.returned, symbols: p.items };
   },
