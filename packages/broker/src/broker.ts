@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import {
   AGENT_LSP_PROTOCOL_VERSION,
+  AGENT_LSP_VERSION,
   uriToPath,
   BrokerStatusNotification,
   type AgentLspExperimental,
@@ -21,7 +22,6 @@ import { DAEMON_SCHEMA, daemonFilePath, writeDaemonFile, type DaemonInfo } from 
 import { ensurePrivateDir, socketPathFor } from './paths.js';
 import { SharedDocuments } from './sharedDocuments.js';
 
-export const BROKER_VERSION = '0.1.0';
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
 /** Server restarts allowed within RESTART_WINDOW_MS before the broker gives up and exits. */
 const RESTART_BUDGET = 5;
@@ -351,7 +351,7 @@ export class Broker implements BrokerHost, LeaseHost {
       language: server.languageIds[0] ?? server.id,
       profile: conn?.resolved.profileFingerprint ?? server.id,
       socket: this.socketPath,
-      broker: { pid: process.pid, version: BROKER_VERSION, startedAt: this.startedAt.toISOString() },
+      broker: { pid: process.pid, version: AGENT_LSP_VERSION, startedAt: this.startedAt.toISOString() },
       server: { name: conn?.serverInfo?.name ?? server.displayName, command: conn?.resolved.command ?? [] },
       state: status.state,
       ready: status.ready,

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { stopDaemons } from '@agent-lsp/broker';
+import { AGENT_LSP_VERSION } from '@agent-lsp/protocol';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = join(here, '..', '..', '..');
@@ -15,7 +16,7 @@ type Out = (line: string) => void;
 /** One agent session: a fresh `bin/agent-lsp` over stdio, driven with the MCP SDK client. */
 async function session(env: Record<string, string>, out: Out, body: (call: (name: string, args: Record<string, unknown>) => Promise<void>) => Promise<void>): Promise<void> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [join(REPO_ROOT, 'bin', 'agent-lsp'), 'serve'], env, stderr: 'inherit' });
-  const client = new Client({ name: 'agent-lsp-demo', version: '0.1.0' });
+  const client = new Client({ name: 'agent-lsp-demo', version: AGENT_LSP_VERSION });
   await client.connect(transport);
   const call = async (name: string, args: Record<string, unknown>) => {
     const started = Date.now();

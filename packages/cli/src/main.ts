@@ -1,13 +1,13 @@
-import { Command, Option } from 'commander';
-import { createLogger, loadCustomServers, ServerRegistry } from '@agent-lsp/lsp';
-import { AGENT_LSP_VERSION, serveStdio } from '@agent-lsp/server';
-import { TOOL_GROUPS } from '@agent-lsp/tools';
 import { resolve } from 'node:path';
-import { connectionFactory, parseDaemonMode } from '@agent-lsp/workspace';
-import { runAuditTail, type AuditTailOptions } from './auditCommand.js';
-import { runBrokerCommand, runDaemonStatus, runDaemonStop, type BrokerCommandOptions, type DaemonStopOptions } from './daemonCommands.js';
-import { runDemo } from './demo.js';
-import { formatDoctor, runDoctor } from './doctor.js';
+import { Command, Option } from 'commander';
+import { loadCustomServers, ServerRegistry } from '@agent-lsp/lsp';
+import { AGENT_LSP_VERSION } from '@agent-lsp/protocol';
+import type { AuditTailOptions } from './auditCommand.js';
+import type { BrokerCommandOptions, DaemonStopOptions } from './daemonCommands.js';
+
+// Commands load what they need when they run: a broker process never loads the MCP SDK or the
+// tools, and `--version` or `daemon-status` answer without loading the whole server.
+const TOOL_GROUP_NAMES = 'lifecycle, workspace, analysis, navigation, editing, simulation';
 
 interface ServeOptions {
   tools?: string;
@@ -40,7 +40,13 @@ export function buildProgram(): Command {
     .version(AGENT_LSP_VERSION, '-v, --version')
     .showHelpAfterError();
 
-  const serve = (opts: ServeOptions) => {
+  const serve = async (opts: ServeOptions) => {
+    const [{ createLogger }, { serveStdio }, { TOOL_GROUPS }, { connectionFactory, parseDaemonMode }] = await Promise.all([
+      import('@agent-lsp/lsp'),
+      import('@agent-lsp/server'),
+      import('@agent-lsp/tools'),
+      import('@agent-lsp/workspace'),
+    ]);
     const logger = createLogger({ scope: 'front' });
     const groups = opts.tools ? opts.tools.split(',').map((g) => g.trim()).filter(Boolean) : undefined;
     const unknown = groups?.filter((g) => !TOOL_GROUPS.includes(g as never)) ?? [];
@@ -53,7 +59,7 @@ export function buildProgram(): Command {
   };
   const serveOptions = (cmd: Command) =>
     cmd
-      .option('--tools <groups>', `only these tool groups, comma-separated (${TOOL_GROUPS.join(', ')})`)
+      .option('--tools <groups>', `only these tool groups, comma-separated (${TOOL_GROUP_NAMES})`)
       .option('--config <file>', 'JSON file with custom language servers (or AGENT_LSP_CONFIG)')
       .addOption(
         new Option('--daemon <mode>', 'share warm servers through broker daemons: auto | always | never')
@@ -71,7 +77,8 @@ export function buildProgram(): Command {
     .option('--json', 'print JSON')
     .option('--config <file>', 'JSON file with custom language servers')
     .option('--root <dir>', 'project root (for the Python interpreter)', process.cwd())
-    .action((opts: { json?: boolean; config?: string; root: string }) => {
+    .action(async (opts: { json?: boolean; config?: string; root: string }) => {
+      const { formatDoctor, runDoctor } = await import('./doctor.js');
       const entries = runDoctor(registryFrom(opts.config), opts.root);
       out(opts.json ? JSON.stringify(entries, null, 2) : formatDoctor(entries));
     });
@@ -84,6 +91,7 @@ export function buildProgram(): Command {
     .requiredOption('--key <key>', 'broker key (checked against root and profile)')
     .option('--idle-timeout <ms>', 'stop after this long without clients', String(30 * 60_000))
     .action(async (opts: BrokerCommandOptions) => {
+      const { runBrokerCommand } = await import('./daemonCommands.js');
       process.exitCode = await runBrokerCommand(registryFrom(undefined), opts);
       process.exit();
     });
@@ -93,6 +101,7 @@ export function buildProgram(): Command {
     .description('list broker daemons: language, root, state, progress, clients, uptime, idle, pids, memory; stale dirs and orphans flagged')
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
+      const { runDaemonStatus } = await import('./daemonCommands.js');
       await runDaemonStatus(opts.json === true, out);
     });
 
@@ -104,6 +113,7 @@ export function buildProgram(): Command {
     .option('--language <id>', 'with --root: only this language (python, typescript)')
     .option('--force', 'skip the graceful stop; with --all also end orphan brokers')
     .action(async (opts: DaemonStopOptions) => {
+      const { runDaemonStop } = await import('./daemonCommands.js');
       process.exitCode = await runDaemonStop(opts, out, err);
     });
 
@@ -116,7 +126,8 @@ export function buildProgram(): Command {
     .option('--root <dir>', 'only the calls in this workspace root')
     .option('--audit-log <path>', 'read this audit log instead of the state dir\'s')
     .option('--json', 'print the JSON lines')
-    .action((opts: AuditTailOptions) => {
+    .action(async (opts: AuditTailOptions) => {
+      const { runAuditTail } = await import('./auditCommand.js');
       process.exitCode = runAuditTail(opts, out, err);
     });
 
@@ -125,6 +136,7 @@ export function buildProgram(): Command {
     .description('run agent-lsp on the bundled example workspace, as an agent would, and print a transcript')
     .option('--workspace <dir>', 'another workspace to run the demo on')
     .action(async (opts: { workspace?: string }) => {
+      const { runDemo } = await import('./demo.js');
       await runDemo(out, opts.workspace);
     });
 

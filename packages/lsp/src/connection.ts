@@ -20,6 +20,7 @@ import type {
   WorkDoneProgressReport,
 } from 'vscode-languageserver-protocol';
 import {
+  AGENT_LSP_VERSION,
   BrokerAcquireRequest,
   BrokerReleaseRequest,
   BrokerRenewRequest,
@@ -304,7 +305,7 @@ export class LspConnection implements Disposable {
     const { rootDir, resolved } = this.options;
     const params = {
       processId: process.pid,
-      clientInfo: { name: 'agent-lsp', version: '0.1.0' },
+      clientInfo: { name: 'agent-lsp', version: AGENT_LSP_VERSION },
       rootUri: pathToUri(rootDir),
       rootPath: rootDir,
       workspaceFolders: toWorkspaceFolders(this.folders, pathToUri),

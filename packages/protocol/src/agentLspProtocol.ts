@@ -66,3 +66,6 @@ export interface BrokerStats {
   waiting: number;
   lease: { client: number; expiresAt: number } | null;
 }
+
+/** agent-lsp's own version: MCP server info, LSP client info, broker info, `--version`. */
+export const AGENT_LSP_VERSION = '0.1.0';

@@ -7,7 +7,8 @@ import { selectTools } from '@agent-lsp/tools';
 import { Workspace, type ConnectionFactory } from '@agent-lsp/workspace';
 import { runTool } from './toolRunner.js';
 
-export const AGENT_LSP_VERSION = '0.1.0';
+export { AGENT_LSP_VERSION } from '@agent-lsp/protocol';
+import { AGENT_LSP_VERSION } from '@agent-lsp/protocol';
 
 export interface AgentLspServerOptions {
   registry: ServerRegistry;
