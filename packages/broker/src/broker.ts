@@ -172,6 +172,10 @@ export class Broker implements BrokerHost, LeaseHost {
     conn.onServerNotification(({ method, params }) => this.fanOut(method, params));
     conn.onCrash((err) => this.serverCrashed(err));
     conn.onDiagnosticsRefresh(() => this.bridge.refreshAll());
+    // Registrations made after a client connected reach it too (replay covers the earlier ones).
+    conn.onRegistrationChange(({ method, params }) => {
+      for (const c of this.clients) c.forwardRegistration(method, params);
+    });
     return conn;
   }
 

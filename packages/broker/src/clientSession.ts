@@ -90,6 +90,7 @@ export class ClientSession {
    * before a later didChange is applied), while their answers may come back in any order.
    */
   private dispatchChain: Promise<void> = Promise.resolve();
+  private initialized = false;
   /** Whether the client said it can pull diagnostics; if not, the broker pushes to it. */
   canPull = false;
 
@@ -127,8 +128,10 @@ export class ClientSession {
       };
     });
     rpc.onNotification('initialized', async () => {
-      // Replay what the server registered dynamically, so every client learns of it.
+      // Replay what the server registered dynamically, so every client learns of it; later
+      // registrations are forwarded as they happen (forwardRegistration).
       const registrations = (await host.server()).dynamicRegistrations();
+      this.initialized = true;
       if (registrations.length > 0) rpc.sendRequest('client/registerCapability', { registrations }).catch(() => undefined);
     });
     rpc.onRequest('shutdown', () => null);
@@ -228,6 +231,12 @@ export class ClientSession {
 
   get inFlightCount(): number {
     return this.inFlight.size;
+  }
+
+  /** A registration change of the server, for a client that has already had the replay. */
+  forwardRegistration(method: string, params: unknown): void {
+    if (this.closed || !this.initialized) return;
+    this.rpc.sendRequest(method, params).catch(() => undefined);
   }
 
   notify(method: string, params: unknown): void {

@@ -125,7 +125,9 @@ const gopls = fromPath('gopls', 'gopls', 'gopls', [], {
   installHint: 'Install gopls: `apt-get install gopls` (Debian/Ubuntu) or `go install golang.org/x/tools/gopls@latest`, and make sure it is on PATH.',
 });
 
-const clangd = fromPath('clangd', 'clangd', 'clangd', ['--background-index'], {
+// --use-dirty-headers: other files are built against the header text the server holds (edited,
+// or speculative), not the one on disk.
+const clangd = fromPath('clangd', 'clangd', 'clangd', ['--background-index', '--use-dirty-headers'], {
   languageIds: ['c', 'cpp'],
   extensions: { '.c': 'c', '.h': 'c', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.hpp': 'cpp', '.hh': 'cpp', '.hxx': 'cpp' },
   rootMarkers: ['compile_commands.json', 'compile_flags.txt', 'CMakeLists.txt', 'Makefile'],

@@ -104,6 +104,7 @@ export class LspConnection implements Disposable {
   private readonly crashEmitter = new Emitter<Error>();
   private readonly notificationEmitter = new Emitter<{ method: string; params: unknown }>();
   private readonly refreshEmitter = new Emitter<void>();
+  private readonly registrationEmitter = new Emitter<{ method: 'client/registerCapability' | 'client/unregisterCapability'; params: RegistrationParams | UnregistrationParams }>();
   private crashError: Error | undefined;
   private initResult: InitializeResult | undefined;
   private folders: string[];
@@ -115,6 +116,8 @@ export class LspConnection implements Disposable {
   readonly readiness = new Readiness();
   readonly onLogMessage = this.logEmitter.on.bind(this.logEmitter);
   readonly onCrash = this.crashEmitter.on.bind(this.crashEmitter);
+  /** The server registered or unregistered a capability (after it was recorded). */
+  readonly onRegistrationChange = this.registrationEmitter.on.bind(this.registrationEmitter);
   /** The server asked clients to pull diagnostics again (workspace/diagnostic/refresh). */
   readonly onDiagnosticsRefresh = this.refreshEmitter.on.bind(this.refreshEmitter);
   /** Every notification the server sends (after agent-lsp's own handling of it). */
@@ -130,7 +133,11 @@ export class LspConnection implements Disposable {
     this.documents = new DocumentStore({
       didOpen: (p) => this.notify('textDocument/didOpen', p),
       didChange: (p) => this.notify('textDocument/didChange', p),
-      didClose: (p) => this.notify('textDocument/didClose', p),
+      didClose: (p) => {
+        this.notify('textDocument/didClose', p);
+        // What the server pushed for the closed text says nothing about a later one.
+        this.diagnostics.forget(p.textDocument.uri);
+      },
     });
     this.diagnostics = new DiagnosticsCollector({
       documents: this.documents,
@@ -144,6 +151,7 @@ export class LspConnection implements Disposable {
     this.disposables.add(this.crashEmitter);
     this.disposables.add(this.notificationEmitter);
     this.disposables.add(this.refreshEmitter);
+    this.disposables.add(this.registrationEmitter);
     this.installHandlers(options.onApplyEdit ?? refuseApplyEdit);
     this.rpc.listen();
     void options.transport.exited.then((info) => {
@@ -262,10 +270,12 @@ export class LspConnection implements Disposable {
     rpc.onRequest('window/workDoneProgress/create', () => null);
     rpc.onRequest('client/registerCapability', (p: RegistrationParams) => {
       this.registrations.register(p);
+      this.registrationEmitter.fire({ method: 'client/registerCapability', params: p });
       return null;
     });
     rpc.onRequest('client/unregisterCapability', (p: UnregistrationParams) => {
       this.registrations.unregister(p);
+      this.registrationEmitter.fire({ method: 'client/unregisterCapability', params: p });
       return null;
     });
     rpc.onRequest('workspace/workspaceFolders', () => toWorkspaceFolders(this.folders, pathToUri));

@@ -29,6 +29,8 @@ export interface DocumentNotifier {
  */
 export class DocumentStore {
   private readonly docs = new Map<string, OpenDocument>();
+  /** Versions are never reused for a URI, not even after a close: a stale push cannot match. */
+  private readonly lastVersion = new Map<string, number>();
 
   constructor(private readonly notifier: DocumentNotifier) {}
 
@@ -50,13 +52,16 @@ export class DocumentStore {
     const doc = this.docs.get(uri);
     if (doc && !internal) doc.internal = false;
     if (!doc) {
-      const opened: OpenDocument = { uri, languageId, version: 1, text, syncedAt: Date.now(), internal };
+      const version = (this.lastVersion.get(uri) ?? 0) + 1;
+      const opened: OpenDocument = { uri, languageId, version, text, syncedAt: Date.now(), internal };
       this.docs.set(uri, opened);
-      this.notifier.didOpen({ textDocument: { uri, languageId, version: 1, text } });
+      this.lastVersion.set(uri, version);
+      this.notifier.didOpen({ textDocument: { uri, languageId, version, text } });
       return opened;
     }
     if (doc.text !== text) {
       doc.version += 1;
+      this.lastVersion.set(uri, doc.version);
       doc.text = text;
       doc.syncedAt = Date.now();
       this.notifier.didChange({ textDocument: { uri, version: doc.version }, contentChanges: [{ text }] });

@@ -5,6 +5,7 @@ import { CheckpointService } from './checkpointService.js';
 import { DEFAULT_RETENTION, type Retention } from './checkpointStore.js';
 import { randomIds, systemClock, type Clock, type IdGenerator } from './determinism.js';
 import { atomicFileWriter, withTestPause, type FileWriter } from './fileWriter.js';
+import { SimulationRegistry, type SimulationRegistryOptions } from './speculative/sessionRegistry.js';
 import { defaultAuditLogPath, stateHome } from './statePaths.js';
 import { ToolCall } from './toolCall.js';
 import { TransactionManager } from './transactionManager.js';
@@ -22,6 +23,8 @@ export interface AgentSessionOptions {
   writer?: FileWriter;
   retention?: Retention;
   lock?: { staleMs?: number; timeoutMs?: number };
+  /** Speculative sessions: cap and idle expiry. */
+  simulations?: SimulationRegistryOptions;
 }
 
 /**
@@ -32,6 +35,8 @@ export class AgentSession {
   readonly transactions: TransactionManager;
   readonly checkpoints: CheckpointService;
   readonly audit: AuditLog;
+  /** This front's speculative sessions. */
+  readonly simulations: SimulationRegistry;
   readonly home: string;
   private readonly clock: Clock;
   private readonly ids: IdGenerator;
@@ -52,6 +57,9 @@ export class AgentSession {
       ...(options.lock ? { lock: options.lock } : {}),
     });
     this.checkpoints = new CheckpointService(this.transactions);
+    this.simulations = new SimulationRegistry(options.simulations);
+    // Files written by this front may change other files' diagnostics: cached baselines go stale.
+    this.transactions.onDiskChanged(() => this.simulations.baselines.bump());
   }
 
   startCall(tool: string): ToolCall {

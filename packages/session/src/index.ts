@@ -16,3 +16,4 @@ export * from './transactionManager.js';
 export * from './unifiedDiff.js';
 export * from './workspaceJournal.js';
 export * from './writablePath.js';
+export * from './speculative/index.js';

@@ -1,5 +1,5 @@
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult } from 'vscode-languageserver-protocol';
-import { displayPath, UserError } from '@agent-lsp/protocol';
+import { displayPath, Emitter, UserError } from '@agent-lsp/protocol';
 import type { Logger } from '@agent-lsp/lsp';
 import { resolveDirectory, type Workspace } from '@agent-lsp/workspace';
 import { syncServerBuffers } from './bufferSync.js';
@@ -58,6 +58,9 @@ export class TransactionManager {
   private readonly recovered = new Set<string>();
   /** The transaction of the execute_command call in progress, which takes the server's workspace/applyEdit. */
   private serverEditTarget: ServerEditTarget | undefined;
+  private readonly diskEmitter = new Emitter<readonly string[]>();
+  /** Fires with the paths after every write or restore this manager made on disk. */
+  readonly onDiskChanged = this.diskEmitter.on.bind(this.diskEmitter);
 
   constructor(private readonly options: TransactionManagerOptions) {}
 
@@ -214,6 +217,7 @@ export class TransactionManager {
 
   private async sync(existedBefore: Map<string, boolean>): Promise<void> {
     const changes = [...existedBefore].map(([path, existed]) => ({ path, existed }));
+    if (changes.length > 0) this.diskEmitter.fire(changes.map((c) => c.path));
     await syncServerBuffers(this.workspace, changes, this.options.logger);
   }
 }

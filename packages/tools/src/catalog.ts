@@ -7,6 +7,8 @@ import { editingTools } from './tools/editing.js';
 import { lifecycleTools } from './tools/lifecycle.js';
 import { navigationTools } from './tools/navigation.js';
 import { refactoringTools } from './tools/refactoring.js';
+import { simulationTools } from './tools/simulation.js';
+import { simulationEndTools } from './tools/simulationEnd.js';
 import { symbolTools } from './tools/symbols.js';
 import type { AnyToolDefinition, ToolGroup } from './toolDefinition.js';
 
@@ -22,9 +24,11 @@ export const TOOL_CATALOG: readonly AnyToolDefinition[] = [
   ...editingTools,
   ...refactoringTools,
   ...checkpointTools,
+  ...simulationTools,
+  ...simulationEndTools,
 ];
 
-export const TOOL_GROUPS: readonly ToolGroup[] = ['lifecycle', 'navigation', 'analysis', 'workspace', 'editing'];
+export const TOOL_GROUPS: readonly ToolGroup[] = ['lifecycle', 'navigation', 'analysis', 'workspace', 'editing', 'simulation'];
 
 /** The tools of the given groups (all when none are given). */
 export function selectTools(groups?: readonly string[]): AnyToolDefinition[] {

@@ -255,4 +255,74 @@ export const TOOL_EXAMPLES: Record<string, ToolExample> = {
     result:
       'Rolled back to before cp_4feaf996e4fa (rollback_to): 2 file(s): py/shop/pricing.py (restore), ts/src/money.ts (restore). Checkpoint cp_ed1255106998 (undo_last undoes this rollback).',
   },
+  create_simulation_session: {
+    args: { workspace_root: ROOT, language: 'typescript' },
+    result: `Session sim_810f6b45-1b5c-4637-bc4b-e037fefebd49 created for typescript in ${ROOT}. Next: simulate_edit, then evaluate_session.`,
+  },
+  simulate_edit: {
+    args: { session_id: 'sim_810f6b45-1b5c-4637-bc4b-e037fefebd49', file_path: 'ts/src/money.ts', old_text: 'addTax(cents: number, rate: number)', new_text: 'addTax(cents: number, rate: number, region: string)' },
+    result: 'Edit applied to ts/src/money.ts in session sim_810f6b45-1b5c-4637-bc4b-e037fefebd49 (version 1); nothing written to disk. Call evaluate_session to see its effect.',
+  },
+  evaluate_session: {
+    args: { session_id: 'sim_810f6b45-1b5c-4637-bc4b-e037fefebd49', scope: 'workspace' },
+    result: [
+      'Session sim_810f6b45-1b5c-4637-bc4b-e037fefebd49.',
+      'net_delta +1: the edits break something (1 introduced, 0 resolved). Scope workspace (+4 dependent file(s)), confidence high, settled by exact, 247 ms.',
+      'Errors introduced:',
+      '  ts/src/cart.ts:16:12 error [2554] (typescript): Expected 3 arguments, but got 2.',
+      'Warnings/hints introduced:',
+      "  ts/src/money.ts:6:53 hint [6133] (typescript): 'region' is declared but its value is never read.",
+    ].join('\n'),
+  },
+  simulate_chain: {
+    args: {
+      session_id: 'sim_64a58bc9-0906-4c30-b35c-dacea3dcdcd0',
+      edits: [
+        { file_path: 'py/shop/pricing.py', old_text: 'TAX_RATE = 0.2', new_text: 'TAX_RATE = 0.25' },
+        { file_path: 'py/shop/pricing.py', old_text: 'return total / count', new_text: 'return f"{total / count}"' },
+        { file_path: 'py/shop/pricing.py', old_text: 'return f"{total / count}"', new_text: 'return round(total / count, 2)' },
+      ],
+    },
+    result: [
+      'Safe to apply through step 1 of 3; cumulative delta 0; confidence high.',
+      'step 1: net_delta 0',
+      'step 2: net_delta +1 (py/shop/pricing.py:13:12 Type "str" is not assignable to return type "float")',
+      'step 3: net_delta 0',
+    ].join('\n'),
+  },
+  preview_edit: {
+    args: { file_path: 'py/shop/pricing.py', start_line: 13, start_column: 12, end_line: 13, end_column: 25, new_text: 'str(total / count)' },
+    result: [
+      'net_delta +1: the edits break something (1 introduced, 0 resolved). Scope file, confidence high, settled by pull, 103 ms.',
+      'Errors introduced:',
+      '  py/shop/pricing.py:13:12 error [reportReturnType] (Pyright): Type "str" is not assignable to return type "float" / "str" is not assignable to "float"',
+    ].join('\n'),
+  },
+  commit_session: {
+    args: { session_id: 'sim_64a58bc9-0906-4c30-b35c-dacea3dcdcd0' },
+    result: [
+      'Committed as a patch (nothing written): py/shop/pricing.py. Apply it with apply_edit, or commit with apply: true.',
+      '--- a/py/shop/pricing.py',
+      '+++ b/py/shop/pricing.py',
+      '@@ -1,6 +1,6 @@',
+      ' """Prices and totals."""',
+      ' ',
+      '-TAX_RATE = 0.2',
+      '+TAX_RATE = 0.25',
+      '…',
+      '@@ -10,4 +10,4 @@',
+      '…',
+      ' def unit_price(total: float, count: int) -> float:',
+      '-    return total / count',
+      '+    return round(total / count, 2)',
+    ].join('\n'),
+  },
+  discard_session: {
+    args: { session_id: 'sim_810f6b45-1b5c-4637-bc4b-e037fefebd49' },
+    result: 'Discarded 1 edit(s) of session sim_810f6b45-1b5c-4637-bc4b-e037fefebd49; disk and server are as before.',
+  },
+  destroy_session: {
+    args: { session_id: 'sim_810f6b45-1b5c-4637-bc4b-e037fefebd49' },
+    result: 'Session sim_810f6b45-1b5c-4637-bc4b-e037fefebd49 destroyed.',
+  },
 };

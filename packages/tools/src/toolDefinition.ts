@@ -22,7 +22,7 @@ export interface ToolContext {
   reportProgress(report: ProgressReport): void;
 }
 
-export type ToolGroup = 'lifecycle' | 'navigation' | 'analysis' | 'workspace' | 'editing';
+export type ToolGroup = 'lifecycle' | 'navigation' | 'analysis' | 'workspace' | 'editing' | 'simulation';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -54,5 +54,7 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(def
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 /** Changes agent-lsp's own state (servers, open documents), never files. */
 export const STATEFUL: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** Changes a speculative session (in memory only): no file is written. */
+export const SIMULATES: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 /** Overwrites files (each call a transaction with a checkpoint); calling twice does not give the same result. */
 export const WRITES: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };

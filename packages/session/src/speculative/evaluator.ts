@@ -1,0 +1,148 @@
+import { readFileSync } from 'node:fs';
+import type { Diagnostic, Range, TextEdit } from 'vscode-languageserver-protocol';
+import { ErrorCodes, pathToUri, WireError } from '@agent-lsp/protocol';
+import type { LspConnection, ServerDefinition, SettledBy } from '@agent-lsp/lsp';
+import type { BaselineCache } from './baselineCache.js';
+import { findDependents } from './dependents.js';
+import { SimulationError } from './errors.js';
+import { contentHash, type Baseline, type OverlayFile } from './overlay.js';
+import { ServerBuffers, settleWithin } from './serverBuffers.js';
+import { holdSectionForTests } from './testHold.js';
+
+/** Baselines are settled once per file and content; they may take a cold server a while. */
+export const BASELINE_TIMEOUT_MS = 60_000;
+const MAX_DEPENDENTS = 25;
+
+export type Scope = 'file' | 'workspace';
+
+/** One file's diagnostics before and after, with what the diff needs. */
+export interface FileEvaluation {
+  path: string;
+  /** A file the session did not edit, checked at workspace scope. */
+  dependent: boolean;
+  baseText: string;
+  text: string;
+  edits: readonly TextEdit[];
+  regions: readonly Range[];
+  baseline: Baseline;
+  diagnostics: Diagnostic[];
+  settledBy: SettledBy;
+}
+
+export interface EvaluationTarget {
+  conn: LspConnection;
+  server: ServerDefinition;
+  roots: readonly string[];
+  cache: BaselineCache;
+}
+
+/** Runs `fn` in the connection's exclusive section; a broker without sections gets a clear error. */
+async function exclusive<T>(conn: LspConnection, leaseMs: number, fn: () => Promise<T>): Promise<T> {
+  let entered = false;
+  try {
+    return await conn.exclusive(() => {
+      entered = true;
+      return fn();
+    }, { leaseMs });
+  } catch (err) {
+    if (!entered && err instanceof WireError && err.code === ErrorCodes.MethodNotFound) {
+      throw new SimulationError(
+        'no_exclusive_section',
+        `The ${conn.server.displayName} broker does not offer exclusive sections ($/agentLsp/acquire), so a simulation could leak into other agents' view. It is an older broker: stop it with \`agent-lsp daemon-stop --all\` and call again (a new one starts).`,
+      );
+    }
+    throw err;
+  }
+}
+
+/** Settles `uri` for `text` inside an open section and caches the answer (timeouts are not cached). */
+async function baselineIn(target: EvaluationTarget, buffers: ServerBuffers, uri: string, languageId: string, text: string): Promise<Baseline> {
+  const hash = contentHash(text);
+  const cached = target.cache.get(uri, hash);
+  buffers.hold(uri, languageId, text);
+  if (cached) return cached;
+  const settled = await settleWithin(target.conn, uri, BASELINE_TIMEOUT_MS);
+  const baseline: Baseline = { diagnostics: settled.diagnostics, settledBy: settled.settledBy };
+  if (settled.settledBy !== 'timeout') target.cache.set(uri, hash, baseline);
+  return baseline;
+}
+
+/**
+ * A file's baseline at a session's first touch: the diagnostics of its on-disk text, settled in an
+ * exclusive section (the server's buffer is put back as it was before the section ends).
+ */
+export async function takeBaseline(target: EvaluationTarget, uri: string, languageId: string, diskText: string): Promise<Baseline> {
+  const cached = target.cache.get(uri, contentHash(diskText));
+  if (cached) return cached;
+  return exclusive(target.conn, BASELINE_TIMEOUT_MS * 2, async () => {
+    const buffers = new ServerBuffers(target.conn);
+    try {
+      return await baselineIn(target, buffers, uri, languageId, diskText);
+    } finally {
+      buffers.restore();
+    }
+  });
+}
+
+export interface EvaluateOptions {
+  scope: Scope;
+  timeoutMs: number;
+  /** Called when the server's buffers could not be put back (the session becomes dirty). */
+  onRestoreFailed(err: Error): void;
+}
+
+/**
+ * One evaluation, in one exclusive section: the server is given the session's texts (at workspace
+ * scope, first the on-disk texts, to find and baseline the files that depend on the edits), the
+ * diagnostics are settled and collected, and every buffer is put back before the section ends.
+ */
+export async function evaluateFiles(target: EvaluationTarget, files: readonly OverlayFile[], options: EvaluateOptions): Promise<FileEvaluation[]> {
+  const { conn } = target;
+  const leaseMs = Math.max(60_000, options.timeoutMs * 4 + BASELINE_TIMEOUT_MS);
+  return exclusive(conn, leaseMs, async () => {
+    const buffers = new ServerBuffers(conn);
+    try {
+      const dependents: { path: string; uri: string; languageId: string; text: string; baseline: Baseline }[] = [];
+      if (options.scope === 'workspace') {
+        for (const f of files) buffers.hold(f.uri, f.languageId, f.baseText);
+        for (const path of await findDependents(conn, target.server, target.roots, files, MAX_DEPENDENTS)) {
+          let text: string;
+          try {
+            text = readFileSync(path, 'utf8');
+          } catch {
+            continue;
+          }
+          const uri = pathToUri(path);
+          const languageId = Object.entries(target.server.extensions).find(([ext]) => path.toLowerCase().endsWith(ext))?.[1] ?? files[0]?.languageId ?? 'plaintext';
+          dependents.push({ path, uri, languageId, text, baseline: await baselineIn(target, buffers, uri, languageId, text) });
+        }
+      }
+      for (const f of files) buffers.hold(f.uri, f.languageId, f.text);
+      for (const d of dependents) buffers.reopen(d.uri, d.languageId, d.text);
+      await holdSectionForTests();
+      const settled = await Promise.all([...files.map((f) => f.uri), ...dependents.map((d) => d.uri)].map((uri) => settleWithin(conn, uri, options.timeoutMs)));
+      const out: FileEvaluation[] = files.map((f, i) => ({
+        path: f.path,
+        dependent: false,
+        baseText: f.baseText,
+        text: f.text,
+        edits: f.edits,
+        regions: f.regions,
+        baseline: f.baseline,
+        diagnostics: settled[i]?.diagnostics ?? [],
+        settledBy: settled[i]?.settledBy ?? 'timeout',
+      }));
+      dependents.forEach((d, j) => {
+        const s = settled[files.length + j];
+        out.push({ path: d.path, dependent: true, baseText: d.text, text: d.text, edits: [], regions: [], baseline: d.baseline, diagnostics: s?.diagnostics ?? [], settledBy: s?.settledBy ?? 'timeout' });
+      });
+      return out;
+    } finally {
+      try {
+        buffers.restore();
+      } catch (err) {
+        options.onRestoreFailed(err as Error);
+      }
+    }
+  });
+}

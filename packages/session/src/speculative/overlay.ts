@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto';
+import type { Diagnostic, Range, TextEdit } from 'vscode-languageserver-protocol';
+import { applyTextEdits } from '@agent-lsp/protocol';
+import type { SettledBy } from '@agent-lsp/lsp';
+import { addEditedRegion } from './rangeMapping.js';
+
+export function contentHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** A file's diagnostics for its on-disk text, settled. */
+export interface Baseline {
+  diagnostics: Diagnostic[];
+  settledBy: SettledBy;
+}
+
+/**
+ * One file as a session sees it: the on-disk text at the session's first touch (and its settled
+ * diagnostics), the text after the session's edits, the edits in order, the regions of the current
+ * text they wrote, and the overlay's own version counter. Lives in the front; the server sees it
+ * only inside an evaluation's exclusive section.
+ */
+export class OverlayFile {
+  private textValue: string;
+  private readonly history: TextEdit[] = [];
+  private regionList: Range[] = [];
+  private versionValue = 0;
+
+  constructor(
+    readonly path: string,
+    readonly uri: string,
+    readonly languageId: string,
+    readonly baseText: string,
+    readonly baseline: Baseline,
+  ) {
+    this.textValue = baseText;
+  }
+
+  readonly baseHash = (): string => contentHash(this.baseText);
+
+  get text(): string {
+    return this.textValue;
+  }
+  get edits(): readonly TextEdit[] {
+    return this.history;
+  }
+  get regions(): readonly Range[] {
+    return this.regionList;
+  }
+  /** Strictly increasing with every edit (0: no edit yet). */
+  get version(): number {
+    return this.versionValue;
+  }
+  get changed(): boolean {
+    return this.textValue !== this.baseText;
+  }
+
+  /** Applies one edit (its range in the current text); throws, changing nothing, when it cannot. */
+  apply(edit: TextEdit): number {
+    const next = applyTextEdits(this.textValue, [edit]);
+    this.textValue = next;
+    this.history.push(edit);
+    this.regionList = addEditedRegion(this.regionList, edit);
+    return ++this.versionValue;
+  }
+}

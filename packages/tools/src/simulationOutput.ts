@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import type { Evaluation, SimDiagnostic, SimulationSession } from '@agent-lsp/session';
+import { diagnosticText } from './locations.js';
+import { diagnostic, readyOutput, type DiagnosticOut } from './schemas.js';
+import type { ToolContext } from './toolDefinition.js';
+
+const settledBy = z.enum(['pull', 'version', 'exact', 'quiet', 'timeout']);
+
+export const sessionOutput = {
+  ...readyOutput,
+  session_id: z.string().optional(),
+  phase: z.enum(['created', 'mutated', 'evaluating', 'evaluated', 'committed', 'discarded', 'dirty', 'destroyed']).optional().describe('The session\'s phase after the call.'),
+  session_dirty: z.boolean().optional().describe('true when the server\'s state could not be restored: only destroy_session is allowed.'),
+};
+
+const evaluationFields = {
+  scope: z.enum(['file', 'workspace']).optional(),
+  errors_introduced: z.array(diagnostic).optional().describe('Errors the edits introduce (positions in the edited text).'),
+  errors_resolved: z.array(diagnostic).optional().describe('Errors the edits resolve (positions in the file on disk).'),
+  warnings_introduced: z.array(diagnostic).optional().describe('Warnings, information and hints introduced (not counted in net_delta).'),
+  warnings_resolved: z.array(diagnostic).optional(),
+  net_delta: z.number().optional().describe('Errors introduced minus errors resolved; > 0 means the edits break something.'),
+  confidence: z.enum(['high', 'partial', 'eventual']).optional().describe('high: settled; partial: a timeout cut the wait; eventual: workspace files that only went quiet.'),
+  timeout: z.boolean().optional(),
+  settled_by: settledBy.optional().describe('The weakest way any file\'s diagnostics settled.'),
+  files: z
+    .array(z.object({ file: z.string(), dependent: z.boolean().describe('Checked because it depends on an edited file.'), settled_by: settledBy, baseline_settled_by: settledBy }))
+    .optional(),
+  duration_ms: z.number().optional(),
+};
+
+export const evaluationOutput = { ...sessionOutput, ...evaluationFields };
+
+export const chainStep = z.object({
+  step: z.number(),
+  net_delta: z.number().describe('Measured against the baseline, with steps 1..step applied.'),
+  errors_introduced: z.array(diagnostic),
+  errors_resolved: z.array(diagnostic),
+  warnings_introduced: z.array(diagnostic),
+  confidence: z.enum(['high', 'partial', 'eventual']),
+  settled_by: settledBy.optional(),
+});
+export type ChainStepOut = z.infer<typeof chainStep>;
+
+function out(ctx: ToolContext, d: SimDiagnostic): DiagnosticOut {
+  const { path, ...rest } = d;
+  return { file: ctx.workspace.display(path), ...rest };
+}
+
+export function sessionState(s: SimulationSession) {
+  return { ready: true as const, session_id: s.id, phase: s.phase, session_dirty: s.dirty };
+}
+
+export function evaluationOut(ctx: ToolContext, e: Evaluation) {
+  return {
+    scope: e.scope,
+    errors_introduced: e.errorsIntroduced.map((d) => out(ctx, d)),
+    errors_resolved: e.errorsResolved.map((d) => out(ctx, d)),
+    warnings_introduced: e.warningsIntroduced.map((d) => out(ctx, d)),
+    warnings_resolved: e.warningsResolved.map((d) => out(ctx, d)),
+    net_delta: e.netDelta,
+    confidence: e.confidence,
+    timeout: e.timeout,
+    ...(e.settledBy ? { settled_by: e.settledBy } : {}),
+    files: e.files.map((f) => ({ file: ctx.workspace.display(f.path), dependent: f.dependent, settled_by: f.settledBy, baseline_settled_by: f.baselineSettledBy })),
+    duration_ms: e.durationMs,
+  };
+}
+
+type EvaluationOut = Partial<ReturnType<typeof evaluationOut>> & { session_id?: string | undefined; session_dirty?: boolean | undefined };
+
+function list(title: string, items: readonly DiagnosticOut[] | undefined): string[] {
+  return items && items.length ? [`${title}:`, ...items.map((d) => `  ${diagnosticText(d)}`)] : [];
+}
+
+export function evaluationText(r: EvaluationOut): string {
+  const delta = r.net_delta ?? 0;
+  const verdict = delta > 0 ? 'the edits break something' : delta < 0 ? 'the edits fix errors and break none' : (r.errors_introduced ?? []).length ? 'as many errors introduced as resolved' : 'no new errors';
+  const dependents = (r.files ?? []).filter((f) => f.dependent).length;
+  const head =
+    `net_delta ${delta > 0 ? '+' : ''}${delta}: ${verdict} (${(r.errors_introduced ?? []).length} introduced, ${(r.errors_resolved ?? []).length} resolved). ` +
+    `Scope ${r.scope ?? 'file'}${dependents ? ` (+${dependents} dependent file(s))` : ''}, confidence ${r.confidence ?? 'high'}${r.settled_by ? `, settled by ${r.settled_by}` : ''}${r.timeout ? ', TIMED OUT' : ''}, ${r.duration_ms ?? 0} ms.`;
+  return [
+    r.session_id ? `Session ${r.session_id}${r.session_dirty ? ' (DIRTY: destroy it)' : ''}.` : '',
+    head,
+    ...list('Errors introduced', r.errors_introduced),
+    ...list('Errors resolved', r.errors_resolved),
+    ...list('Warnings/hints introduced', r.warnings_introduced),
+    ...list('Warnings/hints resolved', r.warnings_resolved),
+  ]
+    .filter(Boolean)
+    .join('\n');
+}

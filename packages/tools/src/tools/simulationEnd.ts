@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { applySessionPatch, sessionPatch } from '@agent-lsp/session';
+import { sessionOutput, sessionState } from '../simulationOutput.js';
+import { defineTool, SIMULATES, WRITES } from '../toolDefinition.js';
+import { sessionIdInput } from './simulationArgs.js';
+
+export const commitSession = defineTool({
+  name: 'commit_session',
+  title: 'Commit a simulation session',
+  description:
+    'Ends a session with its edits as a WorkspaceEdit (minimal edits per file) and a unified diff, writing nothing (default). apply: true writes them as one transaction with a checkpoint, and the servers then see the new disk; it refuses, writing nothing, if a touched file changed on disk since the session\'s baseline.',
+  group: 'simulation',
+  input: { ...sessionIdInput, apply: z.boolean().optional().describe('Write the edits to disk (default false: return the patch only).') },
+  output: {
+    ...sessionOutput,
+    applied: z.boolean().optional().describe('true when the files were written.'),
+    workspace_edit: z.object({ changes: z.record(z.string(), z.array(z.unknown())) }).optional().describe('The edits, as an LSP WorkspaceEdit (for apply_edit, or any client).'),
+    diff: z.string().optional(),
+    files: z.array(z.object({ file: z.string(), edits: z.number() })).optional(),
+    checkpoint_id: z.string().optional().describe('With apply: the checkpoint of the write (undo_last undoes it).'),
+  },
+  annotations: WRITES,
+  async handler(args, ctx) {
+    const session = ctx.session.simulations.get(args.session_id);
+    const label = (p: string) => ctx.workspace.display(p);
+    const { patch, checkpointId } = await session.commit(async (files) => {
+      const patch = sessionPatch(files, label);
+      const checkpoint = args.apply === true && patch.files.length > 0 ? await applySessionPatch(ctx.session.transactions, ctx.call, ctx.signal, files, patch, label) : undefined;
+      session.markCommitted();
+      return { patch, checkpointId: checkpoint?.id };
+    });
+    return {
+      ...sessionState(session),
+      applied: checkpointId !== undefined,
+      workspace_edit: patch.edit as { changes: Record<string, unknown[]> },
+      diff: patch.diff,
+      files: patch.files.map((f) => ({ file: label(f.path), edits: f.edits })),
+      ...(checkpointId ? { checkpoint_id: checkpointId } : {}),
+    };
+  },
+  text: (r) => {
+    const files = (r.files ?? []).map((f) => f.file).join(', ') || 'no file';
+    const head = r.applied ? `Committed and written: ${files}. Checkpoint ${r.checkpoint_id ?? '?'} (undo_last undoes it).` : `Committed as a patch (nothing written): ${files}. Apply it with apply_edit, or commit with apply: true.`;
+    return `${head}\n${r.diff ?? ''}`.trimEnd();
+  },
+});
+
+export const discardSession = defineTool({
+  name: 'discard_session',
+  title: 'Discard a simulation session',
+  description: 'Drops a session\'s edits. Nothing was written to disk, and the server already holds the disk\'s text again. The id stays valid for destroy_session.',
+  group: 'simulation',
+  input: sessionIdInput,
+  output: { ...sessionOutput, edits_discarded: z.number().optional() },
+  annotations: SIMULATES,
+  async handler(args, ctx) {
+    const session = ctx.session.simulations.get(args.session_id);
+    const edits = await session.discard();
+    return { ...sessionState(session), edits_discarded: edits };
+  },
+  text: (r) => `Discarded ${r.edits_discarded ?? 0} edit(s) of session ${r.session_id ?? '?'}; disk and server are as before.`,
+});
+
+export const destroySession = defineTool({
+  name: 'destroy_session',
+  title: 'Destroy a simulation session',
+  description: 'Releases a session in any phase (also a dirty one); its id is invalid afterwards. Nothing is written.',
+  group: 'simulation',
+  input: sessionIdInput,
+  output: sessionOutput,
+  annotations: SIMULATES,
+  handler: (args, ctx) => Promise.resolve(sessionState(ctx.session.simulations.destroy(args.session_id))),
+  text: (r) => `Session ${r.session_id ?? '?'} destroyed.`,
+});
+
+export const simulationEndTools = [commitSession, discardSession, destroySession];
