@@ -41,8 +41,15 @@ export async function applySessionPatch(
   files: readonly OverlayFile[],
   patch: SessionPatch,
   label: (path: string) => string,
+  /** Where each file's new text goes; by default over the file itself. */
+  destination?: (path: string) => string,
 ): Promise<Checkpoint | undefined> {
   const result = await transactions.applyPlan(call, signal, (plan) => {
+    if (destination) {
+      // Copies elsewhere: the originals stay as they are, so whether they moved does not matter.
+      for (const f of files) if (f.text !== f.baseText) plan.setText(destination(f.path), f.text);
+      return;
+    }
     const moved = files.filter((f) => {
       const now = readCurrent(f.path);
       return now === null || contentHash(now.toString('utf8')) !== f.baseHash();

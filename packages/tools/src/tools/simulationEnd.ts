@@ -1,4 +1,6 @@
+import { join, relative, resolve } from 'node:path';
 import { z } from 'zod';
+import { isWithin, UserError } from '@agent-lsp/protocol';
 import { applySessionPatch, sessionPatch } from '@agent-lsp/session';
 import { sessionOutput, sessionState } from '../simulationOutput.js';
 import { defineTool, SIMULATES, WRITES } from '../toolDefinition.js';
@@ -10,7 +12,14 @@ export const commitSession = defineTool({
   description:
     'Ends a session with its edits as a WorkspaceEdit (minimal edits per file) and a unified diff, writing nothing (default). apply: true writes them as one transaction with a checkpoint, and the servers then see the new disk; it refuses, writing nothing, if a touched file changed on disk since the session\'s baseline.',
   group: 'simulation',
-  input: { ...sessionIdInput, apply: z.boolean().optional().describe('Write the edits to disk (default false: return the patch only).') },
+  input: {
+    ...sessionIdInput,
+    apply: z.boolean().optional().describe('Write the edits to disk (default false: return the patch only).'),
+    target: z
+      .string()
+      .optional()
+      .describe('Write the edited files under this directory instead of over the originals (<target>/<path relative to the root>; inside the workspace). Implies a write; the originals are left as they are.'),
+  },
   output: {
     ...sessionOutput,
     applied: z.boolean().optional().describe('true when the files were written.'),
@@ -18,14 +27,17 @@ export const commitSession = defineTool({
     diff: z.string().optional(),
     files: z.array(z.object({ file: z.string(), edits: z.number() })).optional(),
     checkpoint_id: z.string().optional().describe('With apply: the checkpoint of the write (undo_last undoes it).'),
+    written_to: z.array(z.string()).optional().describe('With target: where the edited files were written.'),
   },
   annotations: WRITES,
   async handler(args, ctx) {
     const session = ctx.session.simulations.get(args.session_id);
     const label = (p: string) => ctx.workspace.display(p);
+    const destination = args.target !== undefined ? targetDestination(ctx.workspace.rootList, args.target) : undefined;
     const { patch, checkpointId } = await session.commit(async (files) => {
       const patch = sessionPatch(files, label);
-      const checkpoint = args.apply === true && patch.files.length > 0 ? await applySessionPatch(ctx.session.transactions, ctx.call, ctx.signal, files, patch, label) : undefined;
+      const write = (args.apply === true || destination !== undefined) && patch.files.length > 0;
+      const checkpoint = write ? await applySessionPatch(ctx.session.transactions, ctx.call, ctx.signal, files, patch, label, destination) : undefined;
       session.markCommitted();
       return { patch, checkpointId: checkpoint?.id };
     });
@@ -36,14 +48,29 @@ export const commitSession = defineTool({
       diff: patch.diff,
       files: patch.files.map((f) => ({ file: label(f.path), edits: f.edits })),
       ...(checkpointId ? { checkpoint_id: checkpointId } : {}),
+      ...(checkpointId && destination ? { written_to: patch.files.map((f) => ctx.workspace.display(destination(f.path))) } : {}),
     };
   },
   text: (r) => {
     const files = (r.files ?? []).map((f) => f.file).join(', ') || 'no file';
-    const head = r.applied ? `Committed and written: ${files}. Checkpoint ${r.checkpoint_id ?? '?'} (undo_last undoes it).` : `Committed as a patch (nothing written): ${files}. Apply it with apply_edit, or commit with apply: true.`;
+    const head = r.written_to ? `Committed and written to ${r.written_to.join(', ')} (originals unchanged). Checkpoint ${r.checkpoint_id ?? '?'}.` : r.applied ? `Committed and written: ${files}. Checkpoint ${r.checkpoint_id ?? '?'} (undo_last undoes it).` : `Committed as a patch (nothing written): ${files}. Apply it with apply_edit, or commit with apply: true.`;
     return `${head}\n${r.diff ?? ''}`.trimEnd();
   },
 });
+
+/** `<target>/<root-relative path>`; the target must lie inside a workspace root. */
+function targetDestination(roots: readonly string[], target: string): (path: string) => string {
+  const root = roots[0];
+  if (!root) throw new UserError('no_workspace', 'No workspace is set: call start_lsp first.');
+  const dir = resolve(root, target);
+  if (!roots.some((r) => isWithin(r, dir))) {
+    throw new UserError('outside_workspace', `target ${target} is outside the workspace (${roots.join(', ')}); commit into a directory inside it.`);
+  }
+  return (path) => {
+    const owner = roots.find((r) => isWithin(r, path)) ?? root;
+    return join(dir, relative(owner, path));
+  };
+}
 
 export const discardSession = defineTool({
   name: 'discard_session',
