@@ -26,6 +26,8 @@ export function pythonStdlib(tmp) {
     root,
     files: countFiles(root, '.py'),
     // stdlib imports resolve to typeshed's stubs: os.path.join's references span the whole library.
+    previewFile: 'json/encoder.py',
+    comment: '#',
     file: 'shutil.py',
     pattern: 'srcname = os.path.@@join(src, srcentry.name)',
   };
@@ -46,6 +48,8 @@ export function effectSources(tmp) {
     language: 'typescript',
     root,
     files: countFiles(join(root, 'src'), '.ts'),
+    previewFile: 'src/Duration.ts',
+    comment: '//',
     file: 'src/Function.ts',
     pattern: 'export const @@dual',
   };

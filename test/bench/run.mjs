@@ -11,6 +11,7 @@ import { listDaemons, stopDaemons } from '@agent-lsp/broker';
 import { createLogger, ServerRegistry, startDirectConnection } from '@agent-lsp/lsp';
 import { pathToUri, resolvePositionPattern, toLspPosition } from '@agent-lsp/protocol';
 import { brokerOverhead } from './brokerOverhead.mjs';
+import { previewEditLatency } from './previewEdit.mjs';
 import { effectSources, pythonStdlib } from './corpora.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -90,6 +91,9 @@ const tmp = mkdtempSync(join(tmpdir(), 'agent-lsp-bench-'));
 try {
   const results = [];
   for (const make of [pythonStdlib, effectSources]) results.push(await benchCorpus(make(tmp)));
+  log('preview_edit vs the 500 ms quiet window…');
+  const previewRows = [];
+  for (const r of results) previewRows.push(await previewEditLatency(r.corpus, log));
   log('Broker overhead, memory and load (effect sources)…');
   const overheadHome = mkdtempSync(join(tmpdir(), 'agent-lsp-bench-home-'));
   const overheadEnv = { ...process.env, AGENT_LSP_HOME: overheadHome };
@@ -124,6 +128,20 @@ agent-lsp in between (median of 5). **Overhead**: warm tool calls minus the serv
 ${rows.join('\n')}
 
 Targets (issue 3): warm at least 10× faster than cold; warm tool calls within 150 ms of the server's own warm answer.
+
+## Speculative edits: \`preview_edit\` vs a fixed 500 ms quiet window
+
+A single-file edit (a comment line inserted at the top of the file), evaluated 15 times on a warm
+server (direct mode) after one warm-up call that takes the baseline. **preview_edit**: the tool
+call, end to end over MCP (push the overlay in an exclusive section, settle, diff against the
+baseline, restore). **Quiet window**: the same edit pushed on a direct connection, then waiting
+until the file's diagnostics have been quiet for 500 ms and collecting them, as peers do.
+
+| corpus | file | preview_edit p50 | preview_edit p95 | settled by | quiet window p50 | quiet window p95 | ratio (p50) |
+| --- | --- | --- | --- | --- | --- | --- | --- |
+${previewRows.join('\n')}
+
+Target (issue 5): preview_edit p50 at most half of the quiet-window strategy's (ratio ≤ 0.50).
 
 ## The broker hop, memory and load
 
