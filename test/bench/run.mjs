@@ -108,7 +108,7 @@ try {
   const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
   const m = (ms) => `${Math.round(ms)} ms`;
   const rows = results.map(({ corpus, cold, warm, server, rss }) =>
-    `| ${corpus.name} | ${corpus.files} | \`${corpus.pattern}\` in ${corpus.file} | ${cold.total}${cold.complete ? '' : ' (incomplete!)'} | ${s(cold.processMs)} | ${m(warm.processMs)} | ${m(warm.callsMs)} | ${m(server.medianMs)} (${server.total} refs) | ${(cold.processMs / warm.processMs).toFixed(1)}× | ${m(warm.callsMs - server.medianMs)} | ${rss ? `${Math.round(rss / 1048576)} MiB` : '?'} |`,
+    `| ${corpus.name} | ${corpus.files} | \`${corpus.pattern}\` in ${corpus.file} | ${cold.total}${cold.complete ? '' : ' (incomplete!)'} | ${s(cold.processMs)} | ${m(warm.processMs)} | ${m(warm.callsMs)} | ${m(server.medianMs)} (${server.total} refs) | ${(cold.processMs / warm.processMs).toFixed(1)}× | ${(cold.callsMs / warm.callsMs).toFixed(1)}× | ${m(warm.callsMs - server.medianMs)} | ${rss ? `${Math.round(rss / 1048576)} MiB` : '?'} |`,
   );
   const doc = `# Benchmarks
 
@@ -123,8 +123,8 @@ from process spawn, and for the two tool calls alone (\`start_lsp\` + \`find_ref
 MCP handshake). **Server alone**: the language server's own warm answer to the same request, with no
 agent-lsp in between (median of 5). **Overhead**: warm tool calls minus the server's own answer.
 
-| corpus | files | query | references | cold | warm (process) | warm (tool calls) | server alone | cold / warm | overhead | broker + server RSS |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| corpus | files | query | references | cold | warm (process) | warm (tool calls) | server alone | cold / warm (process) | cold / warm (tool calls) | overhead | broker + server RSS |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
 
 Targets (issue 3): warm at least 10× faster than cold; warm tool calls within 150 ms of the server's own warm answer.

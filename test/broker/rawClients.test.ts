@@ -103,7 +103,23 @@ describe('many plain LSP clients on one pyright broker', () => {
     expect((late.init.capabilities.experimental as { agentLsp?: { ready: boolean } }).agentLsp?.ready).toBe(true);
   });
 
-  // The clients above have disconnected, so geometry.py is open nowhere: the server reads the disk.
+  it('keeps a document whose text is the disk\'s open for the next client, but not unsaved text', async () => {
+    const c = await client(true);
+    const stats = async () => (await c.rpc.sendRequest<{ openDocuments: string[] }>('$/agentLsp/stats', null)).openDocuments;
+    // A file no other test of this broker opens.
+    const reports = pathToUri(file('__init__.py'));
+    const text = readFileSync(file('__init__.py'), 'utf8');
+    await c.rpc.sendNotification('textDocument/didOpen', { textDocument: { uri: reports, languageId: 'python', version: 1, text: `${text}\n# unsaved\n` } });
+    await c.rpc.sendNotification('textDocument/didClose', { textDocument: { uri: reports } });
+    expect(await stats()).not.toContain(reports);
+    await c.rpc.sendNotification('textDocument/didOpen', { textDocument: { uri: reports, languageId: 'python', version: 2, text } });
+    await c.rpc.sendNotification('textDocument/didClose', { textDocument: { uri: reports } });
+    expect(await stats()).toContain(reports);
+    c.close();
+  });
+
+  // The clients above have disconnected, so geometry.py is open in no client: the server reads the
+  // disk once the watcher reports the change (a lingering copy is closed then).
   it('tells the server when a file changes on disk (and not for node_modules)', async () => {
     const puller = await client(true);
     const routes = pathToUri(file('routes.py'));

@@ -123,6 +123,7 @@ export class Broker implements BrokerHost, LeaseHost {
       logger,
       onChanges: (changes) => {
         logger.debug(`watched files changed: ${changes.map((c) => `${c.type}:${c.uri}`).join(' ')}`);
+        for (const c of changes) this.documents.diskChanged(c.uri);
         this.conn?.notify('workspace/didChangeWatchedFiles', { changes });
       },
     });
@@ -381,6 +382,7 @@ export class Broker implements BrokerHost, LeaseHost {
       this.watcher?.dispose();
       this.bridge.dispose();
       this.lease.dispose();
+      this.documents.dispose();
       this.broadcastStatus();
       for (const c of [...this.clients]) c.close();
       await this.conn?.shutdown().catch(() => undefined);

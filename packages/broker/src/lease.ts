@@ -200,6 +200,7 @@ export class LeaseManager {
       clients: this.host.clientCount(),
       waiting: this.waitingCount,
       lease: this.lease ? { client: this.lease.client, expiresAt: this.lease.expiresAt } : null,
+      openDocuments: this.host.serverDocuments()?.uris({ includeInternal: true }) ?? [],
     };
   }
 

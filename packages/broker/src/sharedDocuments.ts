@@ -3,8 +3,20 @@ import type {
   DidCloseTextDocumentParams,
   DidOpenTextDocumentParams,
 } from 'vscode-languageserver-protocol';
-import { applyTextEdits } from '@agent-lsp/protocol';
+import { readFileSync } from 'node:fs';
+import { applyTextEdits, uriToPath } from '@agent-lsp/protocol';
 import type { DocumentStore } from '@agent-lsp/lsp';
+
+const LINGER_MS = 5 * 60_000;
+
+function diskText(uri: string): string | undefined {
+  const path = uriToPath(uri);
+  try {
+    return path ? readFileSync(path, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export interface ClientDocument {
   languageId: string;
@@ -21,6 +33,8 @@ export interface ClientDocument {
  */
 export class SharedDocuments {
   private readonly byClient = new Map<number, Map<string, ClientDocument>>();
+  /** Documents no client holds any more, kept open in the server for a while (see release). */
+  private readonly lingering = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private readonly server: () => DocumentStore | undefined,
@@ -30,6 +44,7 @@ export class SharedDocuments {
 
   didOpen(client: number, p: DidOpenTextDocumentParams): void {
     const { uri, languageId, version, text } = p.textDocument;
+    this.stopLingering(uri);
     this.docsOf(client).set(uri, { languageId, version, text });
     this.push(uri, languageId, text);
   }
@@ -90,11 +105,49 @@ export class SharedDocuments {
     this.onSynced(uri);
   }
 
+  /**
+   * The last holder let go. When the server's text is the disk's, the document stays open for
+   * LINGER_MS: the next agent that opens it (a new front, minutes later) finds the server's work on
+   * it done instead of starting over. Unsaved text is closed at once, so nobody else sees it.
+   */
   private release(client: number, uri: string): void {
     this.docsOf(client).delete(uri);
     const other = [...this.byClient.values()].map((docs) => docs.get(uri)).find((d) => d !== undefined);
-    if (other) this.push(uri, other.languageId, other.text);
-    else if (this.server()?.close(uri)) this.onSynced(uri);
+    if (other) {
+      this.push(uri, other.languageId, other.text);
+      return;
+    }
+    const store = this.server();
+    const held = store?.get(uri);
+    if (held && held.text === diskText(uri)) {
+      this.stopLingering(uri);
+      this.lingering.set(
+        uri,
+        setTimeout(() => {
+          this.lingering.delete(uri);
+          if (this.holders(uri).length === 0 && this.server()?.close(uri)) this.onSynced(uri);
+        }, LINGER_MS),
+      );
+      return;
+    }
+    if (store?.close(uri)) this.onSynced(uri);
+  }
+
+  /** The file changed on disk: a lingering copy is stale, close it now. */
+  diskChanged(uri: string): void {
+    if (!this.lingering.has(uri)) return;
+    this.stopLingering(uri);
+    if (this.holders(uri).length === 0 && this.server()?.close(uri)) this.onSynced(uri);
+  }
+
+  private stopLingering(uri: string): void {
+    clearTimeout(this.lingering.get(uri));
+    this.lingering.delete(uri);
+  }
+
+  dispose(): void {
+    for (const t of this.lingering.values()) clearTimeout(t);
+    this.lingering.clear();
   }
 
   private docsOf(client: number): Map<string, ClientDocument> {

@@ -65,6 +65,8 @@ export interface BrokerStats {
   /** Messages of other clients waiting for an exclusive section to end. */
   waiting: number;
   lease: { client: number; expiresAt: number } | null;
+  /** URIs the server holds open (clients' documents, lingering ones, the broker's own). */
+  openDocuments: string[];
 }
 
 /** agent-lsp's own version: MCP server info, LSP client info, broker info, `--version`. */
