@@ -2,8 +2,8 @@ import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UserError } from '@agent-lsp/protocol';
 import { loadCustomServers } from './customServers.js';
+import { userErrorFrom } from '../../../test/helpers/userErrors.js';
 
 let scratch: string;
 
@@ -41,16 +41,6 @@ function luaConfig(overrides: Record<string, unknown>): string {
   return config({ servers: [{ ...LUA, ...overrides }] });
 }
 
-/** The UserError `fn` throws; fails the test when it throws nothing or something else. */
-function userErrorFrom(fn: () => unknown): UserError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(UserError);
-    return err as UserError;
-  }
-  throw new Error('expected a UserError, but nothing was thrown');
-}
 
 /** Loads `path`, expecting it to be refused; returns the reason after "is invalid: ". */
 function refusal(path: string): string {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { UserError } from '@agent-lsp/protocol';
 import type { ServerDefinition } from './serverProfile.js';
 import { ServerRegistry } from './serverRegistry.js';
+import { userErrorFrom } from '../../../test/helpers/userErrors.js';
 
 const registry = new ServerRegistry();
 
@@ -11,16 +11,6 @@ function routeOf(path: string, reg = registry): string | undefined {
   return found && `${found.server.id}/${found.languageId}`;
 }
 
-/** The UserError `fn` throws; fails the test when it throws nothing or something else. */
-function userErrorFrom(fn: () => unknown): UserError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(UserError);
-    return err as UserError;
-  }
-  throw new Error('expected a UserError, but nothing was thrown');
-}
 
 function customServer(id: string, extensions: Record<string, string>): ServerDefinition {
   return {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { UserError } from './errors.js';
 import { CURSOR_MARK, resolvePositionPattern } from './pattern.js';
 import { toLspPosition } from './position.js';
+import { userErrorFrom } from '../../../test/helpers/userErrors.js';
 
 const PRICING = [
   'def compute_total(items):',
@@ -16,16 +16,6 @@ function cursorOf(text: string, pattern: string): string {
   return `${p.line}:${p.column}`;
 }
 
-/** The UserError `fn` throws; fails the test when it throws nothing or something else. */
-function userErrorFrom(fn: () => unknown): UserError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(UserError);
-    return err as UserError;
-  }
-  throw new Error('expected a UserError, but nothing was thrown');
-}
 
 describe('resolvePositionPattern', () => {
   it('marks the cursor with @@', () => {

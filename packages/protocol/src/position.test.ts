@@ -1,22 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { UserError } from './errors.js';
 import { fromLspPosition, fromLspRange, splitLines, toLspPosition, toLspRange, type UserPosition } from './position.js';
+import { userErrorFrom } from '../../../test/helpers/userErrors.js';
 
 /** The LSP position of 1-based `line`:`column` (code points) in `text`. */
 function lspAt(text: string, line: number, column: number) {
   return toLspPosition(text, { line, column });
 }
 
-/** The UserError `fn` throws; fails the test when it throws nothing or something else. */
-function userErrorFrom(fn: () => unknown): UserError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(UserError);
-    return err as UserError;
-  }
-  throw new Error('expected a UserError, but nothing was thrown');
-}
 
 /** The 1-based column of the first occurrence of `needle` in `line`, counted in code points. */
 function codePointColumnOf(line: string, needle: string): number {

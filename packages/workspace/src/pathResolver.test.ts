@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UserError } from '@agent-lsp/protocol';
 import { resolveDirectory, resolveFilePath } from './pathResolver.js';
+import { userErrorFrom } from '../../../test/helpers/userErrors.js';
 
 /**
  * A scratch area holding a workspace root `app/` and a directory `outside/` next to it, both
@@ -44,16 +44,6 @@ function inApp(input: string, allowedOutside = NOTHING_OUTSIDE): string {
   return resolveFilePath(input, [root], allowedOutside).path;
 }
 
-/** The UserError `fn` throws; fails the test when it throws nothing or something else. */
-function userErrorFrom(fn: () => unknown): UserError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(UserError);
-    return err as UserError;
-  }
-  throw new Error('expected a UserError, but nothing was thrown');
-}
 
 describe('resolveFilePath', () => {
   it('resolves a relative path against the workspace root', () => {
