@@ -32,7 +32,7 @@ import {
   type BrokerAcquireResult,
   type Disposable,
 } from '@agent-lsp/protocol';
-import { LocalMutex } from './exclusiveSection.js';
+import { ReadWriteLock } from './exclusiveSection.js';
 import { CLIENT_CAPABILITIES } from './clientCapabilities.js';
 import { DiagnosticsCollector } from './diagnostics.js';
 import { DocumentStore } from './documents.js';
@@ -74,6 +74,8 @@ export interface LspConnectionOptions {
   logger: Logger;
   onApplyEdit?: ApplyEditHandler;
   initializeTimeoutMs?: number;
+  /** The front's shared/exclusive section (one per workspace, shared by its connections). */
+  section?: ReadWriteLock;
 }
 
 export interface RequestOptions {
@@ -108,7 +110,7 @@ export class LspConnection implements Disposable {
   private crashError: Error | undefined;
   private initResult: InitializeResult | undefined;
   private folders: string[];
-  private readonly localSection = new LocalMutex();
+  private readonly section: ReadWriteLock;
 
   readonly documents: DocumentStore;
   readonly diagnostics: DiagnosticsCollector;
@@ -126,6 +128,7 @@ export class LspConnection implements Disposable {
 
   private constructor(private readonly options: LspConnectionOptions) {
     this.folders = [...options.workspaceFolders];
+    this.section = options.section ?? new ReadWriteLock();
     this.rpc = createMessageConnection(
       new StreamMessageReader(options.transport.input),
       new StreamMessageWriter(options.transport.output),
@@ -232,7 +235,7 @@ export class LspConnection implements Disposable {
    * should restore them itself).
    */
   async exclusive<T>(fn: () => Promise<T>, options: { leaseMs?: number } = {}): Promise<T> {
-    return this.localSection.run(async () => {
+    return this.section.exclusive(async () => {
       if (!this.broker) return fn();
       const leaseMs = options.leaseMs ?? 60_000;
       const lease = await this.request<BrokerAcquireResult>(BrokerAcquireRequest.method, { leaseMs }, { timeoutMs: 10 * 60_000 });

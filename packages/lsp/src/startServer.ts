@@ -11,6 +11,7 @@ export interface StartDirectOptions {
   workspaceFolders: readonly string[];
   logger: Logger;
   onApplyEdit?: LspConnectionOptions['onApplyEdit'];
+  section?: LspConnectionOptions['section'];
 }
 
 /** Direct mode: spawns the server as our child and initializes it. */

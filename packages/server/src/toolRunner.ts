@@ -51,15 +51,17 @@ export async function runTool(
   };
   try {
     await session.transactions.recoverWorkspace(env.signal);
+    // Simulation tools take the exclusive section themselves; everything else shares it.
+    const handle = () => (def.group === 'simulation' ? def.handler(args, ctx) : workspace.shared(() => def.handler(args, ctx)));
     let result;
     try {
-      result = await def.handler(args, ctx);
+      result = await handle();
     } catch (err) {
       // A killed broker: the workspace starts a new one on the next connection; a read-only call
       // is simply asked again, once.
       if (!(err instanceof ServerCrashedError && err.brokerGone && def.annotations.readOnlyHint)) throw err;
       logger.warn(`${def.name}: the broker went away (${err.message}); retrying once with a new broker`);
-      result = await def.handler(args, ctx);
+      result = await handle();
     }
     await session.transactions.recoverWorkspace(env.signal);
     session.finishCall(call, args, 'ok');

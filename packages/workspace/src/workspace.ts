@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { displayPath, pathToUri, uriToPath, UserError, type Disposable } from '@agent-lsp/protocol';
 import {
   connectPassive,
+  ReadWriteLock,
   startDirectConnection,
   type LspConnection,
   type Logger,
@@ -49,6 +50,11 @@ export class Workspace implements Disposable {
   /** Files outside the roots that a server named in an answer: readable, never writable. */
   private readonly serverNamed = new Set<string>();
   private readonly connect: ConnectionFactory;
+  /**
+   * Tool calls run in shared sections; a speculative evaluation (LspConnection.exclusive) takes
+   * it exclusively, so nothing of this front reads or resyncs a buffer that holds an overlay.
+   */
+  private readonly section = new ReadWriteLock();
   /** Servers reached over TCP instead of spawned (start_lsp connect), by server id. */
   private readonly passive = new Map<string, string>();
 
@@ -174,7 +180,7 @@ export class Workspace implements Disposable {
       this.connections.delete(server.id);
       if (conn) this.checkRestartBudget(server);
     }
-    const base: StartDirectOptions = { server, rootDir: root, workspaceFolders: this.roots, logger: this.options.logger };
+    const base: StartDirectOptions = { server, rootDir: root, workspaceFolders: this.roots, logger: this.options.logger, section: this.section };
     if (this.options.onApplyEdit) base.onApplyEdit = this.options.onApplyEdit;
     const address = this.passive.get(server.id);
     const starting = address ? connectPassive({ ...base, address }) : this.connect(base);
@@ -209,6 +215,11 @@ export class Workspace implements Disposable {
       if (def) restarted.push(await this.connection(def));
     }
     return restarted;
+  }
+
+  /** Runs an ordinary tool call: alongside other calls, never inside a speculative evaluation. */
+  shared<T>(fn: () => Promise<T>): Promise<T> {
+    return this.section.shared(fn);
   }
 
   /** Opens (or re-syncs with disk) a file in its server; the server sees what is on disk now. */
