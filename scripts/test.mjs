@@ -29,7 +29,11 @@ let skipped = 0;
 try {
   const json = JSON.parse(readFileSync(results, 'utf8'));
   passed = json.numPassedTests;
-  failed = json.numFailedTests + (json.numFailedTestSuites ?? 0);
+  failed = json.numFailedTests;
+  // A test file that failed without a failing test (it did not load) counts as one failure.
+  for (const file of json.testResults ?? []) {
+    if (file.status === 'failed' && !(file.assertionResults ?? []).some((a) => a.status === 'failed')) failed++;
+  }
   skipped = json.numPendingTests + (json.numTodoTests ?? 0);
 } catch {
   failed += 1; // vitest did not even report

@@ -365,7 +365,7 @@ export class LspConnection implements Disposable {
       this.pending.add(entry);
       this.rpc.sendRequest<R>(method, params, cts.token).then(
         (value) => finish(() => resolve(value)),
-        (err: unknown) => finish(() => reject(toWireError(err, this.crashError))),
+        (err: unknown) => finish(() => reject(this.failedSend(err))),
       );
     });
   }
@@ -384,6 +384,19 @@ export class LspConnection implements Disposable {
         event: { added: toWorkspaceFolders(added, pathToUri), removed: toWorkspaceFolders(removed, pathToUri) },
       });
     }
+  }
+
+  /**
+   * A request that failed because its bytes could not be written means the peer is gone, even if
+   * the close event has not arrived yet: report it as such (and so let a caller retry elsewhere).
+   */
+  private failedSend(err: unknown): Error {
+    const code = (err as NodeJS.ErrnoException).code;
+    const message = err instanceof Error ? err.message : String(err);
+    if (!this.crashError && (code === 'EPIPE' || code === 'ECONNRESET' || /\b(EPIPE|ECONNRESET)\b|write after end/.test(message))) {
+      this.onPeerGone(`connection lost: ${message}`);
+    }
+    return toWireError(err, this.crashError);
   }
 
   private onPeerGone(detail: string): void {
