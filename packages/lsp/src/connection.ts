@@ -85,6 +85,8 @@ export interface RequestOptions {
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 const PEER_EXIT_GRACE_MS = 500;
+/** vscode-jsonrpc's ErrorCodes.MessageWriteError. */
+const MESSAGE_WRITE_ERROR = -32099;
 
 interface PendingRequest {
   reject(err: Error): void;
@@ -391,9 +393,11 @@ export class LspConnection implements Disposable {
    * the close event has not arrived yet: report it as such (and so let a caller retry elsewhere).
    */
   private failedSend(err: unknown): Error {
-    const code = (err as NodeJS.ErrnoException).code;
+    const code = (err as { code?: unknown }).code;
     const message = err instanceof Error ? err.message : String(err);
-    if (!this.crashError && (code === 'EPIPE' || code === 'ECONNRESET' || /\b(EPIPE|ECONNRESET)\b|write after end/.test(message))) {
+    // vscode-jsonrpc reports a failed write as a ResponseError with code MessageWriteError.
+    const writeFailed = code === MESSAGE_WRITE_ERROR || code === 'EPIPE' || code === 'ECONNRESET' || /\b(EPIPE|ECONNRESET)\b|write after end/.test(message);
+    if (!this.crashError && writeFailed) {
       this.onPeerGone(`connection lost: ${message}`);
     }
     return toWireError(err, this.crashError);
