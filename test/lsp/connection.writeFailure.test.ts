@@ -7,7 +7,7 @@ import { faultServerDefinition } from '../helpers/faultServer.js';
  * A transport whose peer answers `initialize`, then stops taking bytes (EPIPE) without the stream
  * closing yet: what a client sees in the instant after a broker is killed.
  */
-function transportThatBreaks(): { transport: ServerTransport; breakIt(): void } {
+function transportThatBreaks(): { transport: ServerTransport; breakIt: () => void } {
   const input = new PassThrough();
   let broken = false;
   let seen = '';
@@ -32,7 +32,9 @@ describe('LspConnection when a write fails before the close is seen', () => {
   it('treats the peer as gone: the request fails with a crash error, and so do later ones', async () => {
     const { transport, breakIt } = transportThatBreaks();
     const server = faultServerDefinition();
-    const conn = await LspConnection.start({ transport, server, resolved: server.resolve('/') as NonNullable<ReturnType<typeof server.resolve>>, rootDir: '/tmp', workspaceFolders: ['/tmp'], logger: createLogger({ level: 'error' }) });
+    const resolved = server.resolve('/');
+    if (!resolved) throw new Error('the fault server profile always resolves');
+    const conn = await LspConnection.start({ transport, server, resolved, rootDir: '/tmp', workspaceFolders: ['/tmp'], logger: createLogger({ level: 'error' }) });
     try {
       breakIt();
       await expect(conn.request('textDocument/hover', {}, { timeoutMs: 600_000 })).rejects.toBeInstanceOf(ServerCrashedError);
