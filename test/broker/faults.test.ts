@@ -101,15 +101,19 @@ describe('a broker whose server misbehaves', () => {
   });
 
   it('fails the request of a crashing server with an error naming the crash, then restarts it and re-opens documents', async () => {
+    // Each step is bounded, and a step that overruns says which one, with the broker's log.
+    const within = <T>(what: string, p: Promise<T>, ms = 30_000): Promise<T> =>
+      Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} took over ${ms} ms; broker log:\n${broker.log().slice(-4000)}`)), ms))]);
     const c = await client();
     const calm = await open(c, 'd.fault', 'calm');
     const crashing = await open(c, 'e.fault', 'CRASH');
     const serverPid = broker.info.server.pid;
-    await expect(c.rpc.sendRequest('textDocument/hover', { textDocument: { uri: crashing }, position: at })).rejects.toThrow(/stopped unexpectedly \(exit code 3\)/);
-    expect(c.notifications.some((n) => n.method === '$/agentLsp/status' && (n.params as { state: string }).state === 'restarting')).toBe(true);
-    await waitUntil(() => c.notifications.some((n) => n.method === '$/agentLsp/status' && (n.params as { ready: boolean }).ready), 30_000, 'the broker to be ready again');
+    await expect(within('the crashing hover', c.rpc.sendRequest('textDocument/hover', { textDocument: { uri: crashing }, position: at }))).rejects.toThrow(/stopped unexpectedly \(exit code 3\)/);
+    const status = (pred: (p: { state: string; ready: boolean }) => boolean) => c.notifications.some((n) => n.method === '$/agentLsp/status' && pred(n.params as { state: string; ready: boolean }));
+    await waitUntil(() => status((p) => p.state === 'restarting'), 30_000, 'clients to be told restarting');
+    await waitUntil(() => status((p) => p.ready), 30_000, 'the broker to be ready again');
     if (serverPid !== undefined) expect(isAlive(serverPid)).toBe(false);
     // The restarted server got d.fault back: the hover is answered without another didOpen.
-    expect(await c.rpc.sendRequest<Hover>('textDocument/hover', { textDocument: { uri: calm }, position: at })).toMatchObject({ contents: { value: 'fault-server hover' } });
+    expect(await within('the hover after the restart', c.rpc.sendRequest<Hover>('textDocument/hover', { textDocument: { uri: calm }, position: at }))).toMatchObject({ contents: { value: 'fault-server hover' } });
   });
 });
