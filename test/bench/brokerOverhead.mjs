@@ -1,14 +1,13 @@
 // Issue 4's figures: the broker hop's per-request cost against direct stdio, memory of four agents
 // sharing one broker against four direct servers, and eight fronts' concurrent load on one broker.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { connectToBroker, listDaemons, stopDaemons } from '@agent-lsp/broker';
 import { createLogger, ServerRegistry, startDirectConnection } from '@agent-lsp/lsp';
-import { pathToUri, resolvePositionPattern, toLspPosition } from '@agent-lsp/protocol';
+import { openQueryTarget } from './corpora.mjs';
 import { mib, ms, summarize } from './stats.mjs';
 
 const logger = createLogger({ level: 'error' });
@@ -50,15 +49,11 @@ async function timed(conn, uri, position, method, n) {
   return summarize(samples);
 }
 
+/** The query target, opened and answered once (so the timed requests find it warm). */
 async function prepared(conn, corpus) {
-  await conn.readiness.waitReady({ timeoutMs: 900_000 });
-  const path = join(corpus.root, corpus.file);
-  const text = readFileSync(path, 'utf8');
-  const uri = pathToUri(path);
-  conn.documents.sync(uri, corpus.language, text);
-  const position = toLspPosition(text, resolvePositionPattern(text, corpus.pattern, corpus.file));
-  await conn.request('textDocument/hover', { textDocument: { uri }, position }, { timeoutMs: 900_000 });
-  return { uri, position };
+  const target = await openQueryTarget(conn, corpus);
+  await conn.request('textDocument/hover', { textDocument: { uri: target.uri }, position: target.position }, { timeoutMs: 900_000 });
+  return target;
 }
 
 async function fronts(env, corpus, mode, count) {

@@ -3,7 +3,9 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { pathToUri, resolvePositionPattern, toLspPosition } from '@agent-lsp/protocol';
 
 const require = createRequire(import.meta.url);
 
@@ -11,6 +13,16 @@ function countFiles(dir, ext) {
   let n = 0;
   for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) if (e.isFile() && e.name.endsWith(ext)) n++;
   return n;
+}
+
+/** Waits until `conn` is ready, opens the corpus's query file in it, and finds the query position. */
+export async function openQueryTarget(conn, corpus) {
+  await conn.readiness.waitReady({ timeoutMs: 900_000 });
+  const path = join(corpus.root, corpus.file);
+  const text = readFileSync(path, 'utf8');
+  const uri = pathToUri(path);
+  conn.documents.sync(uri, corpus.language, text);
+  return { uri, position: toLspPosition(text, resolvePositionPattern(text, corpus.pattern, corpus.file)) };
 }
 
 export function pythonStdlib(tmp) {

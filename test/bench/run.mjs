@@ -1,6 +1,6 @@
 // `pnpm bench`: cold vs warm time to the first complete find_references answer, through the
 // broker, beside the language server's own warm answer time; figures into docs/benchmarks.md.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -9,10 +9,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { listDaemons, stopDaemons } from '@agent-lsp/broker';
 import { createLogger, ServerRegistry, startDirectConnection } from '@agent-lsp/lsp';
-import { pathToUri, resolvePositionPattern, toLspPosition } from '@agent-lsp/protocol';
 import { brokerOverhead } from './brokerOverhead.mjs';
 import { previewEditLatency } from './previewEdit.mjs';
-import { effectSources, pythonStdlib } from './corpora.mjs';
+import { effectSources, openQueryTarget, pythonStdlib } from './corpora.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(REPO, 'bin', 'agent-lsp');
@@ -42,12 +41,7 @@ async function serverWarm(corpus) {
   const registry = new ServerRegistry();
   const conn = await startDirectConnection({ server: registry.forLanguage(corpus.language), rootDir: corpus.root, workspaceFolders: [corpus.root], logger: createLogger({ level: 'error' }) });
   try {
-    await conn.readiness.waitReady({ timeoutMs: 900_000 });
-    const path = join(corpus.root, corpus.file);
-    const text = readFileSync(path, 'utf8');
-    const uri = pathToUri(path);
-    conn.documents.sync(uri, corpus.language, text);
-    const position = toLspPosition(text, resolvePositionPattern(text, corpus.pattern, corpus.file));
+    const { uri, position } = await openQueryTarget(conn, corpus);
     const ask = () => conn.request('textDocument/references', { textDocument: { uri }, position, context: { includeDeclaration: true } }, { timeoutMs: 900_000 });
     const first = await ask();
     const times = [];
