@@ -1,11 +1,10 @@
 // Issue 4's figures: the broker hop's per-request cost against direct stdio, memory of four agents
 // sharing one broker against four direct servers, and eight fronts' concurrent load on one broker.
-import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { connectToBroker, listDaemons, stopDaemons } from '@agent-lsp/broker';
+import { connectToBroker, descendantPids, listDaemons, rssBytes, stopDaemons } from '@agent-lsp/broker';
 import { createLogger, ServerRegistry, startDirectConnection } from '@agent-lsp/lsp';
 import { openQueryTarget } from './corpora.mjs';
 import { mib, ms, summarize } from './stats.mjs';
@@ -13,30 +12,9 @@ import { mib, ms, summarize } from './stats.mjs';
 const logger = createLogger({ level: 'error' });
 const BIN = fileURLToPath(new URL('../../bin/agent-lsp', import.meta.url));
 
+/** Resident memory of a process and all its descendants. */
 function treeRss(pid) {
-  const children = new Map();
-  for (const e of readdirSync('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const st = readFileSync(`/proc/${e}/stat`, 'utf8');
-      const ppid = Number(st.slice(st.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(e)]);
-    } catch {
-      // exited
-    }
-  }
-  let total = 0;
-  const stack = [pid];
-  while (stack.length) {
-    const p = stack.pop();
-    try {
-      total += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0) * 1024;
-    } catch {
-      // exited
-    }
-    stack.push(...(children.get(p) ?? []));
-  }
-  return total;
+  return [pid, ...descendantPids(pid)].reduce((sum, p) => sum + (rssBytes(p) ?? 0), 0);
 }
 
 async function timed(conn, uri, position, method, n) {
