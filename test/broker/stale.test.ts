@@ -18,6 +18,7 @@ import {
   readyDaemon,
   referenceCount,
 } from '../helpers/brokers.js';
+import type { DaemonInfo } from '@agent-lsp/broker';
 import { ok } from '../helpers/mcpClient.js';
 import { isAlive, waitUntil } from '../helpers/processes.js';
 
@@ -37,6 +38,14 @@ async function brokerFor(home: string, root: string) {
   expect(await referenceCount(front, PYTHON_DISTANCE)).toBe(EXPECTED_REFERENCES);
   await closeFront(front);
   return readyDaemon(home, 'python');
+}
+
+/** Stops the broker cleanly, then leaves a daemon.json behind that names `pid` as its broker. */
+async function stopAndNamePid(home: string, old: DaemonInfo & { dir: string }, pid: number): Promise<void> {
+  const stopped = await agentLspCli(home, ['daemon-stop', '--all']);
+  expect(stopped.code, stopped.stdout + stopped.stderr).toBe(0);
+  await waitUntil(() => !isAlive(old.broker.pid), 10_000, 'the first broker to exit');
+  writeFileSync(join(old.dir, 'daemon.json'), JSON.stringify({ ...old, dir: undefined, broker: { ...old.broker, pid } }, null, 2));
 }
 
 describe('a stale daemon.json', () => {
@@ -71,14 +80,10 @@ describe('a stale daemon.json', () => {
     const home = scope.home();
     const root = scope.root('python-basic');
     const old = await brokerFor(home, root);
-    const stopped = await agentLspCli(home, ['daemon-stop', '--all']);
-    expect(stopped.code, stopped.stdout + stopped.stderr).toBe(0);
-    await waitUntil(() => !isAlive(old.broker.pid), 10_000, 'the first broker to exit');
-
     // Its pid now belongs to something else: a plain `sleep`, alive, no broker.
     sleeper = spawn('sleep', ['300'], { stdio: 'ignore' });
     const sleepPid = sleeper.pid as number;
-    writeFileSync(join(old.dir, 'daemon.json'), JSON.stringify({ ...old, dir: undefined, broker: { ...old.broker, pid: sleepPid } }, null, 2));
+    await stopAndNamePid(home, old, sleepPid);
     const status = await daemonStatus(home);
     expect(status.daemons).toEqual([]);
     expect(status.stale).toEqual([expect.objectContaining({ key: old.key, reason: expect.stringContaining(String(sleepPid)) })]);
@@ -97,11 +102,7 @@ describe('a stale daemon.json', () => {
     const home = scope.home();
     const root = scope.root('python-basic');
     const old = await brokerFor(home, root);
-    const stopped = await agentLspCli(home, ['daemon-stop', '--all']);
-    expect(stopped.code, stopped.stdout + stopped.stderr).toBe(0);
-    await waitUntil(() => !isAlive(old.broker.pid), 10_000, 'the first broker to exit');
-
-    writeFileSync(join(old.dir, 'daemon.json'), JSON.stringify({ ...old, dir: undefined, broker: { ...old.broker, pid: process.pid } }, null, 2));
+    await stopAndNamePid(home, old, process.pid);
     const front = await scope.front(home);
     ok(await front.call('start_lsp', { root_dir: root }));
     expect(await referenceCount(front, PYTHON_DISTANCE)).toBe(EXPECTED_REFERENCES);
