@@ -116,6 +116,23 @@ function rollbackText(r: { target?: CheckpointOut | undefined; position?: string
   return `Rolled back to ${where}: ${files.length} file(s): ${list}. Checkpoint ${r.checkpoint_id ?? '?'} (undo_last undoes this rollback).`;
 }
 
+/** rollback_to and undo_last: the same rollback, with or without a checkpoint to aim at. */
+async function rollback(
+  ctx: ToolContext,
+  args: { dry_run?: boolean | undefined; force?: boolean | undefined; root_dir?: string | undefined },
+  target: { checkpointId?: string; position: 'before' | 'after' },
+) {
+  if (args.root_dir === undefined) await ctx.workspace.ensureRoots();
+  const outcome = await ctx.session.checkpoints.rollback(ctx.call, {
+    ...target,
+    dryRun: args.dry_run === true,
+    force: args.force === true,
+    rootDir: args.root_dir,
+    signal: ctx.signal,
+  });
+  return rollbackResult(ctx, outcome);
+}
+
 export const rollbackTo = defineTool({
   name: 'rollback_to',
   title: 'Roll back to a checkpoint',
@@ -129,18 +146,7 @@ export const rollbackTo = defineTool({
   },
   output: rollbackOutput,
   annotations: { ...WRITES, idempotentHint: true },
-  async handler(args, ctx) {
-    if (args.root_dir === undefined) await ctx.workspace.ensureRoots();
-    const outcome = await ctx.session.checkpoints.rollback(ctx.call, {
-      checkpointId: args.checkpoint_id,
-      position: args.position ?? 'before',
-      dryRun: args.dry_run === true,
-      force: args.force === true,
-      rootDir: args.root_dir,
-      signal: ctx.signal,
-    });
-    return rollbackResult(ctx, outcome);
-  },
+  handler: (args, ctx) => rollback(ctx, args, { checkpointId: args.checkpoint_id, position: args.position ?? 'before' }),
   text: rollbackText,
 });
 
@@ -153,17 +159,8 @@ export const undoLast = defineTool({
   input: rollbackInput,
   output: rollbackOutput,
   annotations: WRITES,
-  async handler(args, ctx) {
-    if (args.root_dir === undefined) await ctx.workspace.ensureRoots();
-    const outcome = await ctx.session.checkpoints.rollback(ctx.call, {
-      position: 'before',
-      dryRun: args.dry_run === true,
-      force: args.force === true,
-      rootDir: args.root_dir,
-      signal: ctx.signal,
-    });
-    return rollbackResult(ctx, outcome);
-  },
+  // No checkpoint id: the newest checkpoint, whatever made it (a rollback included).
+  handler: (args, ctx) => rollback(ctx, args, { position: 'before' }),
   text: rollbackText,
 });
 
