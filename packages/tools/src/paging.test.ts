@@ -70,14 +70,19 @@ describe('pageHeader', () => {
     expect(pageHeader(page(TEN, undefined, undefined, 20), 'references')).toBe('10 references:');
   });
 
-  it('says what is shown and how to get the rest', () => {
-    expect(pageHeader(page(TEN, undefined, undefined, 3), 'references')).toBe(
-      '10 references (showing 1-3; pass offset=3 for more):',
-    );
-    expect(pageHeader(page(TEN, 3, 4, 20), 'references')).toBe('10 references (showing 4-7; pass offset=7 for more):');
+  it('says what is shown, of how many, and how to get the rest', () => {
+    expect(pageHeader(page(TEN, undefined, undefined, 3), 'references')).toBe('10 references (showing 1–3 of 10; pass offset=3 for more):');
+    expect(pageHeader(page(TEN, 3, 4, 20), 'references')).toBe('10 references (showing 4–7 of 10; pass offset=7 for more):');
   });
 
-  it('gives the count alone on the last page of several', () => {
-    expect(pageHeader(page(TEN, 6, 4, 20), 'symbols')).toBe('10 symbols:');
+  it('says where the last page of several is', () => {
+    expect(pageHeader(page(TEN, 6, 4, 20), 'symbols')).toBe('10 symbols (showing 7–10 of 10):');
+    const many = Array.from({ length: 669 }, (_, i) => i);
+    expect(pageHeader(page(many, 600, 100, 100), 'references')).toBe('669 references (showing 601–669 of 669):');
+  });
+
+  it('says when the offset is past the end', () => {
+    expect(pageHeader(page(TEN, 10, 5, 20), 'symbols')).toBe('10 symbols; offset=10 is past the end (pass an offset below 10, or 0 to start over).');
+    expect(pageHeader(page(TEN, 50, undefined, 20), 'symbols')).toMatch(/offset=50 is past the end/);
   });
 });

@@ -15,11 +15,18 @@ export function page<T>(all: readonly T[], offset: number | undefined, limit: nu
   return { items, total: all.length, complete: off + items.length >= all.length, offset: off, limit: lim, returned: items.length };
 }
 
-export function pageHeader(p: { total?: number | undefined; offset?: number | undefined; returned?: number | undefined; complete?: boolean | undefined }, noun: string): string {
+/**
+ * The first line of a paged list: how many there are and, when this page is not all of them,
+ * which ones it shows and where the next page starts — or that the offset is past the end.
+ */
+export function pageHeader(p: { total?: number | undefined; offset?: number | undefined; returned?: number | undefined }, noun: string): string {
   const total = p.total ?? 0;
   const off = p.offset ?? 0;
   const returned = p.returned ?? 0;
   if (total === 0) return `No ${noun}.`;
-  const shown = p.complete ? '' : ` (showing ${off + 1}-${off + returned}; pass offset=${off + returned} for more)`;
-  return `${total} ${noun}${shown}:`;
+  if (returned === 0 && off >= total) return `${total} ${noun}; offset=${off} is past the end (pass an offset below ${total}, or 0 to start over).`;
+  if (off === 0 && returned >= total) return `${total} ${noun}:`;
+  const last = off + returned;
+  const more = last < total ? `; pass offset=${last} for more` : '';
+  return `${total} ${noun} (showing ${off + 1}–${last} of ${total}${more}):`;
 }
