@@ -7,6 +7,9 @@ export default defineConfig({
     fileParallelism: true,
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // Every test process: AGENT_LSP_HOME is a file, so a CLI started without a temporary home fails
+    // instead of writing into the user's state dir.
+    setupFiles: ['test/helpers/guardHome.ts'],
     projects: [
       { extends: true, test: { name: 'unit', include: ['packages/*/src/**/*.test.ts'] } },
       { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'] } },

@@ -3,6 +3,7 @@ import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/s
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { BIN } from './paths.js';
+import { envWithHome, temporaryHome } from './testHome.js';
 
 /**
  * An MCP client transport over a child we spawn and keep: unlike the SDK's StdioClientTransport,
@@ -18,8 +19,10 @@ export class ChildTransport implements Transport {
   onerror?: (error: Error) => void;
 
   constructor(args: string[] = []) {
-    this.child = spawn(process.execPath, [BIN, 'serve', '--daemon', 'never', ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const home = temporaryHome();
+    this.child = spawn(process.execPath, [BIN, 'serve', '--daemon', 'never', ...args], { stdio: ['pipe', 'pipe', 'inherit'], env: envWithHome(home.home) });
     this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
+    void this.exited.then(() => home.remove());
   }
 
   start(): Promise<void> {

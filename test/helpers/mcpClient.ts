@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { BIN } from './paths.js';
+import { temporaryHome } from './testHome.js';
 
 export interface AgentLspClient {
   client: Client;
@@ -21,12 +22,14 @@ export interface ToolAnswer {
 /**
  * Starts bin/agent-lsp over stdio with the MCP SDK client, exactly as an agent does.
  * Close it in afterEach/afterAll: that ends the front, which ends its servers.
+ * Without an AGENT_LSP_HOME in `env`, the front gets a temporary one, removed on close.
  */
 export async function startAgentLsp(options: { args?: string[]; env?: Record<string, string>; cwd?: string } = {}): Promise<AgentLspClient> {
+  const ownHome = options.env?.['AGENT_LSP_HOME'] === undefined ? temporaryHome() : undefined;
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'serve', '--daemon', 'never', ...(options.args ?? [])],
-    env: { ...(process.env as Record<string, string>), ...options.env },
+    env: { ...(process.env as Record<string, string>), ...(ownHome ? { AGENT_LSP_HOME: ownHome.home } : {}), ...options.env },
     stderr: 'pipe',
     ...(options.cwd ? { cwd: options.cwd } : {}),
   });
@@ -52,6 +55,7 @@ export async function startAgentLsp(options: { args?: string[]; env?: Record<str
     },
     async close() {
       await client.close();
+      ownHome?.remove();
     },
   };
 }
