@@ -1,3 +1,4 @@
+import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { loadCustomServers, ServerRegistry } from '@agent-lsp/lsp';
@@ -15,6 +16,7 @@ interface ServeOptions {
   daemon: string;
   idleTimeout?: string;
   auditLog?: string;
+  root?: string;
 }
 
 function registryFrom(configPath: string | undefined): ServerRegistry {
@@ -22,6 +24,17 @@ function registryFrom(configPath: string | undefined): ServerRegistry {
   if (configPath) process.env['AGENT_LSP_CONFIG'] = resolve(configPath);
   const path = process.env['AGENT_LSP_CONFIG'];
   return new ServerRegistry(path ? loadCustomServers(path) : []);
+}
+
+/** `--root`/AGENT_LSP_ROOT: an existing directory (relative to the current one), as its realpath. */
+function workspaceRoot(dir: string, program: Command): string {
+  try {
+    const real = realpathSync(resolve(dir));
+    if (statSync(real).isDirectory()) return real;
+  } catch {
+    // reported below
+  }
+  return program.error(`error: --root ${dir} (or AGENT_LSP_ROOT) is not a directory`);
 }
 
 function err(line: string): void {
@@ -40,7 +53,10 @@ export function buildProgram(): Command {
     .version(AGENT_LSP_VERSION, '-v, --version')
     .showHelpAfterError();
 
-  const serve = async (opts: ServeOptions) => {
+  const serve = async (opts: ServeOptions, cmd: Command) => {
+    // `serve` is the default command, so a mistyped command arrives here as an argument.
+    if (cmd.args.length > 0) program.error(`error: unknown command '${cmd.args[0]}' (see agent-lsp --help)`);
+    const root = opts.root !== undefined && opts.root !== '' ? workspaceRoot(opts.root, program) : undefined;
     const [{ createLogger }, { serveStdio }, { TOOL_GROUPS }, { connectionFactory, parseDaemonMode }] = await Promise.all([
       import('@agent-lsp/lsp'),
       import('@agent-lsp/server'),
@@ -55,7 +71,9 @@ export function buildProgram(): Command {
     if (idleTimeoutMs !== undefined && !(idleTimeoutMs > 0)) program.error('--idle-timeout must be a positive number of milliseconds');
     const connect = connectionFactory({ mode: parseDaemonMode(opts.daemon), ...(idleTimeoutMs ? { idleTimeoutMs } : {}) });
     const session = opts.auditLog !== undefined ? { auditLogPath: resolve(opts.auditLog) } : {};
-    return serveStdio({ registry: registryFrom(opts.config), logger, connect, session, ...(groups ? { toolGroups: groups } : {}) }).then(exitAfterServe);
+    return serveStdio({ registry: registryFrom(opts.config), logger, connect, session, ...(groups ? { toolGroups: groups } : {}), ...(root ? { root } : {}) }).then(
+      exitAfterServe,
+    );
   };
   const serveOptions = (cmd: Command) =>
     cmd
@@ -67,7 +85,13 @@ export function buildProgram(): Command {
           .default(process.env['AGENT_LSP_DAEMON'] ?? 'auto'),
       )
       .option('--idle-timeout <ms>', 'brokers started by this front stop after this long without clients (default 30 min)')
-      .option('--audit-log <path>', 'append the audit log (one JSON line per tool call) here instead of the state dir');
+      .option('--audit-log <path>', 'append the audit log (one JSON line per tool call) here instead of the state dir')
+      .addOption(
+        new Option('--root <dir>', 'the workspace root, for clients that start one process per call and never call start_lsp (or AGENT_LSP_ROOT)').env(
+          'AGENT_LSP_ROOT',
+        ),
+      )
+      .allowExcessArguments(true);
 
   serveOptions(program.command('serve', { isDefault: true }).description('serve MCP on stdio (the default command)')).action(serve);
 

@@ -3,7 +3,7 @@ import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult } from 'vscode-
 import { uriToPath } from '@agent-lsp/protocol';
 import type { Logger, ServerRegistry } from '@agent-lsp/lsp';
 import { AgentSession, type AgentSessionOptions } from '@agent-lsp/session';
-import { selectTools } from '@agent-lsp/tools';
+import { inferredRootOutput, selectTools } from '@agent-lsp/tools';
 import { Workspace, type ConnectionFactory } from '@agent-lsp/workspace';
 import { runTool } from './toolRunner.js';
 
@@ -16,6 +16,8 @@ export interface AgentLspServerOptions {
   /** Tool groups to offer (all when empty). */
   toolGroups?: readonly string[];
   connect?: ConnectionFactory;
+  /** The workspace root fixed at startup (`serve --root`, AGENT_LSP_ROOT). */
+  root?: string;
   /** State home, audit log path, and (for tests) clock, ids and file writer. */
   session?: Omit<AgentSessionOptions, 'workspace' | 'logger'>;
 }
@@ -45,6 +47,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
     logger: options.logger,
     onApplyEdit,
     ...(options.connect ? { connect: options.connect } : {}),
+    ...(options.root !== undefined ? { root: options.root } : {}),
     clientRoots: async () => {
       if (!mcp.server.getClientCapabilities()?.roots) return [];
       const { roots } = await mcp.server.listRoots(undefined, { timeout: 5000 });
@@ -56,7 +59,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
   for (const def of selectTools(options.toolGroups)) {
     mcp.registerTool(
       def.name,
-      { title: def.title, description: def.description, inputSchema: def.input, outputSchema: def.output, annotations: { title: def.title, ...def.annotations } },
+      { title: def.title, description: def.description, inputSchema: def.input, outputSchema: { ...inferredRootOutput, ...def.output }, annotations: { title: def.title, ...def.annotations } },
       (args: Record<string, unknown>, extra) =>
         runTool(
           def,

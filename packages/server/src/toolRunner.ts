@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { UserError, WireError } from '@agent-lsp/protocol';
 import { ServerCrashedError, type Logger } from '@agent-lsp/lsp';
 import { SessionError, type AgentSession } from '@agent-lsp/session';
-import type { AnyToolDefinition, ProgressReport, ToolContext } from '@agent-lsp/tools';
+import { inferredRootText, type AnyToolDefinition, type ProgressReport, type ToolContext } from '@agent-lsp/tools';
 import type { Workspace } from '@agent-lsp/workspace';
 
 export interface ToolCallEnvironment {
@@ -65,11 +65,19 @@ export async function runTool(
     }
     await session.transactions.recoverWorkspace(env.signal);
     session.finishCall(call, args, 'ok');
-    return { content: [{ type: 'text', text: def.text(result) }], structuredContent: result };
+    const inferred = workspace.inferredRoot;
+    if (inferred === undefined) return { content: [{ type: 'text', text: def.text(result) }], structuredContent: result };
+    return {
+      content: [{ type: 'text', text: `${def.text(result)}\n${inferredRootText(inferred)}` }],
+      // A result's own workspace_root (a session's) is more precise than the workspace's.
+      structuredContent: { workspace_root: inferred, root_inferred: true, ...result },
+    };
   } catch (err) {
     const message = errorMessage(def.name, err, logger);
     session.finishCall(call, args, env.signal.aborted ? 'cancelled' : 'error', message);
-    return { isError: true, content: [{ type: 'text', text: message }] };
+    const inferred = workspace.inferredRoot;
+    const text = inferred === undefined ? message : `${message}\n${inferredRootText(inferred)}`;
+    return { isError: true, content: [{ type: 'text', text }] };
   }
 }
 

@@ -4,10 +4,19 @@ export const filePath = z
   .string()
   .describe('Path of the file: relative to the workspace root, or absolute.');
 
+/**
+ * A 1-based line or column. The MCP SDK validates arguments before any handler runs and passes
+ * zod's message on to the agent, so the message itself must say what is wrong.
+ */
+export function oneBased(name: string) {
+  const message = `${name} must be a whole number ≥ 1: lines and columns are 1-based (the first line is 1 and a line's first character is column 1, as an editor or \`cat -n\` shows them)`;
+  return z.number({ error: message }).int({ error: message }).min(1, { error: message });
+}
+
 export const positionInput = {
   file_path: filePath,
-  line: z.number().int().min(1).optional().describe('1-based line number, as `cat -n` shows it. Give line and column, or position_pattern.'),
-  column: z.number().int().min(1).optional().describe('1-based column, counted in characters (not bytes, not UTF-16 units).'),
+  line: oneBased('line').optional().describe('1-based line number, as `cat -n` shows it. Give line and column, or position_pattern.'),
+  column: oneBased('column').optional().describe('1-based column, counted in characters (not bytes, not UTF-16 units).'),
   position_pattern: z
     .string()
     .optional()
@@ -16,10 +25,10 @@ export const positionInput = {
 
 export const rangeInput = {
   file_path: filePath,
-  start_line: z.number().int().min(1).describe('1-based start line.'),
-  start_column: z.number().int().min(1).describe('1-based start column (characters).'),
-  end_line: z.number().int().min(1).describe('1-based end line.'),
-  end_column: z.number().int().min(1).describe('1-based end column (characters), exclusive.'),
+  start_line: oneBased('start_line').describe('1-based start line.'),
+  start_column: oneBased('start_column').describe('1-based start column (characters).'),
+  end_line: oneBased('end_line').describe('1-based end line.'),
+  end_column: oneBased('end_column').describe('1-based end column (characters), exclusive.'),
 };
 
 export const readinessInput = {
@@ -75,3 +84,17 @@ export const pagingOutput = {
   limit: z.number().optional(),
   returned: z.number().optional(),
 };
+
+/**
+ * Added to every result while the workspace root was inferred from a file path (no start_lsp,
+ * --root or client roots), so an agent can see which project the answer covers.
+ */
+export const inferredRootOutput = {
+  workspace_root: z.string().optional().describe('The workspace root this answer used, when agent-lsp inferred it from a file path.'),
+  root_inferred: z.boolean().optional().describe('true when workspace_root was inferred (call start_lsp with root_dir to set it).'),
+};
+
+/** The line the text form of an answer on an inferred root ends with. */
+export function inferredRootText(root: string): string {
+  return `(workspace root inferred from the file path: ${root}; call start_lsp with root_dir to choose another)`;
+}

@@ -23,6 +23,8 @@ export interface WorkspaceOptions {
   clientRoots?: () => Promise<string[]>;
   /** How connections are made; direct mode (spawn a child) by default. */
   connect?: ConnectionFactory;
+  /** The root fixed at startup (`serve --root`, AGENT_LSP_ROOT; a realpath): the workspace until start_lsp sets another. */
+  root?: string;
   /** Answers the servers' workspace/applyEdit requests (the transaction layer); refused when absent. */
   onApplyEdit?: StartDirectOptions['onApplyEdit'];
 }
@@ -45,6 +47,8 @@ export interface DocumentHandle {
  */
 export class Workspace implements Disposable {
   private roots: string[] = [];
+  /** The root guessed from a file path, while it is still the primary root (answers name it). */
+  private inferred: string | undefined;
   private readonly connections = new Map<string, Promise<LspConnection>>();
   private readonly crashTimes = new Map<string, number[]>();
   /** Files outside the roots that a server named in an answer: readable, never writable. */
@@ -60,6 +64,7 @@ export class Workspace implements Disposable {
 
   constructor(private readonly options: WorkspaceOptions) {
     this.connect = options.connect ?? startDirectConnection;
+    if (options.root !== undefined) this.roots = [options.root];
   }
 
   get registry(): ServerRegistry {
@@ -74,9 +79,15 @@ export class Workspace implements Disposable {
     return this.roots[0];
   }
 
+  /** The primary root when it was inferred from a file path rather than given; answers name it. */
+  get inferredRoot(): string | undefined {
+    return this.inferred !== undefined && this.inferred === this.roots[0] ? this.inferred : undefined;
+  }
+
   /** start_lsp: makes `dir` the workspace. Servers of a previous, different root are stopped. */
   async setRoot(dir: string): Promise<string> {
     const real = resolveDirectory(dir);
+    this.inferred = undefined;
     if (this.roots[0] !== real) {
       await this.stopAll();
       this.roots = [real];
@@ -111,10 +122,12 @@ export class Workspace implements Disposable {
   }
 
   /**
-   * Makes sure there is a workspace before a path is resolved: the start_lsp root, else the MCP
-   * client's roots, else the project root inferred from an absolute file path.
+   * Makes sure there is a workspace before a path is resolved: the start_lsp root (or the one
+   * fixed at startup), else the MCP client's roots, else the project root inferred from an
+   * absolute file path (the outermost project, see inferRoot), which answers then name.
+   * `howToSet` completes the error when there is none: the tool's own way to name a root.
    */
-  async ensureRoots(hintPath?: string): Promise<void> {
+  async ensureRoots(hintPath?: string, howToSet = 'Call start_lsp with root_dir (the project directory) first, or pass an absolute file_path.'): Promise<void> {
     if (this.roots.length > 0) return;
     const fromClient = (await this.options.clientRoots?.().catch(() => [])) ?? [];
     for (const r of fromClient) {
@@ -129,10 +142,13 @@ export class Workspace implements Disposable {
     if (hintPath && hintPath.startsWith('/')) {
       const abs = resolveFilePath(hintPath, [], this.serverNamed).path;
       const server = this.registry.forFile(abs)?.server;
-      this.roots = [inferRoot(abs, server?.rootMarkers ?? [])];
+      const root = inferRoot(abs, server?.rootMarkers ?? []);
+      this.options.logger.info(`no workspace given: inferred ${root} from ${abs}`);
+      this.roots = [root];
+      this.inferred = root;
       return;
     }
-    throw new UserError('no_workspace', 'No workspace is set. Call start_lsp with root_dir (the project directory) first, or pass an absolute file_path.');
+    throw new UserError('no_workspace', `No workspace is set. ${howToSet}`);
   }
 
   resolveFile(input: string): string {
