@@ -57,11 +57,11 @@ describe('daemon-status and daemon-stop', () => {
         state: 'ready',
         ready: true,
         clients: 1,
-        brokerPid: info.broker.pid,
-        serverPid: info.server.pid,
+        broker_pid: info.broker.pid,
+        server_pid: info.server.pid,
         socket: info.socket,
       });
-      expect(d?.rssBytes).toBeGreaterThan(0);
+      expect(d?.rss_mib).toBeGreaterThan(0);
       expect(isAlive(info.broker.pid)).toBe(true);
       expect(isAlive(info.server.pid as number)).toBe(true);
     }

@@ -76,6 +76,6 @@ describe('a home path longer than 150 bytes', () => {
     expect(existsSync(a.socket)).toBe(false);
     expect(isAlive(b.broker.pid)).toBe(true);
     expect(lstatSync(b.socket).isSocket()).toBe(true);
-    expect((await daemonStatus(homeB)).daemons).toEqual([expect.objectContaining({ brokerPid: b.broker.pid, state: 'ready' })]);
+    expect((await daemonStatus(homeB)).daemons).toEqual([expect.objectContaining({ broker_pid: b.broker.pid, state: 'ready' })]);
   });
 });

@@ -50,7 +50,7 @@ describe('brokers shared by fronts', () => {
     expect(status.daemons).toHaveLength(2);
     for (const info of [python, typescript]) {
       const d = status.daemons.find((s) => s.language === info.language);
-      expect(d, JSON.stringify(status)).toMatchObject({ brokerPid: info.broker.pid, serverPid: info.server.pid, clients: 2, root });
+      expect(d, JSON.stringify(status)).toMatchObject({ broker_pid: info.broker.pid, server_pid: info.server.pid, clients: 2, root });
     }
 
     await Promise.all([closeFront(first), closeFront(second)]);

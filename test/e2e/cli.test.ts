@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -7,8 +8,13 @@ import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { pathToUri } from '@agent-lsp/protocol';
 import { BIN, FIXTURES } from '../helpers/paths.js';
+import { envWithHome, FORGOTTEN_HOME, temporaryHome } from '../helpers/testHome.js';
 
 const run = promisify(execFile);
+
+function onPath(command: string): boolean {
+  return (process.env['PATH'] ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, command)));
+}
 
 describe('the command line', () => {
   it('prints its version and help', async () => {
@@ -30,6 +36,30 @@ describe('the command line', () => {
     const text = await run(process.execPath, [BIN, 'doctor']);
     expect(text.stdout).toMatch(/✓ pyright/);
   });
+
+  it.runIf(onPath('gopls'))('doctor finds a gopls that answers `gopls version` but not `--version` (Debian\'s)', async () => {
+    const { stdout } = await run(process.execPath, [BIN, 'doctor', '--json']);
+    const gopls = (JSON.parse(stdout) as { server: string; found: boolean; version?: string }[]).find((e) => e.server === 'gopls');
+    expect(gopls).toMatchObject({ found: true, version: expect.stringContaining('gopls') });
+  });
+
+  it('names an unknown command instead of treating it as an argument of serve', async () => {
+    const failed = await run(process.execPath, [BIN, 'init']).then(
+      () => undefined,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stderr).toContain("unknown command 'init'");
+    expect(failed?.stderr).not.toContain('too many arguments');
+  });
+
+  it('refuses a --root that is not a directory', async () => {
+    const failed = await run(process.execPath, [BIN, 'serve', '--root', '/no/such/dir'], { env: envWithHome(FORGOTTEN_HOME, { AGENT_LSP_ROOT: '' }) }).then(
+      () => undefined,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(failed?.stderr).toMatch(/--root \/no\/such\/dir \(or AGENT_LSP_ROOT\) is not a directory/);
+  });
 });
 
 describe('the workspace comes from the MCP client\'s roots when start_lsp was not called', () => {
@@ -37,7 +67,8 @@ describe('the workspace comes from the MCP client\'s roots when start_lsp was no
     const root = join(FIXTURES, 'python-basic');
     const client = new Client({ name: 'roots-test', version: '0' }, { capabilities: { roots: { listChanged: false } } });
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: pathToUri(root), name: 'python-basic' }] }));
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--daemon', 'never'], stderr: 'ignore' });
+    const home = temporaryHome();
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--daemon', 'never'], stderr: 'ignore', env: envWithHome(home.home) });
     await client.connect(transport);
     try {
       const answer = await client.callTool({ name: 'find_references', arguments: { file_path: 'app/geometry.py', position_pattern: 'def @@distance(' } }, undefined, { timeout: 120_000 });
@@ -45,6 +76,23 @@ describe('the workspace comes from the MCP client\'s roots when start_lsp was no
       expect(answer.structuredContent).toMatchObject({ total: 6, complete: true });
       const folders = await client.callTool({ name: 'list_workspace_folders', arguments: {} });
       expect(folders.structuredContent).toMatchObject({ folders: [root] });
+    } finally {
+      await client.close();
+      home.remove();
+    }
+  });
+});
+
+describe('tests never write into the user\'s state dir', () => {
+  it('a CLI started without a temporary AGENT_LSP_HOME fails on its first write of state', async () => {
+    expect(process.env['AGENT_LSP_HOME']).toBe(FORGOTTEN_HOME);
+    const client = new Client({ name: 'forgetful-test', version: '0' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--daemon', 'never'], stderr: 'ignore', env: process.env as Record<string, string> });
+    await client.connect(transport);
+    try {
+      const answer = await client.callTool({ name: 'start_lsp', arguments: { root_dir: join(FIXTURES, 'python-basic') } });
+      expect(answer.isError).toBe(true);
+      expect(JSON.stringify(answer.content)).toContain(FORGOTTEN_HOME);
     } finally {
       await client.close();
     }

@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DaemonInfo, DaemonsReport } from '@agent-lsp/broker';
+import type { DaemonInfo } from '@agent-lsp/broker';
+import type { DaemonsReportOut } from '@agent-lsp/tools/daemonReport';
 import { ok, startAgentLsp, type AgentLspClient } from './mcpClient.js';
 import { BIN, FIXTURES } from './paths.js';
 import { descendants, isAlive, waitUntil } from './processes.js';
@@ -66,10 +67,11 @@ export function agentLspCli(home: string, args: string[]): Promise<CliResult> {
   });
 }
 
-export async function daemonStatus(home: string): Promise<DaemonsReport> {
+/** `daemon-status --json`: the same snake_case keys as get_daemon_status. */
+export async function daemonStatus(home: string): Promise<DaemonsReportOut> {
   const r = await agentLspCli(home, ['daemon-status', '--json']);
   if (r.code !== 0) throw new Error(`daemon-status failed (${r.code}): ${r.stderr}`);
-  return JSON.parse(r.stdout) as DaemonsReport;
+  return JSON.parse(r.stdout) as DaemonsReportOut;
 }
 
 export function daemonsDir(home: string): string {

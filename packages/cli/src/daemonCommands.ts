@@ -37,7 +37,9 @@ export async function runBrokerCommand(registry: ServerRegistry, opts: BrokerCom
 
 export async function runDaemonStatus(json: boolean, out: (s: string) => void): Promise<void> {
   const report = await listDaemons();
-  out(json ? JSON.stringify(report, null, 2) : formatDaemons(report));
+  if (!json) return out(formatDaemons(report));
+  const { daemonsReportOut } = await import('@agent-lsp/tools/daemonReport');
+  out(JSON.stringify(daemonsReportOut(report), null, 2));
 }
 
 export interface DaemonStopOptions {

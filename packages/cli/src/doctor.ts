@@ -12,12 +12,12 @@ export interface DoctorEntry {
   install?: string;
 }
 
-/** Runs `<server> --version`; a server that cannot even say its version will not serve either. */
-function commandVersion(command: readonly string[]): { version: string } | { error: string } {
+/** Runs `<server> --version` (or its own version arguments); a server that cannot even say its version will not serve either. */
+function commandVersion(command: readonly string[], versionArgs: readonly string[]): { version: string } | { error: string } {
   const [bin] = command;
   if (!bin) return { error: 'empty command' };
   try {
-    const out = execFileSync(bin, ['--version'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = execFileSync(bin, versionArgs, { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe'] });
     return { version: out.split('\n').find((l) => l.trim())?.trim() ?? 'unknown' };
   } catch (err) {
     const raw = (err as { stderr?: unknown }).stderr;
@@ -40,11 +40,12 @@ export function checkServer(server: ServerDefinition, root: string): DoctorEntry
     entry.version = resolved.version;
     return entry;
   }
-  const probe = commandVersion(resolved.command);
+  const versionArgs = server.versionArgs ?? ['--version'];
+  const probe = commandVersion(resolved.command, versionArgs);
   if ('version' in probe) entry.version = probe.version;
   else {
     entry.found = false;
-    entry.install = `${resolved.command[0]} is on PATH but does not run (\`--version\` failed: ${probe.error}). ${server.installHint}`;
+    entry.install = `${resolved.command[0]} is on PATH but does not run (\`${versionArgs.join(' ')}\` failed: ${probe.error}). ${server.installHint}`;
   }
   return entry;
 }

@@ -122,6 +122,8 @@ const gopls = fromPath('gopls', 'gopls', 'gopls', [], {
   extensions: { '.go': 'go' },
   rootMarkers: ['go.mod', 'go.work'],
   readiness: 'progress',
+  // Debian's gopls refuses `--version` ("flag provided but not defined"); every gopls answers `version`.
+  versionArgs: ['version'],
   installHint: 'Install gopls: `apt-get install gopls` (Debian/Ubuntu) or `go install golang.org/x/tools/gopls@latest`, and make sure it is on PATH.',
 });
 

@@ -32,6 +32,8 @@ export interface ServerDefinition {
   exactDiagnostics?: 'tsserver';
   /** How to install it when it is missing. */
   installHint: string;
+  /** Arguments that make the executable print its version (default `--version`; gopls: `version`). */
+  versionArgs?: readonly string[];
   /** Finds the executable; undefined when it is not installed. */
   resolve(rootDir: string): ResolvedServer | undefined;
 }

@@ -62,7 +62,7 @@ describe('page', () => {
 
 describe('pageHeader', () => {
   it('says there is nothing', () => {
-    expect(pageHeader({ total: 0, complete: true }, 'references')).toBe('No references.');
+    expect(pageHeader({ total: 0 }, 'references')).toBe('No references.');
     expect(pageHeader({}, 'symbols')).toBe('No symbols.');
   });
 

@@ -5,6 +5,8 @@ import { pagingInput, pagingOutput, readyOutput } from '../schemas.js';
 import { defineTool, READ_ONLY, WRITES, type ToolContext } from '../toolDefinition.js';
 import { fileChangeOut } from '../writeResult.js';
 
+const NO_ROOT = 'Call start_lsp with root_dir first, or pass root_dir.';
+
 const rootInput = {
   root_dir: z.string().optional().describe('Workspace root whose checkpoints to use (default: the current workspace, set by start_lsp).'),
 };
@@ -47,7 +49,7 @@ export const listCheckpoints = defineTool({
   output: { ...readyOutput, ...pagingOutput, root: z.string().optional(), checkpoints: z.array(checkpointOut).optional() },
   annotations: READ_ONLY,
   async handler(args, ctx) {
-    if (args.root_dir === undefined) await ctx.workspace.ensureRoots();
+    if (args.root_dir === undefined) await ctx.workspace.ensureRoots(undefined, NO_ROOT);
     const { journal, checkpoints } = ctx.session.checkpoints.list(args.root_dir);
     ctx.call.noteRoot(journal.root);
     const p = page(checkpoints.map((c) => describeCheckpoint(ctx, journal, c)), args.offset, args.limit, 50);
@@ -65,7 +67,7 @@ export const checkpointDiff = defineTool({
   output: { ...readyOutput, checkpoint: checkpointOut.optional(), diff: z.string().optional() },
   annotations: READ_ONLY,
   async handler(args, ctx) {
-    if (args.root_dir === undefined) await ctx.workspace.ensureRoots();
+    if (args.root_dir === undefined) await ctx.workspace.ensureRoots(undefined, NO_ROOT);
     const { journal, checkpoint, diff } = ctx.session.checkpoints.diff(args.checkpoint_id, args.root_dir);
     ctx.call.noteRoot(journal.root);
     return { ready: true, checkpoint: describeCheckpoint(ctx, journal, checkpoint), diff };
@@ -122,7 +124,7 @@ async function rollback(
   args: { dry_run?: boolean | undefined; force?: boolean | undefined; root_dir?: string | undefined },
   target: { checkpointId?: string; position: 'before' | 'after' },
 ) {
-  if (args.root_dir === undefined) await ctx.workspace.ensureRoots();
+  if (args.root_dir === undefined) await ctx.workspace.ensureRoots(undefined, NO_ROOT);
   const outcome = await ctx.session.checkpoints.rollback(ctx.call, {
     ...target,
     dryRun: args.dry_run === true,

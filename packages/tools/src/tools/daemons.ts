@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listDaemons } from '@agent-lsp/broker';
+import { daemonsReportOut } from '../daemonReport.js';
 import { readyOutput } from '../schemas.js';
 import { defineTool, READ_ONLY } from '../toolDefinition.js';
 
@@ -16,6 +17,7 @@ const daemonOut = z.object({
   server: z.string(),
   server_pid: z.number().optional(),
   rss_mib: z.number().optional().describe('Resident memory of broker, server and its children.'),
+  socket: z.string().describe('The broker\'s Unix socket.'),
 });
 
 export const getDaemonStatus = defineTool({
@@ -29,35 +31,12 @@ export const getDaemonStatus = defineTool({
     ...readyOutput,
     home: z.string().optional(),
     daemons: z.array(daemonOut).optional(),
-    stale: z.array(z.object({ dir: z.string(), reason: z.string() })).optional(),
+    stale: z.array(z.object({ key: z.string(), dir: z.string(), reason: z.string() })).optional(),
     orphans: z.array(z.object({ pid: z.number(), key: z.string().optional() })).optional(),
   },
   annotations: READ_ONLY,
   async handler() {
-    const report = await listDaemons();
-    return {
-      ready: true,
-      home: report.home,
-      daemons: report.daemons.map((d) => {
-        const out: z.infer<typeof daemonOut> = {
-          language: d.language,
-          root: d.root,
-          state: d.state,
-          ready: d.ready,
-          clients: d.clients,
-          uptime_seconds: Math.round(d.uptimeMs / 1000),
-          idle_seconds: Math.round(d.idleMs / 1000),
-          broker_pid: d.brokerPid,
-          server: d.server,
-        };
-        if (d.progress) out.progress = d.progress;
-        if (d.serverPid !== undefined) out.server_pid = d.serverPid;
-        if (d.rssBytes !== undefined) out.rss_mib = Math.round(d.rssBytes / 1048576);
-        return out;
-      }),
-      stale: report.stale.map((s) => ({ dir: s.dir, reason: s.reason })),
-      orphans: report.orphans.map((o) => (o.key ? { pid: o.pid, key: o.key } : { pid: o.pid })),
-    };
+    return { ready: true, ...daemonsReportOut(await listDaemons()) };
   },
   text: (r) => {
     const lines = (r.daemons ?? []).map((d) => {

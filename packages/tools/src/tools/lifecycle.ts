@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { UserError } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
@@ -33,6 +34,17 @@ function serversText(servers: readonly ServerOut[]): string {
   return servers.map((s) => `- ${s.server}${s.version ? ` ${s.version}` : ''} for ${s.language}: ${s.state}${s.pid ? ` (pid ${s.pid})` : ''}`).join('\n');
 }
 
+/**
+ * A root_dir argument, checked: relative paths are refused, since the front's current directory
+ * is rarely the agent's. Returns the directory's realpath.
+ */
+function absoluteRootDir(input: string): string {
+  if (input.trim() !== '' && !isAbsolute(input)) {
+    throw new UserError('invalid_argument', `root_dir must be an absolute path; got "${input}". Pass the project directory as an absolute path (e.g. /home/me/project).`);
+  }
+  return resolveDirectory(input);
+}
+
 async function startAndMaybeWait(ctx: ToolContext, language: string, args: z.infer<z.ZodObject<typeof readinessInput>>) {
   const conn = await ctx.workspace.connection(ctx.workspace.registry.forLanguage(language));
   const notReady = await awaitReady(conn, args, ctx);
@@ -57,7 +69,7 @@ export const startLsp = defineTool({
     // Check everything before changing anything: a bad call leaves the workspace as it was.
     const server = args.language_id ? ctx.workspace.registry.forLanguage(args.language_id) : undefined;
     if (args.connect !== undefined && !server) throw new UserError('invalid_argument', 'connect needs language_id: say which language the server at that address speaks.');
-    resolveDirectory(args.root_dir);
+    absoluteRootDir(args.root_dir);
     const root = await ctx.workspace.setRoot(args.root_dir);
     if (args.connect !== undefined && server) await ctx.workspace.attachPassive(server, args.connect);
     const detected = detectLanguages(root, ctx.workspace.registry).map((d) => ({
@@ -94,8 +106,8 @@ export const restartLspServer = defineTool({
   output: { ...readyOutput, servers: z.array(serverOut).optional() },
   annotations: { ...STATEFUL, idempotentHint: false },
   async handler(args, ctx) {
-    if (args.root_dir) await ctx.workspace.setRoot(args.root_dir);
-    await ctx.workspace.ensureRoots();
+    if (args.root_dir) await ctx.workspace.setRoot(absoluteRootDir(args.root_dir));
+    await ctx.workspace.ensureRoots(undefined, 'Call start_lsp with root_dir first, or pass root_dir.');
     const server = args.language_id ? ctx.workspace.registry.forLanguage(args.language_id) : undefined;
     const restarted = await ctx.workspace.restart(server);
     for (const conn of restarted) {
@@ -158,9 +170,9 @@ export const detectLspServers = defineTool({
   async handler(args, ctx) {
     let root: string;
     if (args.root_dir) {
-      root = resolveDirectory(args.root_dir);
+      root = absoluteRootDir(args.root_dir);
     } else {
-      await ctx.workspace.ensureRoots();
+      await ctx.workspace.ensureRoots(undefined, 'Call start_lsp with root_dir first, or pass root_dir.');
       root = ctx.workspace.primaryRoot as string;
     }
     const languages = detectLanguages(root, ctx.workspace.registry).map((d) => {

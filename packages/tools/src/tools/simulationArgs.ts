@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isWithin, UserError } from '@agent-lsp/protocol';
 import type { EditSpec, Scope } from '@agent-lsp/session';
 import { resolveDirectory } from '@agent-lsp/workspace';
-import { filePath } from '../schemas.js';
+import { filePath, oneBased } from '../schemas.js';
 import type { ToolContext } from '../toolDefinition.js';
 
 /** The spec's defaults: a file settles quickly; other files' diagnostics take longer to arrive. */
@@ -11,10 +11,10 @@ export const DEFAULT_TIMEOUT_MS: Record<Scope, number> = { file: 3000, workspace
 /** An edit: a 1-based range, or old_text (occurring once), replaced by new_text. */
 export const editInput = {
   file_path: filePath,
-  start_line: z.number().int().min(1).optional().describe('1-based start line of the replaced range (or give old_text).'),
-  start_column: z.number().int().min(1).optional().describe('1-based start column, in characters.'),
-  end_line: z.number().int().min(1).optional().describe('1-based end line.'),
-  end_column: z.number().int().min(1).optional().describe('1-based end column (characters), exclusive. start = end inserts.'),
+  start_line: oneBased('start_line').optional().describe('1-based start line of the replaced range (or give old_text).'),
+  start_column: oneBased('start_column').optional().describe('1-based start column, in characters.'),
+  end_line: oneBased('end_line').optional().describe('1-based end line.'),
+  end_column: oneBased('end_column').optional().describe('1-based end column (characters), exclusive. start = end inserts.'),
   old_text: z.string().optional().describe('Instead of a range: the exact text to replace, occurring once in the file as the session sees it.'),
   new_text: z.string().describe('The replacement text ("" deletes).'),
 };
@@ -48,7 +48,8 @@ export function editSpec(ctx: ToolContext, args: EditArgs): EditSpec {
 /** The workspace root a session works in: the current one (or a folder inside it); starts the workspace when there is none. */
 export async function sessionRoot(ctx: ToolContext, workspaceRoot: string | undefined, hintPath?: string): Promise<string> {
   if (workspaceRoot === undefined) {
-    await ctx.workspace.ensureRoots(hintPath);
+    const howToSet = hintPath === undefined ? 'Call start_lsp with root_dir first, or pass workspace_root.' : 'Call start_lsp with root_dir first, or pass workspace_root or an absolute file_path.';
+    await ctx.workspace.ensureRoots(hintPath, howToSet);
     return ctx.workspace.primaryRoot as string;
   }
   const real = resolveDirectory(workspaceRoot, 'workspace_root');

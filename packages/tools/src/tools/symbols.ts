@@ -140,7 +140,7 @@ const MATCH_ORDER = { exact: 0, prefix: 1, substring: 2, fuzzy: 3 };
 
 async function symbolConnections(ctx: Parameters<typeof listSymbols.handler>[1], language: string | undefined): Promise<LspConnection[]> {
   const ws = ctx.workspace;
-  await ws.ensureRoots();
+  await ws.ensureRoots(undefined, 'Call start_lsp with root_dir (the project directory) first.');
   if (language) return [await ws.connection(ws.registry.forLanguage(language))];
   // Every language of the workspace, not only the servers already running: a search that skipped
   // one would not be complete.

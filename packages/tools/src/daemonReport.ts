@@ -1,0 +1,57 @@
+import type { DaemonsReport, DaemonStatus } from '@agent-lsp/broker';
+
+/** One broker as agents and `daemon-status --json` see it: snake_case, seconds and MiB. */
+export interface DaemonOut {
+  language: string;
+  root: string;
+  state: string;
+  ready: boolean;
+  progress?: { title?: string | undefined; message?: string | undefined; percentage?: number | undefined };
+  clients: number;
+  uptime_seconds: number;
+  idle_seconds: number;
+  broker_pid: number;
+  server: string;
+  server_pid?: number;
+  rss_mib?: number;
+  socket: string;
+}
+
+export interface DaemonsReportOut {
+  home: string;
+  daemons: DaemonOut[];
+  stale: { key: string; dir: string; reason: string }[];
+  orphans: { pid: number; key?: string }[];
+}
+
+function daemonOut(d: DaemonStatus): DaemonOut {
+  const out: DaemonOut = {
+    language: d.language,
+    root: d.root,
+    state: d.state,
+    ready: d.ready,
+    clients: d.clients,
+    uptime_seconds: Math.round(d.uptimeMs / 1000),
+    idle_seconds: Math.round(d.idleMs / 1000),
+    broker_pid: d.brokerPid,
+    server: d.server,
+    socket: d.socket,
+  };
+  if (d.progress) out.progress = d.progress;
+  if (d.serverPid !== undefined) out.server_pid = d.serverPid;
+  if (d.rssBytes !== undefined) out.rss_mib = Math.round(d.rssBytes / 1048576);
+  return out;
+}
+
+/**
+ * The broker report in the tools' naming (get_daemon_status and `daemon-status --json` print the
+ * same keys). Loaded by the CLI on its own, without the tool catalogue.
+ */
+export function daemonsReportOut(report: DaemonsReport): DaemonsReportOut {
+  return {
+    home: report.home,
+    daemons: report.daemons.map(daemonOut),
+    stale: report.stale.map((s) => ({ key: s.key, dir: s.dir, reason: s.reason })),
+    orphans: report.orphans.map((o) => (o.key ? { pid: o.pid, key: o.key } : { pid: o.pid })),
+  };
+}
