@@ -1,4 +1,4 @@
-import { mkdtempSync, cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, cpSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -48,6 +48,10 @@ describe('bad input gets a clear, actionable error and changes nothing', () => {
     ['an unknown language', 'get_diagnostics', { file_path: 'notes.xyz' }, /No language server is configured for \.xyz.*--config/],
     ['an unknown language id', 'start_lsp', { root_dir: FIXTURES, language_id: 'cobol' }, /Unknown language "cobol"\. Known: python/],
     ['a root that does not exist', 'start_lsp', { root_dir: '/no/such/dir' }, /root_dir \/no\/such\/dir does not exist/],
+    ['a relative root', 'start_lsp', { root_dir: 'app' }, /root_dir must be an absolute path; got "app"/],
+    ['line 0', 'find_references', { file_path: 'app/geometry.py', line: 0, column: 1 }, /line must be a whole number ≥ 1: lines and columns are 1-based/],
+    ['column 0', 'inspect_symbol', { file_path: 'app/geometry.py', line: 12, column: 0 }, /column must be a whole number ≥ 1: lines and columns are 1-based/],
+    ['a range starting at line 0', 'suggest_fixes', { file_path: 'app/geometry.py', start_line: 0, start_column: 1, end_line: 1, end_column: 1 }, /start_line must be a whole number ≥ 1/],
   ];
 
   for (const [what, tool, args, message] of cases) {
@@ -86,12 +90,32 @@ describe('bad environment', () => {
     }
   });
 
-  it('an absolute path with no workspace infers the project root', async () => {
+  it('an absolute path with no workspace infers the project root and names it', async () => {
+    // A copy outside this repository: inside it, the repository's own root would be the project.
+    const copy = realpathSync(mkdtempSync(join(tmpdir(), 'agent-lsp-infer-')));
+    cpSync(join(FIXTURES, 'python-basic'), copy, { recursive: true });
     const agent = await startAgentLsp();
     try {
-      const data = ok(await agent.call('find_references', { file_path: join(FIXTURES, 'python-basic', 'app', 'geometry.py'), position_pattern: 'def @@distance(' }));
-      expect(data['total']).toBe(6);
-      expect(ok(await agent.call('list_workspace_folders', {}))['folders']).toEqual([join(FIXTURES, 'python-basic')]);
+      const data = ok(await agent.call('find_references', { file_path: join(copy, 'app', 'geometry.py'), position_pattern: 'def @@distance(' }));
+      expect(data).toMatchObject({ total: 6, workspace_root: copy, root_inferred: true });
+      expect(ok(await agent.call('list_workspace_folders', {}))['folders']).toEqual([copy]);
+    } finally {
+      await agent.close();
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
+  it('no workspace: errors name only arguments the tool has', async () => {
+    const agent = await startAgentLsp();
+    try {
+      const symbol = await agent.call('find_symbol', { query: 'distance' });
+      expect(symbol.isError).toBe(true);
+      expect(symbol.text).toMatch(/No workspace is set\. Call start_lsp with root_dir/);
+      expect(symbol.text).not.toMatch(/file_path/);
+      const session = await agent.call('create_simulation_session', { language: 'python' });
+      expect(session.isError).toBe(true);
+      expect(session.text).toMatch(/Call start_lsp with root_dir first, or pass workspace_root\./);
+      expect(session.text).not.toMatch(/file_path/);
     } finally {
       await agent.close();
     }
