@@ -131,6 +131,7 @@ export class TransactionManager {
         kind: options.kind ?? 'write',
         ...(options.target ? { target: options.target } : {}),
         journal,
+        roots: [...new Set([journal.root, ...this.workspace.rootList])],
         lease,
         writer: this.options.writer,
         clock: this.options.clock,
