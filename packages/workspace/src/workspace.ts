@@ -45,6 +45,8 @@ export interface DocumentHandle {
  */
 export class Workspace implements Disposable {
   private roots: string[] = [];
+  /** The roots came from a file path (ensureRoots' last resort), not from start_lsp or the client. */
+  private inferred = false;
   private readonly connections = new Map<string, Promise<LspConnection>>();
   private readonly crashTimes = new Map<string, number[]>();
   /** Files outside the roots that a server named in an answer: readable, never writable. */
@@ -74,9 +76,15 @@ export class Workspace implements Disposable {
     return this.roots[0];
   }
 
+  /** True when the root was inferred from a file path: good enough to read, not to write. */
+  get rootInferred(): boolean {
+    return this.inferred;
+  }
+
   /** start_lsp: makes `dir` the workspace. Servers of a previous, different root are stopped. */
   async setRoot(dir: string): Promise<string> {
     const real = resolveDirectory(dir);
+    this.inferred = false;
     if (this.roots[0] !== real) {
       await this.stopAll();
       this.roots = [real];
@@ -130,6 +138,7 @@ export class Workspace implements Disposable {
       const abs = resolveFilePath(hintPath, [], this.serverNamed).path;
       const server = this.registry.forFile(abs)?.server;
       this.roots = [inferRoot(abs, server?.rootMarkers ?? [])];
+      this.inferred = true;
       return;
     }
     throw new UserError('no_workspace', 'No workspace is set. Call start_lsp with root_dir (the project directory) first, or pass an absolute file_path.');
