@@ -41,6 +41,7 @@ export type UserErrorCode =
   | 'pattern_ambiguous'
   | 'outside_workspace'
   | 'file_not_found'
+  | 'filesystem'
   | 'unknown_language'
   | 'server_not_found'
   | 'server_failed'

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { UserError, WireError } from '@agent-lsp/protocol';
 import { ServerCrashedError, type Logger } from '@agent-lsp/lsp';
-import { SessionError, type AgentSession } from '@agent-lsp/session';
+import { fileSystemUserError, SessionError, type AgentSession } from '@agent-lsp/session';
 import { inferredRootText, type AnyToolDefinition, type ProgressReport, type ToolContext } from '@agent-lsp/tools';
 import type { Workspace } from '@agent-lsp/workspace';
 
@@ -83,6 +83,8 @@ export async function runTool(
 
 function errorMessage(tool: string, err: unknown, logger: Logger): string {
   if (err instanceof UserError || err instanceof WireError || err instanceof SessionError) return err.message;
+  const fsError = fileSystemUserError(err);
+  if (fsError) return fsError.message;
   const message = err instanceof Error ? err.message : String(err);
   logger.error(`${tool} failed: ${err instanceof Error && err.stack ? err.stack : message}`);
   return `${tool} failed unexpectedly: ${message}. This is a bug in agent-lsp if it persists; the log on stderr has details.`;

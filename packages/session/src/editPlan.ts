@@ -36,7 +36,12 @@ export class EditPlan {
     return data.toString('utf8');
   }
 
-  setText(path: string, text: string): void {
+  /** Makes `uriOrPath` (checked like every path of the plan) read `text`, creating it if need be. */
+  setText(uriOrPath: string, text: string): void {
+    this.put(this.options.resolve(uriOrPath), text);
+  }
+
+  private put(path: string, text: string): void {
     this.current(path);
     this.view.set(path, Buffer.from(text, 'utf8'));
   }
@@ -50,7 +55,7 @@ export class EditPlan {
     if (at < 0) throw new UserError('pattern_not_found', `old_text does not occur in ${this.options.label(path)}. Copy it exactly from the file, whitespace included.`);
     const again = text.indexOf(oldText, at + 1);
     if (again >= 0) throw new UserError('pattern_ambiguous', `old_text occurs more than once in ${this.options.label(path)}; include more surrounding lines so it occurs once.`);
-    this.setText(path, text.slice(0, at) + newText + text.slice(at + oldText.length));
+    this.put(path, text.slice(0, at) + newText + text.slice(at + oldText.length));
   }
 
   applyTextEdits(uriOrPath: string, edits: readonly AnyTextEdit[]): void {
@@ -63,7 +68,7 @@ export class EditPlan {
       if (err instanceof UserError) throw err;
       throw new UserError('invalid_argument', `The edits to ${this.options.label(path)} cannot be applied: ${(err as Error).message}.`);
     }
-    this.setText(path, next);
+    this.put(path, next);
   }
 
   applyWorkspaceEdit(edit: WorkspaceEdit): void {

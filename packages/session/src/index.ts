@@ -8,6 +8,7 @@ export * from './editPlan.js';
 export * from './errors.js';
 export { currentHash, readCurrent } from './restore.js';
 export * from './fileWriter.js';
+export * from './fileSystemErrors.js';
 export * from './rollbackPlan.js';
 export * from './statePaths.js';
 export * from './toolCall.js';

@@ -1,6 +1,7 @@
 import { readFileSync, rmdirSync, statSync } from 'node:fs';
 import { contentHash, type BlobStore } from './blobStore.js';
 import { SessionError } from './errors.js';
+import { withPath } from './fileSystemErrors.js';
 import type { FileWriter } from './fileWriter.js';
 import type { FileBefore } from './intent.js';
 
@@ -11,7 +12,7 @@ export function readCurrent(path: string): Buffer | null {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    throw err;
+    throw withPath(err, path);
   }
 }
 

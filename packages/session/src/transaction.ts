@@ -7,6 +7,7 @@ import type { FileWriter } from './fileWriter.js';
 import type { FileBefore } from './intent.js';
 import { currentMode, readCurrent, restoreFiles } from './restore.js';
 import type { WorkspaceJournal } from './workspaceJournal.js';
+import { assertWritableRealPath } from './writablePath.js';
 import type { WriterLease } from './writerLock.js';
 
 /** One file's new state: its bytes, or null to delete it. `path` is a real, checked path. */
@@ -24,6 +25,8 @@ export interface TransactionInit {
   kind: Checkpoint['kind'];
   target?: Checkpoint['target'];
   journal: WorkspaceJournal;
+  /** The directories writes must stay inside (real paths). */
+  roots: readonly string[];
   lease: WriterLease;
   writer: FileWriter;
   clock: Clock;
@@ -68,9 +71,13 @@ export class Transaction {
     return [...this.befores.keys()];
   }
 
-  /** Saves what is about to be overwritten, then writes `changes` in order. */
+  /**
+   * Checks every path is still real and inside the roots (the one containment check every write
+   * passes, whoever planned it), saves what is about to be overwritten, then writes in order.
+   */
   async write(changes: readonly FileChange[]): Promise<void> {
     this.assertOpen();
+    for (const change of changes) assertWritableRealPath(change.path, this.init.roots);
     this.recordBefores(changes);
     const { writer, lease, signal } = this.init;
     for (const change of changes) {

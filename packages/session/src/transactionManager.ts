@@ -119,6 +119,13 @@ export class TransactionManager {
    * or, if it throws, is cancelled, or the lock is lost, is put back byte for byte.
    */
   async transact<T>(call: ToolCall, options: TransactOptions, body: (tx: Transaction, journal: WorkspaceJournal) => Promise<T>): Promise<TransactResult<T>> {
+    const inferred = this.workspace.rootInferred;
+    if (inferred && options.rootDir === undefined) {
+      throw new UserError(
+        'no_workspace',
+        `${call.tool} writes only inside a workspace that was chosen, and ${this.workspace.primaryRoot ?? 'the root'} was only inferred from a file path. Call start_lsp with root_dir (the project directory) first, or start agent-lsp with --root (or let the MCP client send its roots). Nothing was written.`,
+      );
+    }
     const journal = this.journal(options.rootDir);
     call.noteRoot(journal.root);
     const lease = await journal.lock.acquire(options.signal);
@@ -131,6 +138,8 @@ export class TransactionManager {
         kind: options.kind ?? 'write',
         ...(options.target ? { target: options.target } : {}),
         journal,
+        // An inferred root is not a place to write: only the journal's own root counts then.
+        roots: inferred ? [journal.root] : [...new Set([journal.root, ...this.workspace.rootList])],
         lease,
         writer: this.options.writer,
         clock: this.options.clock,

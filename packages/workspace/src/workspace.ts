@@ -84,6 +84,11 @@ export class Workspace implements Disposable {
     return this.inferred !== undefined && this.inferred === this.roots[0] ? this.inferred : undefined;
   }
 
+  /** True when the root was inferred from a file path: good enough to read, not to write. */
+  get rootInferred(): boolean {
+    return this.inferredRoot !== undefined;
+  }
+
   /** start_lsp: makes `dir` the workspace. Servers of a previous, different root are stopped. */
   async setRoot(dir: string): Promise<string> {
     const real = resolveDirectory(dir);

@@ -3,6 +3,7 @@ import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { UserError } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import { isNotReady, openReadyDocument, syncOpenDocuments } from '../documentQuery.js';
+import { checkCommandAllowed } from '../serverCommands.js';
 import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { workspaceEditSchema } from '../lspSchemas.js';
 import { readinessInput } from '../schemas.js';
@@ -71,6 +72,7 @@ export const executeCommand = defineTool({
     } else {
       throw new UserError('invalid_argument', 'Pass file_path (a file the command is about) or language_id to say which server runs the command.');
     }
+    checkCommandAllowed(conn, args.command, args.arguments ?? []);
     syncOpenDocuments(conn);
     const result = await ctx.session.transactions.withServerEdits(ctx.call, ctx.signal, () =>
       conn.request<unknown>('workspace/executeCommand', { command: args.command, arguments: args.arguments ?? [] }, { signal: ctx.signal }),

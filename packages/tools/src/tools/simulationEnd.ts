@@ -1,7 +1,7 @@
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { z } from 'zod';
 import { isWithin, UserError } from '@agent-lsp/protocol';
-import { applySessionPatch, sessionPatch } from '@agent-lsp/session';
+import { applySessionPatch, resolveWritableDirectory, sessionPatch } from '@agent-lsp/session';
 import { sessionOutput, sessionState } from '../simulationOutput.js';
 import { defineTool, SIMULATES, WRITES } from '../toolDefinition.js';
 import { sessionIdInput } from './simulationArgs.js';
@@ -58,14 +58,14 @@ export const commitSession = defineTool({
   },
 });
 
-/** `<target>/<root-relative path>`; the target must lie inside a workspace root. */
+/**
+ * `<target>/<root-relative path>`; the target's real path (symlinks resolved) must lie inside a
+ * workspace root. Each file written there is checked again by the plan, as every write is.
+ */
 function targetDestination(roots: readonly string[], target: string): (path: string) => string {
   const root = roots[0];
   if (!root) throw new UserError('no_workspace', 'No workspace is set: call start_lsp first.');
-  const dir = resolve(root, target);
-  if (!roots.some((r) => isWithin(r, dir))) {
-    throw new UserError('outside_workspace', `target ${target} is outside the workspace (${roots.join(', ')}); commit into a directory inside it.`);
-  }
+  const dir = resolveWritableDirectory(target, roots);
   return (path) => {
     const owner = roots.find((r) => isWithin(r, path)) ?? root;
     return join(dir, relative(owner, path));
