@@ -104,11 +104,14 @@ export class LeaseManager {
       timer: setTimeout(() => this.end('lease expired'), request.leaseMs),
       changed: new Map(),
     };
+    this.granted++;
     this.host.logger.debug(`lease ${this.lease.id} granted to client ${request.client}`);
     request.grant({ leaseId: this.lease.id, expiresAt });
   }
 
   private drained: (() => void) | undefined;
+  /** Leases granted so far (for stats). */
+  private granted = 0;
 
   /** A request of some client finished: a pending grant may be able to go ahead. */
   requestSettled(): void {
@@ -200,6 +203,7 @@ export class LeaseManager {
       clients: this.host.clientCount(),
       waiting: this.waitingCount,
       lease: this.lease ? { client: this.lease.client, expiresAt: this.lease.expiresAt } : null,
+      leasesGranted: this.granted,
       openDocuments: this.host.serverDocuments()?.uris({ includeInternal: true }) ?? [],
     };
   }

@@ -65,6 +65,8 @@ export interface BrokerStats {
   /** Messages of other clients waiting for an exclusive section to end. */
   waiting: number;
   lease: { client: number; expiresAt: number } | null;
+  /** Exclusive sections (leases) granted since the broker started. */
+  leasesGranted: number;
   /** URIs the server holds open (clients' documents, lingering ones, the broker's own). */
   openDocuments: string[];
 }

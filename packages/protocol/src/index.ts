@@ -5,4 +5,5 @@ export * from './pattern.js';
 export * from './uri.js';
 export * from './pathContainment.js';
 export * from './textEdits.js';
+export * from './agentDiagnostic.js';
 export * from './agentLspProtocol.js';

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { Diagnostic, Location, LocationLink, Range } from 'vscode-languageserver-protocol';
-import { fromLspRange, splitLines, uriToPath } from '@agent-lsp/protocol';
+import { fromLspRange, splitLines, toAgentDiagnostic, uriToPath } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import type { Workspace } from '@agent-lsp/workspace';
 import type { DiagnosticOut, LocationOut } from './schemas.js';
+
+export { diagnosticMessage } from '@agent-lsp/protocol';
 
 /**
  * Converts server ranges (UTF-16) to agent positions (1-based characters). Needs each file's
@@ -66,19 +68,9 @@ export class PositionMapper {
   }
 
   diagnostic(uri: string, d: Diagnostic): DiagnosticOut {
-    const out: DiagnosticOut = {
-      file: this.workspace.displayUri(uri),
-      ...this.range(uri, d.range),
-      severity: SEVERITY[d.severity ?? 1] ?? 'error',
-      message: diagnosticMessage(d.message),
-    };
-    if (d.code !== undefined) out.code = d.code;
-    if (d.source !== undefined) out.source = d.source;
-    return out;
+    return toAgentDiagnostic(this.workspace.displayUri(uri), this.linesOf(uri), d);
   }
 }
-
-const SEVERITY: Record<number, DiagnosticOut['severity']> = { 1: 'error', 2: 'warning', 3: 'information', 4: 'hint' };
 
 /** Ordinal, not locale-aware: stable across machines, and much faster on thousands of references. */
 export function compareStrings(a: string, b: string): number {
@@ -106,7 +98,3 @@ export function diagnosticText(d: DiagnosticOut, withFile = true): string {
   return `${withFile ? `${d.file}:` : ''}${d.line}:${d.column} ${d.severity}${code}${src}: ${d.message.replace(/\s*\n\s*/g, ' / ')}`;
 }
 
-/** LSP 3.18 allows markup in diagnostic messages; agents get plain text. */
-export function diagnosticMessage(m: Diagnostic['message']): string {
-  return typeof m === 'string' ? m : m.value;
-}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AgentDiagnostic } from '@agent-lsp/protocol';
 
 export const filePath = z
   .string()
@@ -75,7 +76,8 @@ export const diagnostic = z.object({
   source: z.string().optional(),
   message: z.string(),
 });
-export type DiagnosticOut = z.infer<typeof diagnostic>;
+/** The one diagnostic shape (protocol's AgentDiagnostic); this schema describes it. */
+export type DiagnosticOut = AgentDiagnostic;
 
 export const pagingOutput = {
   total: z.number().optional().describe('How many items exist in all.'),

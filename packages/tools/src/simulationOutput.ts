@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Evaluation, SimDiagnostic, SimulationSession } from '@agent-lsp/session';
+import type { Evaluation, SimulationSession } from '@agent-lsp/session';
 import { diagnosticText } from './locations.js';
 import { diagnostic, readyOutput, type DiagnosticOut } from './schemas.js';
 import type { ToolContext } from './toolDefinition.js';
@@ -26,6 +26,17 @@ const evaluationFields = {
   files: z
     .array(z.object({ file: z.string(), dependent: z.boolean().describe('Checked because it depends on an edited file.'), settled_by: settledBy, baseline_settled_by: settledBy }))
     .optional(),
+  dependents: z
+    .object({
+      found: z.number(),
+      examined: z.number(),
+      not_examined: z.number().describe('Found but not checked: the time budget (4 × timeout_ms) ran out.'),
+      not_examined_sample: z.array(z.string()).describe('The first few of those.'),
+      problems: z.array(z.string()).describe('Why the search may have missed dependents.'),
+    })
+    .optional()
+    .describe('Workspace scope: how the files depending on the edits were covered.'),
+  notes: z.array(z.string()).optional().describe('Why confidence is not high, or why there was nothing to evaluate.'),
   duration_ms: z.number().optional(),
 };
 
@@ -42,11 +53,6 @@ export const chainStep = z.object({
 });
 export type ChainStepOut = z.infer<typeof chainStep>;
 
-function out(ctx: ToolContext, d: SimDiagnostic): DiagnosticOut {
-  const { path, ...rest } = d;
-  return { file: ctx.workspace.display(path), ...rest };
-}
-
 export function sessionState(s: SimulationSession) {
   return { ready: true as const, session_id: s.id, phase: s.phase, session_dirty: s.dirty };
 }
@@ -54,15 +60,27 @@ export function sessionState(s: SimulationSession) {
 export function evaluationOut(ctx: ToolContext, e: Evaluation) {
   return {
     scope: e.scope,
-    errors_introduced: e.errorsIntroduced.map((d) => out(ctx, d)),
-    errors_resolved: e.errorsResolved.map((d) => out(ctx, d)),
-    warnings_introduced: e.warningsIntroduced.map((d) => out(ctx, d)),
-    warnings_resolved: e.warningsResolved.map((d) => out(ctx, d)),
+    errors_introduced: e.errorsIntroduced,
+    errors_resolved: e.errorsResolved,
+    warnings_introduced: e.warningsIntroduced,
+    warnings_resolved: e.warningsResolved,
     net_delta: e.netDelta,
     confidence: e.confidence,
     timeout: e.timeout,
     ...(e.settledBy ? { settled_by: e.settledBy } : {}),
     files: e.files.map((f) => ({ file: ctx.workspace.display(f.path), dependent: f.dependent, settled_by: f.settledBy, baseline_settled_by: f.baselineSettledBy })),
+    ...(e.dependents
+      ? {
+          dependents: {
+            found: e.dependents.found,
+            examined: e.dependents.examined,
+            not_examined: e.dependents.notExamined,
+            not_examined_sample: e.dependents.notExaminedSample.map((p) => ctx.workspace.display(p)),
+            problems: e.dependents.problems,
+          },
+        }
+      : {}),
+    ...(e.notes.length ? { notes: e.notes } : {}),
     duration_ms: e.durationMs,
   };
 }
@@ -87,6 +105,7 @@ export function evaluationText(r: EvaluationOut): string {
     ...list('Errors resolved', r.errors_resolved),
     ...list('Warnings/hints introduced', r.warnings_introduced),
     ...list('Warnings/hints resolved', r.warnings_resolved),
+    ...(r.notes ?? []).map((n) => `Note: ${n}`),
   ]
     .filter(Boolean)
     .join('\n');

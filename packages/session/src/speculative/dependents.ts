@@ -10,41 +10,69 @@ import { minimalEdits } from './textLocation.js';
 /** Directories no importer is looked for in. */
 const SKIP_DIRS = new Set(['.git', 'node_modules', 'dist', 'build', 'out', '.venv', 'venv', '__pycache__', '.mypy_cache', 'target', '.cache']);
 const MAX_SCANNED_FILES = 5000;
-const MAX_SYMBOLS = 10;
 const REQUEST_TIMEOUT_MS = 15_000;
+
+/** What the search for dependents found, and what kept it from being complete. */
+export interface FoundDependents {
+  /** Referencing files first, then files naming an edited module. */
+  paths: string[];
+  /** Why the list may miss dependents: a server error, a timeout, no references support. */
+  problems: string[];
+}
 
 /**
  * The other files an evaluation at workspace scope checks: those that reference a symbol whose
  * text the session changed (textDocument/references on the symbols its edits touch), then those
  * that name the edited module (a text search for the file's stem, for imports and includes the
  * server did not report). Must run while the server holds the on-disk text of the edited files.
- * Answers paths, referencing files first, at most `limit`.
+ * Requests end by `deadline` (ms since the epoch); whatever could not be asked is a problem, never
+ * silently left out.
  */
-export async function findDependents(conn: LspConnection, server: ServerDefinition, roots: readonly string[], files: readonly OverlayFile[], limit: number): Promise<string[]> {
+export async function findDependents(conn: LspConnection, server: ServerDefinition, roots: readonly string[], files: readonly OverlayFile[], deadline: number): Promise<FoundDependents> {
   const edited = new Set(files.map((f) => f.path));
-  const found: string[] = [];
+  const found = new Set<string>();
+  const problems: string[] = [];
   const add = (path: string | undefined) => {
-    if (path && !edited.has(path) && !found.includes(path) && server.extensions[extname(path).toLowerCase()]) found.push(path);
+    if (path && !edited.has(path) && server.extensions[extname(path).toLowerCase()]) found.add(path);
   };
+  const timeoutMs = () => Math.max(1, Math.min(REQUEST_TIMEOUT_MS, deadline - Date.now()));
+  const canReference = conn.supports('textDocument/references');
+  if (!canReference) problems.push(`${server.displayName} does not answer textDocument/references: only files naming an edited module were checked`);
   for (const f of files) {
-    for (const range of await changedSymbols(conn, f)) {
-      const refs = await conn
-        .request<Location[] | null>('textDocument/references', { textDocument: { uri: f.uri }, position: range.start, context: { includeDeclaration: false } }, { timeoutMs: REQUEST_TIMEOUT_MS })
-        .catch(() => null);
-      for (const r of refs ?? []) add(uriToPath(r.uri));
+    const symbols = await changedSymbols(conn, f, timeoutMs, problems);
+    if (!canReference) continue;
+    for (const range of symbols) {
+      if (Date.now() >= deadline) {
+        problems.push(`the time budget ran out before the references of every changed symbol in ${basename(f.path)} were asked`);
+        break;
+      }
+      try {
+        const refs = await conn.request<Location[] | null>('textDocument/references', { textDocument: { uri: f.uri }, position: range.start, context: { includeDeclaration: false } }, { timeoutMs: timeoutMs() });
+        for (const r of refs ?? []) add(uriToPath(r.uri));
+      } catch (err) {
+        problems.push(`references of a changed symbol in ${basename(f.path)} (line ${range.start.line + 1}) failed: ${(err as Error).message}`);
+      }
     }
   }
   for (const path of namingFiles(roots, server, files)) add(path);
-  return found.slice(0, limit);
+  return { paths: [...found], problems };
 }
 
 /** Selection ranges (in the on-disk text) of the top-level and member symbols the edits touch. */
-async function changedSymbols(conn: LspConnection, file: OverlayFile): Promise<Range[]> {
+async function changedSymbols(conn: LspConnection, file: OverlayFile, timeoutMs: () => number, problems: string[]): Promise<Range[]> {
   const changed = minimalEdits(file.baseText, file.text).map((e) => e.range);
-  if (changed.length === 0 || !conn.supports('textDocument/documentSymbol')) return [];
-  const symbols = await conn
-    .request<DocumentSymbol[] | SymbolInformation[] | null>('textDocument/documentSymbol', { textDocument: { uri: file.uri } }, { timeoutMs: REQUEST_TIMEOUT_MS })
-    .catch(() => null);
+  if (changed.length === 0) return [];
+  if (!conn.supports('textDocument/documentSymbol')) {
+    problems.push(`${conn.server.displayName} does not answer textDocument/documentSymbol: the changed symbols of ${basename(file.path)} are unknown`);
+    return [];
+  }
+  let symbols: DocumentSymbol[] | SymbolInformation[] | null;
+  try {
+    symbols = await conn.request<DocumentSymbol[] | SymbolInformation[] | null>('textDocument/documentSymbol', { textDocument: { uri: file.uri } }, { timeoutMs: timeoutMs() });
+  } catch (err) {
+    problems.push(`the symbols of ${basename(file.path)} could not be listed: ${(err as Error).message}`);
+    return [];
+  }
   const out: Range[] = [];
   const visit = (list: readonly (DocumentSymbol | SymbolInformation)[], depth: number) => {
     for (const s of list) {
@@ -56,7 +84,7 @@ async function changedSymbols(conn: LspConnection, file: OverlayFile): Promise<R
     }
   };
   visit(symbols ?? [], 0);
-  return out.slice(0, MAX_SYMBOLS);
+  return out;
 }
 
 /** Files of the server's languages under the roots whose text names an edited module's stem as a word. */

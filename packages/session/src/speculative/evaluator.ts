@@ -11,7 +11,14 @@ import { holdSectionForTests } from './testHold.js';
 
 /** Baselines are settled once per file and content; they may take a cold server a while. */
 export const BASELINE_TIMEOUT_MS = 60_000;
-const MAX_DEPENDENTS = 25;
+/**
+ * At workspace scope, finding the dependents and settling their baselines may take this many times
+ * timeout_ms (default 8 s: 32 s); then every file gets timeout_ms more to settle with the edits.
+ * Dependents not reached within it are named in the result, which is then `partial`.
+ */
+export const DEPENDENTS_BUDGET_FACTOR = 4;
+/** How many of the dependents not examined are named (the count is always given). */
+const NAMED_UNEXAMINED = 5;
 
 export type Scope = 'file' | 'workspace';
 
@@ -27,6 +34,27 @@ export interface FileEvaluation {
   baseline: Baseline;
   diagnostics: Diagnostic[];
   settledBy: SettledBy;
+}
+
+/** How a workspace-scope evaluation covered the files that depend on the edits. */
+export interface DependentsCoverage {
+  /** Dependent files found. */
+  found: number;
+  /** Of those, checked with the edits. */
+  examined: number;
+  /** How many were found but not examined (the time budget ran out). */
+  notExamined: number;
+  /** The first few of those, by path. */
+  notExaminedSample: string[];
+  /** Why the search may have missed dependents (a server error, no references support, the budget). */
+  problems: string[];
+  budgetMs: number;
+}
+
+export interface EvaluatedFiles {
+  files: FileEvaluation[];
+  /** Set at workspace scope. */
+  dependents?: DependentsCoverage;
 }
 
 export interface EvaluationTarget {
@@ -55,15 +83,20 @@ async function exclusive<T>(conn: LspConnection, leaseMs: number, fn: () => Prom
   }
 }
 
-/** Settles `uri` for `text` inside an open section and caches the answer (timeouts are not cached). */
-async function baselineIn(target: EvaluationTarget, buffers: ServerBuffers, uri: string, languageId: string, text: string): Promise<Baseline> {
+/** A baseline the server did not confirm for exactly its text (a quiet window, a timeout). */
+export function unconfirmed(settledBy: SettledBy): boolean {
+  return settledBy === 'quiet' || settledBy === 'timeout';
+}
+
+/** Settles `uri` for `text` inside an open section and caches the answer (unconfirmed ones are not cached). */
+async function baselineIn(target: EvaluationTarget, buffers: ServerBuffers, uri: string, languageId: string, text: string, timeoutMs = BASELINE_TIMEOUT_MS): Promise<Baseline> {
   const hash = contentHash(text);
   const cached = target.cache.get(uri, hash);
   buffers.hold(uri, languageId, text);
   if (cached) return cached;
-  const settled = await settleWithin(target.conn, uri, BASELINE_TIMEOUT_MS);
+  const settled = await settleWithin(target.conn, uri, timeoutMs);
   const baseline: Baseline = { diagnostics: settled.diagnostics, settledBy: settled.settledBy };
-  if (settled.settledBy !== 'timeout') target.cache.set(uri, hash, baseline);
+  if (!unconfirmed(settled.settledBy)) target.cache.set(uri, hash, baseline);
   return baseline;
 }
 
@@ -91,31 +124,73 @@ export interface EvaluateOptions {
   onRestoreFailed(err: Error): void;
 }
 
+interface Dependent {
+  path: string;
+  uri: string;
+  languageId: string;
+  text: string;
+  baseline: Baseline;
+}
+
+/**
+ * The dependents of the edits, baselined on their disk text, within the budget. Must run while the
+ * server holds the edited files' disk text.
+ */
+async function baselineDependents(target: EvaluationTarget, buffers: ServerBuffers, files: readonly OverlayFile[], budgetMs: number): Promise<{ dependents: Dependent[]; coverage: DependentsCoverage }> {
+  const deadline = Date.now() + budgetMs;
+  const found = await findDependents(target.conn, target.server, target.roots, files, deadline);
+  const dependents: Dependent[] = [];
+  const unexamined: string[] = [];
+  for (const path of found.paths) {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) {
+      unexamined.push(path);
+      continue;
+    }
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (err) {
+      found.problems.push(`${path} could not be read: ${(err as Error).message}`);
+      continue;
+    }
+    const uri = pathToUri(path);
+    const languageId = Object.entries(target.server.extensions).find(([ext]) => path.toLowerCase().endsWith(ext))?.[1] ?? files[0]?.languageId ?? 'plaintext';
+    dependents.push({ path, uri, languageId, text, baseline: await baselineIn(target, buffers, uri, languageId, text, Math.min(BASELINE_TIMEOUT_MS, remaining)) });
+  }
+  return {
+    dependents,
+    coverage: {
+      found: found.paths.length,
+      examined: dependents.length,
+      notExamined: unexamined.length,
+      notExaminedSample: unexamined.slice(0, NAMED_UNEXAMINED),
+      problems: found.problems,
+      budgetMs,
+    },
+  };
+}
+
 /**
  * One evaluation, in one exclusive section: the server is given the session's texts (at workspace
  * scope, first the on-disk texts, to find and baseline the files that depend on the edits), the
  * diagnostics are settled and collected, and every buffer is put back before the section ends.
+ * Files without a baseline yet (a standalone preview) get theirs first, in the same section.
  */
-export async function evaluateFiles(target: EvaluationTarget, files: readonly OverlayFile[], options: EvaluateOptions): Promise<FileEvaluation[]> {
+export async function evaluateFiles(target: EvaluationTarget, files: readonly OverlayFile[], options: EvaluateOptions): Promise<EvaluatedFiles> {
   const { conn } = target;
-  const leaseMs = Math.max(60_000, options.timeoutMs * 4 + BASELINE_TIMEOUT_MS);
+  const leaseMs = Math.max(60_000, options.timeoutMs * (DEPENDENTS_BUDGET_FACTOR + 1) + BASELINE_TIMEOUT_MS);
   return exclusive(conn, leaseMs, async () => {
     const buffers = new ServerBuffers(conn);
     try {
-      const dependents: { path: string; uri: string; languageId: string; text: string; baseline: Baseline }[] = [];
+      for (const f of files) {
+        if (!f.baseline) f.setBaseline(await baselineIn(target, buffers, f.uri, f.languageId, f.baseText));
+      }
+      let dependents: Dependent[] = [];
+      let coverage: DependentsCoverage | undefined;
       if (options.scope === 'workspace') {
         for (const f of files) buffers.hold(f.uri, f.languageId, f.baseText);
-        for (const path of await findDependents(conn, target.server, target.roots, files, MAX_DEPENDENTS)) {
-          let text: string;
-          try {
-            text = readFileSync(path, 'utf8');
-          } catch {
-            continue;
-          }
-          const uri = pathToUri(path);
-          const languageId = Object.entries(target.server.extensions).find(([ext]) => path.toLowerCase().endsWith(ext))?.[1] ?? files[0]?.languageId ?? 'plaintext';
-          dependents.push({ path, uri, languageId, text, baseline: await baselineIn(target, buffers, uri, languageId, text) });
-        }
+        ({ dependents, coverage } = await baselineDependents(target, buffers, files, options.timeoutMs * DEPENDENTS_BUDGET_FACTOR));
       }
       for (const f of files) buffers.hold(f.uri, f.languageId, f.text);
       for (const d of dependents) buffers.reopen(d.uri, d.languageId, d.text);
@@ -128,7 +203,7 @@ export async function evaluateFiles(target: EvaluationTarget, files: readonly Ov
         text: f.text,
         edits: f.edits,
         regions: f.regions,
-        baseline: f.baseline,
+        baseline: f.baseline ?? { diagnostics: [], settledBy: 'timeout' },
         diagnostics: settled[i]?.diagnostics ?? [],
         settledBy: settled[i]?.settledBy ?? 'timeout',
       }));
@@ -136,7 +211,7 @@ export async function evaluateFiles(target: EvaluationTarget, files: readonly Ov
         const s = settled[files.length + j];
         out.push({ path: d.path, dependent: true, baseText: d.text, text: d.text, edits: [], regions: [], baseline: d.baseline, diagnostics: s?.diagnostics ?? [], settledBy: s?.settledBy ?? 'timeout' });
       });
-      return out;
+      return coverage ? { files: out, dependents: coverage } : { files: out };
     } finally {
       try {
         buffers.restore();

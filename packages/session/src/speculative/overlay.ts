@@ -16,7 +16,7 @@ export interface Baseline {
 
 /**
  * One file as a session sees it: the on-disk text at the session's first touch (and its settled
- * diagnostics), the text after the session's edits, the edits in order, the regions of the current
+ * diagnostics, taken then or, for a standalone preview, in the evaluation's own section), the text after the session's edits, the edits in order, the regions of the current
  * text they wrote, and the overlay's own version counter. Lives in the front; the server sees it
  * only inside an evaluation's exclusive section.
  */
@@ -31,9 +31,19 @@ export class OverlayFile {
     readonly uri: string,
     readonly languageId: string,
     readonly baseText: string,
-    readonly baseline: Baseline,
+    private baselineValue: Baseline | undefined,
   ) {
     this.textValue = baseText;
+  }
+
+  /** Undefined until taken: a standalone preview takes it inside its evaluation's section. */
+  get baseline(): Baseline | undefined {
+    return this.baselineValue;
+  }
+
+  /** Records the baseline of `baseText` (once). */
+  setBaseline(baseline: Baseline): void {
+    this.baselineValue ??= baseline;
   }
 
   readonly baseHash = (): string => contentHash(this.baseText);

@@ -6,7 +6,7 @@ import type { Workspace } from '@agent-lsp/workspace';
 import type { BaselineCache } from './baselineCache.js';
 import { SimulationError } from './errors.js';
 import { evaluateFiles, takeBaseline, type EvaluationTarget, type Scope } from './evaluator.js';
-import { reportEvaluation, type Evaluation } from './evaluationReport.js';
+import { nothingToEvaluate, reportEvaluation, type Evaluation } from './evaluationReport.js';
 import { OverlayFile } from './overlay.js';
 import { rangeOfText } from './textLocation.js';
 
@@ -133,22 +133,25 @@ export class SimulationSession {
     throw new UserError('invalid_argument', 'Say where the edit goes: start_line, start_column, end_line, end_column (1-based), or old_text (text occurring once in the file).');
   }
 
-  /** The overlay of `path`, taking its baseline at the session's first touch of it. */
-  private async touch(path: string): Promise<OverlayFile> {
+  /**
+   * The overlay of `path`, with its baseline taken at the session's first touch of it — or, with
+   * `deferBaseline`, left for the next evaluation to take in its own exclusive section.
+   */
+  private async touch(path: string, deferBaseline = false): Promise<OverlayFile> {
     const existing = this.files.get(path);
     if (existing) return existing;
     const languageId = this.checkServer(path);
     const text = this.readDisk(path);
     const uri = pathToUri(path);
-    const baseline = await takeBaseline(this.target, uri, languageId, text);
+    const baseline = deferBaseline ? undefined : await takeBaseline(this.target, uri, languageId, text);
     const file = new OverlayFile(path, uri, languageId, text, baseline);
     this.files.set(path, file);
     return file;
   }
 
-  private async editUnlocked(spec: EditSpec): Promise<EditResult> {
+  private async editUnlocked(spec: EditSpec, deferBaseline = false): Promise<EditResult> {
     this.require('take edits', ['created', 'mutated', 'evaluated']);
-    const file = await this.touch(spec.path);
+    const file = await this.touch(spec.path, deferBaseline);
     const versionAfter = file.apply({ range: this.rangeIn(file.text, spec), newText: spec.newText });
     this.phaseValue = 'mutated';
     return { path: spec.path, versionAfter };
@@ -158,18 +161,30 @@ export class SimulationSession {
     return this.run(() => this.editUnlocked(spec));
   }
 
+  /**
+   * One edit and its evaluation in one exclusive section (a standalone preview): the file's
+   * baseline is taken inside the evaluation's section instead of one of its own.
+   */
+  editAndEvaluate(spec: EditSpec, scope: Scope, timeoutMs: number): Promise<Evaluation> {
+    return this.run(async () => {
+      await this.editUnlocked(spec, true);
+      return this.evaluateUnlocked(scope, timeoutMs);
+    });
+  }
+
   private async evaluateUnlocked(scope: Scope, timeoutMs: number): Promise<Evaluation> {
     this.require('be evaluated', ['created', 'mutated', 'evaluated']);
     const started = Date.now();
+    if (!this.overlay.some((f) => f.changed)) return nothingToEvaluate(scope, this.files.size, Date.now() - started);
     const before = this.phaseValue;
     this.phaseValue = 'evaluating';
     try {
-      const files = await evaluateFiles(this.target, this.overlay, {
+      const evaluated = await evaluateFiles(this.target, this.overlay, {
         scope,
         timeoutMs,
         onRestoreFailed: (err) => this.markDirty(err.message),
       });
-      const evaluation = reportEvaluation(scope, files, Date.now() - started);
+      const evaluation = reportEvaluation(scope, evaluated, Date.now() - started, (path) => this.label(path));
       if (this.phaseValue === 'evaluating') this.phaseValue = 'evaluated';
       this.lastEvaluation = evaluation;
       return evaluation;
@@ -197,7 +212,7 @@ export class SimulationSession {
         this.checkServer(spec.path);
         const text = scratch.get(spec.path) ?? this.files.get(spec.path)?.text ?? this.readDisk(spec.path);
         try {
-          const probe = new OverlayFile(spec.path, '', '', text, { diagnostics: [], settledBy: 'pull' });
+          const probe = new OverlayFile(spec.path, '', '', text, undefined);
           probe.apply({ range: this.rangeIn(text, spec), newText: spec.newText });
           scratch.set(spec.path, probe.text);
         } catch (err) {

@@ -149,8 +149,7 @@ export const previewEdit = defineTool({
     const session = await newSession(ctx, args);
     if (!isSession(session)) return session;
     try {
-      await session.edit(editSpec(ctx, args));
-      const e = await session.evaluate(scope, timeoutMs);
+      const e = await session.editAndEvaluate(editSpec(ctx, args), scope, timeoutMs);
       return { ...evaluationOut(ctx, e), ready: true };
     } finally {
       ctx.session.simulations.destroy(session.id);
