@@ -2,6 +2,9 @@ import {
   CancellationTokenSource,
   ResponseError,
   createMessageConnection,
+  type NotificationType,
+  type RequestType,
+  type RequestType0,
   StreamMessageReader,
   StreamMessageWriter,
   type MessageConnection,
@@ -26,10 +29,10 @@ import {
   BrokerRenewRequest,
   DisposableStore,
   Emitter,
+  ErrorCodes,
   pathToUri,
   WireError,
   type AgentLspExperimental,
-  type BrokerAcquireResult,
   type Disposable,
 } from '@agent-lsp/protocol';
 import { ReadWriteLock } from './exclusiveSection.js';
@@ -85,8 +88,7 @@ export interface RequestOptions {
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 const PEER_EXIT_GRACE_MS = 500;
-/** vscode-jsonrpc's ErrorCodes.MessageWriteError. */
-const MESSAGE_WRITE_ERROR = -32099;
+const MESSAGE_WRITE_ERROR = ErrorCodes.MessageWriteError;
 
 interface PendingRequest {
   reject(err: Error): void;
@@ -226,6 +228,13 @@ export class LspConnection implements Disposable {
     return this.options.logger;
   }
 
+  /** One typed notification of the peer (a broker's `$/agentLsp/status`, say). */
+  onNotification<P>(type: NotificationType<P>, listener: (params: P) => void): Disposable {
+    return this.onServerNotification(({ method, params }) => {
+      if (method === type.method) listener(params as P);
+    });
+  }
+
   supportsPullDiagnostics(): boolean {
     return this.capabilities.diagnosticProvider !== undefined || this.registrations.has('textDocument/diagnostic');
   }
@@ -240,15 +249,15 @@ export class LspConnection implements Disposable {
     return this.section.exclusive(async () => {
       if (!this.broker) return fn();
       const leaseMs = options.leaseMs ?? 60_000;
-      const lease = await this.request<BrokerAcquireResult>(BrokerAcquireRequest.method, { leaseMs }, { timeoutMs: 10 * 60_000 });
+      const lease = await this.request(BrokerAcquireRequest.type, { leaseMs }, { timeoutMs: 10 * 60_000 });
       const renew = setInterval(() => {
-        this.request(BrokerRenewRequest.method, { leaseId: lease.leaseId, leaseMs }).catch(() => undefined);
+        this.request(BrokerRenewRequest.type, { leaseId: lease.leaseId, leaseMs }).catch(() => undefined);
       }, leaseMs / 3);
       try {
         return await fn();
       } finally {
         clearInterval(renew);
-        await this.request(BrokerReleaseRequest.method, { leaseId: lease.leaseId }).catch(() => undefined);
+        await this.request(BrokerReleaseRequest.type, { leaseId: lease.leaseId }).catch(() => undefined);
       }
     });
   }
@@ -296,7 +305,7 @@ export class LspConnection implements Disposable {
     }
     rpc.onRequest((method) => {
       logger.warn(`server request ${method} is not supported; answered with an error`);
-      return new ResponseError(-32601, `agent-lsp does not handle ${method}`);
+      return new ResponseError(ErrorCodes.MethodNotFound, `agent-lsp does not handle ${method}`);
     });
     const onNotification = <P>(method: string, handler: (params: P) => void) =>
       rpc.onNotification(method, (params: P) => {
@@ -335,7 +344,11 @@ export class LspConnection implements Disposable {
   }
 
   /** Sends a request; rejects at once if the server dies, on timeout, or when the signal aborts. */
-  request<R>(method: string, params: unknown, options: RequestOptions = {}): Promise<R> {
+  request<P, R>(type: RequestType<P, R, void>, params: P, options?: RequestOptions): Promise<R>;
+  request<R>(type: RequestType0<R, void>, params: null, options?: RequestOptions): Promise<R>;
+  request<R>(method: string, params: unknown, options?: RequestOptions): Promise<R>;
+  request<R>(methodOrType: string | { method: string }, params: unknown, options: RequestOptions = {}): Promise<R> {
+    const method = typeof methodOrType === 'string' ? methodOrType : methodOrType.method;
     if (this.crashError) return Promise.reject(this.crashError);
     if (this.stateValue === 'stopped' || this.stateValue === 'stopping') {
       if (method !== 'shutdown') return Promise.reject(new ConnectionClosedError(this.options.server.displayName));
