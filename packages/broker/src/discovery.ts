@@ -1,7 +1,8 @@
 import { rmSync } from 'node:fs';
 import lockfile from 'proper-lockfile';
 import { AGENT_LSP_PROTOCOL_VERSION, UserError } from '@agent-lsp/protocol';
-import { connectSocketTransport, LspConnection, type StartDirectOptions } from '@agent-lsp/lsp';
+import { connectSocketTransport, LspConnection, type ResolvedServer, type StartDirectOptions } from '@agent-lsp/lsp';
+import { BrokerLeaseAccess, type BrokerLeaseOptions } from './brokerLease.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, lockTarget, socketAnswers } from './broker.js';
 import { daemonFilePath, readDaemonFile } from './daemonFile.js';
 import { brokerKey, daemonDir, ensurePrivateDir } from './paths.js';
@@ -12,6 +13,8 @@ export interface BrokerConnectOptions extends StartDirectOptions {
   idleTimeoutMs?: number;
   /** How long to wait for a freshly spawned broker to answer. */
   spawnTimeoutMs?: number;
+  /** Lease timing of exclusive sections (tests shorten it). */
+  lease?: BrokerLeaseOptions;
 }
 
 const LOCK_STALE_MS = 10_000;
@@ -32,7 +35,7 @@ export async function connectToBroker(options: BrokerConnectOptions): Promise<Ls
   ensurePrivateDir(dir);
   const logger = options.logger.child(`broker ${key}`);
 
-  const attached = await attach(dir, key, options);
+  const attached = await attach(dir, key, resolved, options);
   if (attached) return attached;
 
   let release: (() => Promise<void>) | undefined;
@@ -49,14 +52,14 @@ export async function connectToBroker(options: BrokerConnectOptions): Promise<Ls
   }
   try {
     // Someone may have started it while we waited for the lock.
-    const again = await attach(dir, key, options);
+    const again = await attach(dir, key, resolved, options);
     if (again) return again;
     await cleanStale(dir, key);
     const pid = spawnBroker({ dir, key, root: rootDir, serverId: server.id, idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS });
     logger.info(`spawned broker ${pid} for ${rootDir}`);
     const deadline = Date.now() + (options.spawnTimeoutMs ?? 60_000);
     while (Date.now() < deadline) {
-      const conn = await attach(dir, key, options);
+      const conn = await attach(dir, key, resolved, options);
       if (conn) return conn;
       if (!pidAlive(pid) && readDaemonFile(dir) === undefined) {
         throw new UserError('server_failed', `The broker for ${server.displayName} exited at start; see ${dir}/broker.log.`);
@@ -70,7 +73,7 @@ export async function connectToBroker(options: BrokerConnectOptions): Promise<Ls
 }
 
 /** Connects to the broker daemon.json describes, if it is alive, ours and speaks our protocol. */
-async function attach(dir: string, key: string, options: BrokerConnectOptions): Promise<LspConnection | undefined> {
+async function attach(dir: string, key: string, resolved: ResolvedServer, options: BrokerConnectOptions): Promise<LspConnection | undefined> {
   const info = readDaemonFile(dir);
   if (!info || info.key !== key || !(await isBrokerProcess(info.broker.pid, key))) return undefined;
   let transport;
@@ -79,11 +82,10 @@ async function attach(dir: string, key: string, options: BrokerConnectOptions): 
   } catch {
     return undefined;
   }
-  const resolved = options.server.resolve(options.rootDir);
-  if (!resolved) return undefined;
   let conn: LspConnection;
   try {
-    conn = await LspConnection.start({ ...options, transport, resolved, logger: options.logger.child(options.server.id) });
+    const exclusiveAccess = new BrokerLeaseAccess(options.section, options.lease);
+    conn = await LspConnection.start({ ...options, transport, resolved, logger: options.logger.child(options.server.id), exclusiveAccess });
   } catch {
     return undefined;
   }

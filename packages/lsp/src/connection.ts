@@ -24,9 +24,6 @@ import type {
 } from 'vscode-languageserver-protocol';
 import {
   AGENT_LSP_VERSION,
-  BrokerAcquireRequest,
-  BrokerReleaseRequest,
-  BrokerRenewRequest,
   DisposableStore,
   Emitter,
   ErrorCodes,
@@ -35,7 +32,7 @@ import {
   type AgentLspExperimental,
   type Disposable,
 } from '@agent-lsp/protocol';
-import { ReadWriteLock } from './exclusiveSection.js';
+import { LocalExclusiveAccess, type ExclusiveAccess, type ExclusiveOptions } from './exclusiveAccess.js';
 import { CLIENT_CAPABILITIES } from './clientCapabilities.js';
 import { DiagnosticsCollector } from './diagnostics.js';
 import { DocumentStore } from './documents.js';
@@ -77,8 +74,8 @@ export interface LspConnectionOptions {
   logger: Logger;
   onApplyEdit?: ApplyEditHandler;
   initializeTimeoutMs?: number;
-  /** The front's shared/exclusive section (one per workspace, shared by its connections). */
-  section?: ReadWriteLock;
+  /** How `runExclusive` takes its section (the connection factory's choice); a private local lock by default. */
+  exclusiveAccess?: ExclusiveAccess;
 }
 
 export interface RequestOptions {
@@ -114,7 +111,7 @@ export class LspConnection implements Disposable {
   private crashError: Error | undefined;
   private initResult: InitializeResult | undefined;
   private folders: string[];
-  private readonly section: ReadWriteLock;
+  private readonly access: ExclusiveAccess;
 
   readonly documents: DocumentStore;
   readonly diagnostics: DiagnosticsCollector;
@@ -132,7 +129,7 @@ export class LspConnection implements Disposable {
 
   private constructor(private readonly options: LspConnectionOptions) {
     this.folders = [...options.workspaceFolders];
-    this.section = options.section ?? new ReadWriteLock();
+    this.access = options.exclusiveAccess ?? new LocalExclusiveAccess();
     this.rpc = createMessageConnection(
       new StreamMessageReader(options.transport.input),
       new StreamMessageWriter(options.transport.output),
@@ -241,25 +238,11 @@ export class LspConnection implements Disposable {
 
   /**
    * Runs `fn` in an exclusive section: no other evaluation of this front changes the server's
-   * buffers meanwhile, and, through a broker, no other client's messages reach the server (the
-   * broker restores the documents changed inside the section when it ends, as a safety net: `fn`
-   * should restore them itself).
+   * buffers meanwhile, and, through a broker, no other client's messages reach the server. `fn`
+   * restores what it changed; its signal aborts if the section is lost before it ends.
    */
-  async exclusive<T>(fn: () => Promise<T>, options: { leaseMs?: number } = {}): Promise<T> {
-    return this.section.exclusive(async () => {
-      if (!this.broker) return fn();
-      const leaseMs = options.leaseMs ?? 60_000;
-      const lease = await this.request(BrokerAcquireRequest.type, { leaseMs }, { timeoutMs: 10 * 60_000 });
-      const renew = setInterval(() => {
-        this.request(BrokerRenewRequest.type, { leaseId: lease.leaseId, leaseMs }).catch(() => undefined);
-      }, leaseMs / 3);
-      try {
-        return await fn();
-      } finally {
-        clearInterval(renew);
-        await this.request(BrokerReleaseRequest.type, { leaseId: lease.leaseId }).catch(() => undefined);
-      }
-    });
+  runExclusive<T>(fn: (lost: AbortSignal) => Promise<T>, options: ExclusiveOptions = {}): Promise<T> {
+    return this.access.run(this, fn, options);
   }
 
   /**

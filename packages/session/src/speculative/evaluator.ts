@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Diagnostic, Range, TextEdit } from 'vscode-languageserver-protocol';
-import { ErrorCodes, pathToUri, WireError } from '@agent-lsp/protocol';
+import { pathToUri } from '@agent-lsp/protocol';
 import type { LspConnection, ServerDefinition, SettledBy } from '@agent-lsp/lsp';
 import type { BaselineCache } from './baselineCache.js';
 import { findDependents } from './dependents.js';
@@ -36,23 +36,31 @@ export interface EvaluationTarget {
   cache: BaselineCache;
 }
 
-/** Runs `fn` in the connection's exclusive section; a broker without sections gets a clear error. */
-async function exclusive<T>(conn: LspConnection, leaseMs: number, fn: () => Promise<T>): Promise<T> {
-  let entered = false;
+/**
+ * Runs `fn` in the connection's exclusive section. A section lost before `fn` ended (in daemon
+ * mode, a broker lease that expired or could not be renewed: the broker restored the buffers and
+ * let other agents in) makes whatever `fn` computed untrustworthy: it is refused with a clear error.
+ */
+async function exclusive<T>(conn: LspConnection, leaseMs: number, fn: (lost: AbortSignal) => Promise<T>): Promise<T> {
+  let lost: AbortSignal | undefined;
+  const leaseLost = () => {
+    const reason: unknown = lost?.reason;
+    return new SimulationError(
+      'lease_lost',
+      `The exclusive section was lost mid-evaluation (${reason instanceof Error ? reason.message : String(reason)}); nothing was applied; call evaluate again.`,
+    );
+  };
+  let result: T;
   try {
-    return await conn.exclusive(() => {
-      entered = true;
-      return fn();
+    result = await conn.runExclusive((signal) => {
+      lost = signal;
+      return fn(signal);
     }, { leaseMs });
   } catch (err) {
-    if (!entered && err instanceof WireError && err.code === ErrorCodes.MethodNotFound) {
-      throw new SimulationError(
-        'no_exclusive_section',
-        `The ${conn.server.displayName} broker does not offer exclusive sections ($/agentLsp/acquire), so a simulation could leak into other agents' view. It is an older broker: stop it with \`agent-lsp daemon-stop --all\` and call again (a new one starts).`,
-      );
-    }
-    throw err;
+    throw lost?.aborted ? leaseLost() : err;
   }
+  if (lost?.aborted) throw leaseLost();
+  return result;
 }
 
 /** Settles `uri` for `text` inside an open section and caches the answer (timeouts are not cached). */
