@@ -16,6 +16,8 @@ export function parseDaemonMode(value: string | undefined): DaemonMode {
 export interface ConnectionModeOptions {
   mode: DaemonMode;
   idleTimeoutMs?: number;
+  /** The custom servers file, passed on to brokers. */
+  configPath?: string;
   /** Lease timing of exclusive sections through a broker (tests shorten it). */
   lease?: BrokerLeaseOptions;
 }
@@ -32,6 +34,7 @@ export function connectionFactory(options: ConnectionModeOptions): (o: StartDire
       ...o,
       ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
       ...(options.lease ? { lease: options.lease } : {}),
+      ...(options.configPath ? { configPath: options.configPath } : {}),
     });
   };
 }

@@ -7,7 +7,6 @@ import { findDependents } from './dependents.js';
 import { SimulationError } from './errors.js';
 import { contentHash, type Baseline, type OverlayFile } from './overlay.js';
 import { ServerBuffers, settleWithin } from './serverBuffers.js';
-import { holdSectionForTests } from './testHold.js';
 
 /** Baselines are settled once per file and content; they may take a cold server a while. */
 export const BASELINE_TIMEOUT_MS = 60_000;
@@ -29,11 +28,18 @@ export interface FileEvaluation {
   settledBy: SettledBy;
 }
 
+/** Points where a test (and only a test, through the composition root) may step in. */
+export interface EvaluationHooks {
+  /** The overlay is in the server's buffers and settling is about to start; the section is held. */
+  overlayPushed?(): Promise<void>;
+}
+
 export interface EvaluationTarget {
   conn: LspConnection;
   server: ServerDefinition;
   roots: readonly string[];
   cache: BaselineCache;
+  hooks?: EvaluationHooks | undefined;
 }
 
 /**
@@ -127,7 +133,7 @@ export async function evaluateFiles(target: EvaluationTarget, files: readonly Ov
       }
       for (const f of files) buffers.hold(f.uri, f.languageId, f.text);
       for (const d of dependents) buffers.reopen(d.uri, d.languageId, d.text);
-      await holdSectionForTests();
+      await target.hooks?.overlayPushed?.();
       const settled = await Promise.all([...files.map((f) => f.uri), ...dependents.map((d) => d.uri)].map((uri) => settleWithin(conn, uri, options.timeoutMs)));
       const out: FileEvaluation[] = files.map((f, i) => ({
         path: f.path,
