@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { BIN } from './paths.js';
+import { BIN, TEST_FRONT } from './paths.js';
 import { temporaryHome } from './testHome.js';
 
 export interface AgentLspClient {
@@ -19,16 +19,34 @@ export interface ToolAnswer {
   raw: CallToolResult;
 }
 
+/** Test hooks a front can be started with (test/helpers/testFront.mjs injects them; production has none). */
+export interface TestFrontHooks {
+  /** Evaluations hold their section this long after pushing the overlay, before settling. */
+  holdSectionMs?: number;
+  /** ... or until this file exists. */
+  holdSectionUntil?: string;
+  /** Evaluations block this process (no timer runs) this long after pushing the overlay. */
+  stallSectionMs?: number;
+  /** Created while an evaluation holds its section there, removed after. */
+  sectionMarker?: string;
+  /** The Nth file write of the process waits until its call is cancelled or the process killed. */
+  pauseAfterFiles?: number;
+  /** Lease timing through a broker. */
+  lease?: { renewEveryMs?: number; maxLeaseMs?: number };
+}
+
 /**
- * Starts bin/agent-lsp over stdio with the MCP SDK client, exactly as an agent does.
- * Close it in afterEach/afterAll: that ends the front, which ends its servers.
- * Without an AGENT_LSP_HOME in `env`, the front gets a temporary one, removed on close.
+/**
+ * Starts bin/agent-lsp over stdio with the MCP SDK client, exactly as an agent does (with `hooks`,
+ * the test entry that injects them). Close it in afterEach/afterAll: that ends the front, which
+ * ends its servers. Without an AGENT_LSP_HOME in `env`, the front gets a temporary one, removed on close.
  */
-export async function startAgentLsp(options: { args?: string[]; env?: Record<string, string>; cwd?: string } = {}): Promise<AgentLspClient> {
+export async function startAgentLsp(options: { args?: string[]; env?: Record<string, string>; cwd?: string; hooks?: TestFrontHooks } = {}): Promise<AgentLspClient> {
   const ownHome = options.env?.['AGENT_LSP_HOME'] === undefined ? temporaryHome() : undefined;
+  const entry = options.hooks ? [TEST_FRONT, JSON.stringify(options.hooks)] : [BIN];
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, 'serve', '--daemon', 'never', ...(options.args ?? [])],
+    args: [...entry, 'serve', '--daemon', 'never', ...(options.args ?? [])],
     env: { ...(process.env as Record<string, string>), ...(ownHome ? { AGENT_LSP_HOME: ownHome.home } : {}), ...options.env },
     stderr: 'pipe',
     ...(options.cwd ? { cwd: options.cwd } : {}),

@@ -8,7 +8,6 @@ import { BIN } from '../helpers/paths.js';
 import { isAlive, waitUntil } from '../helpers/processes.js';
 import { scratchWorkspace, treeOf } from './workspaceCopy.js';
 
-const PAUSE = 'AGENT_LSP_TEST_PAUSE_AFTER_FILES';
 
 /** Creates new.txt, then edits one.txt and two.txt: a pause after file 2 holds it half done. */
 function threeFileEdit(root: string) {
@@ -54,7 +53,7 @@ describe('a transaction interrupted in the middle of its writes', () => {
   });
 
   it('is rolled back by the next front, before it answers anything, after a SIGKILL', async () => {
-    const a = await startAgentLsp({ env: { AGENT_LSP_HOME: ws.home, [PAUSE]: '2' } });
+    const a = await startAgentLsp({ env: { AGENT_LSP_HOME: ws.home }, hooks: { pauseAfterFiles: 2 } });
     agents.push(a);
     ok(await a.call('start_lsp', { root_dir: ws.root }));
     const pending = a.call('apply_edit', threeFileEdit(ws.root)).catch(() => undefined);
@@ -78,7 +77,7 @@ describe('a transaction interrupted in the middle of its writes', () => {
 
   it('is rolled back when the MCP call is cancelled, and the audit log marks it', async () => {
     const auditLog = join(ws.dir, 'audit', 'calls.jsonl');
-    const a = await startAgentLsp({ args: ['--audit-log', auditLog], env: { AGENT_LSP_HOME: ws.home, [PAUSE]: '2' } });
+    const a = await startAgentLsp({ args: ['--audit-log', auditLog], env: { AGENT_LSP_HOME: ws.home }, hooks: { pauseAfterFiles: 2 } });
     agents.push(a);
     ok(await a.call('start_lsp', { root_dir: ws.root }));
     const controller = new AbortController();

@@ -40,7 +40,8 @@ describe('speculative sessions of two agents on one broker', () => {
     ok(await c.call('get_diagnostics', { file_path: FILE }));
     const a: AgentLspClient = await startAgentLsp({
       args: ['--daemon', 'auto'],
-      env: { AGENT_LSP_HOME: home, AGENT_LSP_TEST_HOLD_SECTION_MS: '3000', AGENT_LSP_TEST_SECTION_MARKER: marker },
+      env: { AGENT_LSP_HOME: home },
+      hooks: { holdSectionMs: 3000, sectionMarker: marker },
     });
     scope.fronts.push(a);
     const b = await scope.front(home);

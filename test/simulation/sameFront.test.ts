@@ -18,7 +18,7 @@ describe('a query of the same front during a speculative evaluation', () => {
     root = fixtureRoot('python-basic');
     scratch = mkdtempSync(join(tmpdir(), 'agent-lsp-same-front-'));
     marker = join(scratch, 'in-section');
-    agent = await startAgentLsp({ env: { AGENT_LSP_HOME: join(scratch, 'home'), AGENT_LSP_TEST_HOLD_SECTION_MS: '1500', AGENT_LSP_TEST_SECTION_MARKER: marker } });
+    agent = await startAgentLsp({ env: { AGENT_LSP_HOME: join(scratch, 'home') }, hooks: { holdSectionMs: 1500, sectionMarker: marker } });
     ok(await agent.call('start_lsp', { root_dir: root, language_id: 'python' }));
     // Take the baseline first, so the held section below is the evaluation itself.
     ok(await agent.call('get_diagnostics', { file_path: 'python-basic/app/routes.py' }));

@@ -262,7 +262,7 @@ export class Broker implements BrokerHost, LeaseHost {
 
   private broadcastStatus(): void {
     const status = this.status();
-    for (const c of this.clients) c.notify(BrokerStatusNotification.method, status);
+    for (const c of this.clients) c.notify(BrokerStatusNotification.type, status);
   }
 
   private accept(socket: Socket): void {

@@ -6,6 +6,7 @@ import {
   StreamMessageReader,
   type CancellationToken,
   type MessageConnection,
+  type NotificationType,
 } from 'vscode-jsonrpc/node';
 import type {
   DidChangeTextDocumentParams,
@@ -23,11 +24,10 @@ import {
   BrokerRenewRequest,
   BrokerStatsRequest,
   BrokerStopNotification,
+  ErrorCodes,
   WireError,
   type AgentLspExperimental,
-  type BrokerAcquireParams,
   type BrokerAcquireResult,
-  type BrokerLeaseParams,
 } from '@agent-lsp/protocol';
 import type { LspConnection, Logger } from '@agent-lsp/lsp';
 import { guardFrames } from './frameGuard.js';
@@ -61,7 +61,7 @@ interface InFlight {
 
 function toResponseError(err: unknown): ResponseError<unknown> {
   if (err instanceof WireError) return new ResponseError(err.code, err.message, err.data);
-  return new ResponseError(-32603, err instanceof Error ? err.message : String(err));
+  return new ResponseError(ErrorCodes.InternalError, err instanceof Error ? err.message : String(err));
 }
 
 /** Dynamic registrations that have a static capability field, folded into the capabilities. */
@@ -136,7 +136,7 @@ export class ClientSession {
     });
     rpc.onRequest('shutdown', () => null);
     rpc.onNotification('exit', () => this.close());
-    rpc.onNotification(BrokerStopNotification.method, () => void host.stop(`stop requested by client ${id}`));
+    rpc.onNotification(BrokerStopNotification.type, () => void host.stop(`stop requested by client ${id}`));
     rpc.onNotification('textDocument/didOpen', (p: DidOpenTextDocumentParams) =>
       this.dispatch(() => {
         host.lease.noteChange(id, p.textDocument.uri);
@@ -157,19 +157,20 @@ export class ClientSession {
     );
     // Exclusive sections. Acquire and release take their turn in this client's order; renew and
     // stats are answered at once (stats also while another client holds the lease).
-    rpc.onRequest(BrokerAcquireRequest.method, async (p: BrokerAcquireParams | null) => {
+    rpc.onRequest(BrokerAcquireRequest.type, async (p) => {
       let granted: BrokerAcquireResult | undefined;
       await this.dispatch(async () => {
         granted = await host.lease.acquire(id, p?.leaseMs);
       }, false);
+      if (!granted) throw new WireError(ErrorCodes.InternalError, 'the lease was not granted');
       return granted;
     });
-    rpc.onRequest(BrokerReleaseRequest.method, async (p: BrokerLeaseParams) => {
+    rpc.onRequest(BrokerReleaseRequest.type, async (p) => {
       await this.dispatch(() => host.lease.release(id, p.leaseId), false);
       return null;
     });
-    rpc.onRequest(BrokerRenewRequest.method, (p: BrokerLeaseParams) => host.lease.renew(id, p.leaseId, p.leaseMs));
-    rpc.onRequest(BrokerStatsRequest.method, () => host.lease.stats());
+    rpc.onRequest(BrokerRenewRequest.type, (p) => host.lease.renew(id, p.leaseId, p.leaseMs));
+    rpc.onRequest(BrokerStatsRequest.type, () => host.lease.stats());
     rpc.onRequest((method: string, params: unknown, token: CancellationToken) => this.forward(method, params, token));
     rpc.onNotification('workspace/didChangeWatchedFiles', (p: DidChangeWatchedFilesParams) =>
       this.dispatch(async () => {
@@ -239,8 +240,11 @@ export class ClientSession {
     this.rpc.sendRequest(method, params).catch(() => undefined);
   }
 
-  notify(method: string, params: unknown): void {
+  notify<P>(type: NotificationType<P>, params: P): void;
+  notify(method: string, params: unknown): void;
+  notify(methodOrType: string | NotificationType<unknown>, params: unknown): void {
     if (this.closed) return;
+    const method = typeof methodOrType === 'string' ? methodOrType : methodOrType.method;
     this.rpc.sendNotification(method, params).catch(() => undefined);
   }
 

@@ -3,6 +3,7 @@ export * from './daemonFile.js';
 export * from './processInfo.js';
 export * from './broker.js';
 export * from './discovery.js';
+export * from './brokerLease.js';
 export * from './spawnBroker.js';
 export * from './status.js';
 export * from './stop.js';

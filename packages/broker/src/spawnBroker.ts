@@ -13,6 +13,8 @@ export interface SpawnBrokerOptions {
   root: string;
   serverId: string;
   idleTimeoutMs: number;
+  /** The front's custom servers file: the broker must know the same servers. */
+  configPath?: string;
 }
 
 /**
@@ -35,6 +37,7 @@ export function spawnBroker(options: SpawnBrokerOptions): number {
         options.key,
         '--idle-timeout',
         String(options.idleTimeoutMs),
+        ...(options.configPath ? ['--config', options.configPath] : []),
       ],
       { detached: true, stdio: ['ignore', log, log], cwd: options.root, env: process.env },
     );

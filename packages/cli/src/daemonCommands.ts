@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { Broker, brokerKey, daemonDir, formatDaemons, listDaemons, stopDaemons, type StopResult } from '@agent-lsp/broker';
-import { createLogger, type ServerRegistry } from '@agent-lsp/lsp';
+import { createLogger, type LogLevel, type ServerRegistry } from '@agent-lsp/lsp';
 
 export interface BrokerCommandOptions {
   root: string;
@@ -10,8 +10,8 @@ export interface BrokerCommandOptions {
 }
 
 /** `agent-lsp daemon-broker`: the detached broker process (spawned by fronts, not by people). */
-export async function runBrokerCommand(registry: ServerRegistry, opts: BrokerCommandOptions): Promise<number> {
-  const logger = createLogger({ level: (process.env['AGENT_LSP_LOG'] as 'debug' | undefined) ?? 'info', scope: `broker ${opts.key}` });
+export async function runBrokerCommand(registry: ServerRegistry, opts: BrokerCommandOptions, log: { level?: LogLevel } = {}): Promise<number> {
+  const logger = createLogger({ ...log, scope: `broker ${opts.key}` });
   const server = registry.forLanguage(opts.language);
   const root = realpathSync(opts.root);
   const resolved = server.resolve(root);

@@ -1,8 +1,10 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { loadCustomServers, ServerRegistry } from '@agent-lsp/lsp';
+import { loadCustomServers, parseLogLevel, ServerRegistry } from '@agent-lsp/lsp';
 import { AGENT_LSP_VERSION } from '@agent-lsp/protocol';
+import type { BrokerLeaseOptions } from '@agent-lsp/broker';
+import type { AgentLspServerOptions } from '@agent-lsp/server';
 import type { AuditTailOptions } from './auditCommand.js';
 import type { BrokerCommandOptions, DaemonStopOptions } from './daemonCommands.js';
 
@@ -19,11 +21,28 @@ interface ServeOptions {
   root?: string;
 }
 
+/**
+ * What tests inject into the front they start (test/helpers/testFront.mjs): hooks and timings
+ * that production never sets. The command line and the environment stay as they are.
+ */
+export interface FrontInjection {
+  session?: AgentLspServerOptions['session'];
+  lease?: BrokerLeaseOptions;
+}
+
+/** `--config`, else AGENT_LSP_CONFIG: the custom servers file, absolute (brokers get it passed on). */
+function configPathFrom(option: string | undefined): string | undefined {
+  const path = option ?? process.env['AGENT_LSP_CONFIG'];
+  return path ? resolve(path) : undefined;
+}
+
 function registryFrom(configPath: string | undefined): ServerRegistry {
-  // Brokers this process spawns inherit the environment: they must see the same custom servers.
-  if (configPath) process.env['AGENT_LSP_CONFIG'] = resolve(configPath);
-  const path = process.env['AGENT_LSP_CONFIG'];
-  return new ServerRegistry(path ? loadCustomServers(path) : []);
+  return new ServerRegistry(configPath ? loadCustomServers(configPath) : []);
+}
+
+function logLevel(fallback?: 'info') {
+  const level = parseLogLevel(process.env['AGENT_LSP_LOG']) ?? fallback;
+  return level ? { level } : {};
 }
 
 /** `--root`/AGENT_LSP_ROOT: an existing directory (relative to the current one), as its realpath. */
@@ -45,7 +64,7 @@ function out(line: string): void {
   process.stdout.write(line + '\n');
 }
 
-export function buildProgram(): Command {
+export function buildProgram(injected: FrontInjection = {}): Command {
   const program = new Command();
   program
     .name('agent-lsp')
@@ -63,15 +82,21 @@ export function buildProgram(): Command {
       import('@agent-lsp/tools'),
       import('@agent-lsp/workspace'),
     ]);
-    const logger = createLogger({ scope: 'front' });
+    const logger = createLogger({ scope: 'front', ...logLevel() });
     const groups = opts.tools ? opts.tools.split(',').map((g) => g.trim()).filter(Boolean) : undefined;
     const unknown = groups?.filter((g) => !TOOL_GROUPS.includes(g as never)) ?? [];
     if (unknown.length) program.error(`unknown tool group(s): ${unknown.join(', ')}; known: ${TOOL_GROUPS.join(', ')}`);
     const idleTimeoutMs = opts.idleTimeout !== undefined ? Number(opts.idleTimeout) : undefined;
     if (idleTimeoutMs !== undefined && !(idleTimeoutMs > 0)) program.error('--idle-timeout must be a positive number of milliseconds');
-    const connect = connectionFactory({ mode: parseDaemonMode(opts.daemon), ...(idleTimeoutMs ? { idleTimeoutMs } : {}) });
-    const session = opts.auditLog !== undefined ? { auditLogPath: resolve(opts.auditLog) } : {};
-    return serveStdio({ registry: registryFrom(opts.config), logger, connect, session, ...(groups ? { toolGroups: groups } : {}), ...(root ? { root } : {}) }).then(
+    const configPath = configPathFrom(opts.config);
+    const connect = connectionFactory({
+      mode: parseDaemonMode(opts.daemon),
+      ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
+      ...(configPath ? { configPath } : {}),
+      ...(injected.lease ? { lease: injected.lease } : {}),
+    });
+    const session = { ...injected.session, ...(opts.auditLog !== undefined ? { auditLogPath: resolve(opts.auditLog) } : {}) };
+    return serveStdio({ registry: registryFrom(configPath), logger, connect, session, ...(groups ? { toolGroups: groups } : {}), ...(root ? { root } : {}) }).then(
       exitAfterServe,
     );
   };
@@ -103,7 +128,7 @@ export function buildProgram(): Command {
     .option('--root <dir>', 'project root (for the Python interpreter)', process.cwd())
     .action(async (opts: { json?: boolean; config?: string; root: string }) => {
       const { formatDoctor, runDoctor } = await import('./doctor.js');
-      const entries = runDoctor(registryFrom(opts.config), opts.root);
+      const entries = runDoctor(registryFrom(configPathFrom(opts.config)), opts.root);
       out(opts.json ? JSON.stringify(entries, null, 2) : formatDoctor(entries));
     });
 
@@ -114,9 +139,10 @@ export function buildProgram(): Command {
     .requiredOption('--language <id>', 'server id or language')
     .requiredOption('--key <key>', 'broker key (checked against root and profile)')
     .option('--idle-timeout <ms>', 'stop after this long without clients', String(30 * 60_000))
-    .action(async (opts: BrokerCommandOptions) => {
+    .option('--config <file>', 'JSON file with custom language servers (or AGENT_LSP_CONFIG)')
+    .action(async (opts: BrokerCommandOptions & { config?: string }) => {
       const { runBrokerCommand } = await import('./daemonCommands.js');
-      process.exitCode = await runBrokerCommand(registryFrom(undefined), opts);
+      process.exitCode = await runBrokerCommand(registryFrom(configPathFrom(opts.config)), opts, logLevel('info'));
       process.exit();
     });
 
@@ -167,8 +193,8 @@ export function buildProgram(): Command {
   return program;
 }
 
-export async function main(argv: string[]): Promise<void> {
-  await buildProgram().parseAsync(argv);
+export async function main(argv: string[], injected: FrontInjection = {}): Promise<void> {
+  await buildProgram(injected).parseAsync(argv);
 }
 
 /** For `serve`: once the client is gone and the servers are stopped, nothing is left to wait for. */

@@ -2,6 +2,9 @@ import {
   CancellationTokenSource,
   ResponseError,
   createMessageConnection,
+  type NotificationType,
+  type RequestType,
+  type RequestType0,
   StreamMessageReader,
   StreamMessageWriter,
   type MessageConnection,
@@ -21,18 +24,15 @@ import type {
 } from 'vscode-languageserver-protocol';
 import {
   AGENT_LSP_VERSION,
-  BrokerAcquireRequest,
-  BrokerReleaseRequest,
-  BrokerRenewRequest,
   DisposableStore,
   Emitter,
+  ErrorCodes,
   pathToUri,
   WireError,
   type AgentLspExperimental,
-  type BrokerAcquireResult,
   type Disposable,
 } from '@agent-lsp/protocol';
-import { ReadWriteLock } from './exclusiveSection.js';
+import { LocalExclusiveAccess, type ExclusiveAccess, type ExclusiveOptions } from './exclusiveAccess.js';
 import { CLIENT_CAPABILITIES } from './clientCapabilities.js';
 import { DiagnosticsCollector } from './diagnostics.js';
 import { DocumentStore } from './documents.js';
@@ -74,8 +74,8 @@ export interface LspConnectionOptions {
   logger: Logger;
   onApplyEdit?: ApplyEditHandler;
   initializeTimeoutMs?: number;
-  /** The front's shared/exclusive section (one per workspace, shared by its connections). */
-  section?: ReadWriteLock;
+  /** How `runExclusive` takes its section (the connection factory's choice); a private local lock by default. */
+  exclusiveAccess?: ExclusiveAccess;
 }
 
 export interface RequestOptions {
@@ -85,8 +85,7 @@ export interface RequestOptions {
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 const PEER_EXIT_GRACE_MS = 500;
-/** vscode-jsonrpc's ErrorCodes.MessageWriteError. */
-const MESSAGE_WRITE_ERROR = -32099;
+const MESSAGE_WRITE_ERROR = ErrorCodes.MessageWriteError;
 
 interface PendingRequest {
   reject(err: Error): void;
@@ -112,7 +111,7 @@ export class LspConnection implements Disposable {
   private crashError: Error | undefined;
   private initResult: InitializeResult | undefined;
   private folders: string[];
-  private readonly section: ReadWriteLock;
+  private readonly access: ExclusiveAccess;
 
   readonly documents: DocumentStore;
   readonly diagnostics: DiagnosticsCollector;
@@ -130,7 +129,7 @@ export class LspConnection implements Disposable {
 
   private constructor(private readonly options: LspConnectionOptions) {
     this.folders = [...options.workspaceFolders];
-    this.section = options.section ?? new ReadWriteLock();
+    this.access = options.exclusiveAccess ?? new LocalExclusiveAccess();
     this.rpc = createMessageConnection(
       new StreamMessageReader(options.transport.input),
       new StreamMessageWriter(options.transport.output),
@@ -226,31 +225,24 @@ export class LspConnection implements Disposable {
     return this.options.logger;
   }
 
+  /** One typed notification of the peer (a broker's `$/agentLsp/status`, say). */
+  onNotification<P>(type: NotificationType<P>, listener: (params: P) => void): Disposable {
+    return this.onServerNotification(({ method, params }) => {
+      if (method === type.method) listener(params as P);
+    });
+  }
+
   supportsPullDiagnostics(): boolean {
     return this.capabilities.diagnosticProvider !== undefined || this.registrations.has('textDocument/diagnostic');
   }
 
   /**
    * Runs `fn` in an exclusive section: no other evaluation of this front changes the server's
-   * buffers meanwhile, and, through a broker, no other client's messages reach the server (the
-   * broker restores the documents changed inside the section when it ends, as a safety net: `fn`
-   * should restore them itself).
+   * buffers meanwhile, and, through a broker, no other client's messages reach the server. `fn`
+   * restores what it changed; its signal aborts if the section is lost before it ends.
    */
-  async exclusive<T>(fn: () => Promise<T>, options: { leaseMs?: number } = {}): Promise<T> {
-    return this.section.exclusive(async () => {
-      if (!this.broker) return fn();
-      const leaseMs = options.leaseMs ?? 60_000;
-      const lease = await this.request<BrokerAcquireResult>(BrokerAcquireRequest.method, { leaseMs }, { timeoutMs: 10 * 60_000 });
-      const renew = setInterval(() => {
-        this.request(BrokerRenewRequest.method, { leaseId: lease.leaseId, leaseMs }).catch(() => undefined);
-      }, leaseMs / 3);
-      try {
-        return await fn();
-      } finally {
-        clearInterval(renew);
-        await this.request(BrokerReleaseRequest.method, { leaseId: lease.leaseId }).catch(() => undefined);
-      }
-    });
+  runExclusive<T>(fn: (lost: AbortSignal) => Promise<T>, options: ExclusiveOptions = {}): Promise<T> {
+    return this.access.run(this, fn, options);
   }
 
   /**
@@ -296,7 +288,7 @@ export class LspConnection implements Disposable {
     }
     rpc.onRequest((method) => {
       logger.warn(`server request ${method} is not supported; answered with an error`);
-      return new ResponseError(-32601, `agent-lsp does not handle ${method}`);
+      return new ResponseError(ErrorCodes.MethodNotFound, `agent-lsp does not handle ${method}`);
     });
     const onNotification = <P>(method: string, handler: (params: P) => void) =>
       rpc.onNotification(method, (params: P) => {
@@ -335,7 +327,11 @@ export class LspConnection implements Disposable {
   }
 
   /** Sends a request; rejects at once if the server dies, on timeout, or when the signal aborts. */
-  request<R>(method: string, params: unknown, options: RequestOptions = {}): Promise<R> {
+  request<P, R>(type: RequestType<P, R, void>, params: P, options?: RequestOptions): Promise<R>;
+  request<R>(type: RequestType0<R, void>, params: null, options?: RequestOptions): Promise<R>;
+  request<R>(method: string, params: unknown, options?: RequestOptions): Promise<R>;
+  request<R>(methodOrType: string | { method: string }, params: unknown, options: RequestOptions = {}): Promise<R> {
+    const method = typeof methodOrType === 'string' ? methodOrType : methodOrType.method;
     if (this.crashError) return Promise.reject(this.crashError);
     if (this.stateValue === 'stopped' || this.stateValue === 'stopping') {
       if (method !== 'shutdown') return Promise.reject(new ConnectionClosedError(this.options.server.displayName));

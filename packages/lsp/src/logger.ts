@@ -1,6 +1,6 @@
 /**
  * Logging for processes whose stdout is a protocol: everything goes to stderr (or a sink the
- * owner provides, such as a broker's log file). Level from AGENT_LSP_LOG (error|warn|info|debug).
+ * owner provides, such as a broker's log file). The entry point picks the level (`AGENT_LSP_LOG`).
  */
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 
@@ -14,11 +14,15 @@ export interface Logger {
   child(scope: string): Logger;
 }
 
+/** A level named by the user (`AGENT_LSP_LOG`), if it is one. */
+export function parseLogLevel(value: string | undefined): LogLevel | undefined {
+  return value !== undefined && value in ORDER ? (value as LogLevel) : undefined;
+}
+
 export function createLogger(
   options: { level?: LogLevel; scope?: string; sink?: (line: string) => void } = {},
 ): Logger {
-  const envLevel = process.env['AGENT_LSP_LOG'] as LogLevel | undefined;
-  const level: LogLevel = options.level ?? (envLevel && envLevel in ORDER ? envLevel : 'warn');
+  const level: LogLevel = options.level ?? 'warn';
   const sink = options.sink ?? ((line: string) => process.stderr.write(line + '\n'));
   const make = (scope: string | undefined): Logger => {
     const log = (at: LogLevel, message: string) => {

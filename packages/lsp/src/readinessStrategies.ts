@@ -23,11 +23,7 @@ export function attachReadinessStrategy(conn: LspConnection): Disposable {
     // A broker tracks its server's readiness and tells every client.
     const apply = (st: BrokerStatusParams) => (st.ready ? readiness.ready() : readiness.indexing(st.progress ?? { title: st.state }));
     apply(broker);
-    store.add(
-      conn.onServerNotification(({ method, params }) => {
-        if (method === BrokerStatusNotification.method) apply(params as BrokerStatusParams);
-      }),
-    );
+    store.add(conn.onNotification(BrokerStatusNotification.type, apply));
     return store;
   }
 

@@ -1,5 +1,7 @@
 import { UserError } from '@agent-lsp/protocol';
 import { LspConnection, type LspConnectionOptions } from './connection.js';
+import { LocalExclusiveAccess } from './exclusiveAccess.js';
+import type { ReadWriteLock } from './exclusiveSection.js';
 import type { Logger } from './logger.js';
 import { spawnServerProcess } from './serverProcess.js';
 import { connectSocketTransport } from './socketTransport.js';
@@ -11,7 +13,8 @@ export interface StartDirectOptions {
   workspaceFolders: readonly string[];
   logger: Logger;
   onApplyEdit?: LspConnectionOptions['onApplyEdit'];
-  section?: LspConnectionOptions['section'];
+  /** The front's shared/exclusive section (one per workspace, shared by its connections). */
+  section?: ReadWriteLock;
 }
 
 /** Direct mode: spawns the server as our child and initializes it. */
@@ -34,7 +37,7 @@ export async function startDirectConnection(options: StartDirectOptions): Promis
     throw new UserError('server_failed', `Could not start ${server.displayName} (${resolved.command.join(' ')}): ${(err as Error).message}. ${server.installHint}`);
   }
   try {
-    return await LspConnection.start({ ...options, transport, resolved, logger });
+    return await LspConnection.start({ ...options, transport, resolved, logger, exclusiveAccess: new LocalExclusiveAccess(options.section) });
   } catch (err) {
     throw new UserError('server_failed', `${server.displayName} failed to initialize: ${(err as Error).message}`);
   }
@@ -55,7 +58,7 @@ export async function connectPassive(options: StartDirectOptions & { address: st
   }
   const resolved = { command: [], source: 'config' as const, settings: {}, profileFingerprint: `${server.id}|tcp|${address}`, details: { address } };
   try {
-    return await LspConnection.start({ ...options, transport, resolved, logger: options.logger.child(server.id) });
+    return await LspConnection.start({ ...options, transport, resolved, logger: options.logger.child(server.id), exclusiveAccess: new LocalExclusiveAccess(options.section) });
   } catch (err) {
     throw new UserError('server_failed', `The server at ${address} failed to initialize: ${(err as Error).message}`);
   }

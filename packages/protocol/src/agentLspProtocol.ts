@@ -1,3 +1,5 @@
+import { NotificationType, NotificationType0, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
+
 /**
  * The broker's own LSP extensions (`$/agentLsp/*`), declared once and imported by both ends.
  * Any LSP client may connect to a broker; these are what our front uses beyond plain LSP.
@@ -28,10 +30,13 @@ export interface BrokerStatusParams {
 }
 
 /** Broker → client: readiness changed. */
-export const BrokerStatusNotification = { method: '$/agentLsp/status' } as const;
+export const BrokerStatusNotification = {
+  method: '$/agentLsp/status',
+  type: new NotificationType<BrokerStatusParams>('$/agentLsp/status'),
+} as const;
 
 /** Client → broker: stop the broker and its server (daemon-stop). */
-export const BrokerStopNotification = { method: '$/agentLsp/stop' } as const;
+export const BrokerStopNotification = { method: '$/agentLsp/stop', type: new NotificationType0('$/agentLsp/stop') } as const;
 
 /**
  * Client → broker: take an exclusive section. Granted once the other clients' in-flight requests
@@ -39,7 +44,6 @@ export const BrokerStopNotification = { method: '$/agentLsp/stop' } as const;
  * order, notifications about documents the holder changed go to the holder only, and watcher
  * events are deferred. On release the broker restores every document the holder changed.
  */
-export const BrokerAcquireRequest = { method: '$/agentLsp/acquire' } as const;
 export interface BrokerAcquireParams {
   /** Lease length; renew before it runs out. Default 60 s. */
   leaseMs?: number;
@@ -48,18 +52,26 @@ export interface BrokerAcquireResult {
   leaseId: string;
   expiresAt: number;
 }
+export const BrokerAcquireRequest = {
+  method: '$/agentLsp/acquire',
+  type: new RequestType<BrokerAcquireParams | null, BrokerAcquireResult, void>('$/agentLsp/acquire'),
+} as const;
 
-/** Client → broker: extend the lease. */
-export const BrokerRenewRequest = { method: '$/agentLsp/renew' } as const;
-/** Client → broker: end the exclusive section; the holder's documents are restored. */
-export const BrokerReleaseRequest = { method: '$/agentLsp/release' } as const;
 export interface BrokerLeaseParams {
   leaseId: string;
   leaseMs?: number;
 }
+/** Client → broker: extend the lease. */
+export const BrokerRenewRequest = {
+  method: '$/agentLsp/renew',
+  type: new RequestType<BrokerLeaseParams, BrokerAcquireResult, void>('$/agentLsp/renew'),
+} as const;
+/** Client → broker: end the exclusive section; the holder's documents are restored. */
+export const BrokerReleaseRequest = {
+  method: '$/agentLsp/release',
+  type: new RequestType<BrokerLeaseParams, null, void>('$/agentLsp/release'),
+} as const;
 
-/** Client → broker: counters (answered at once, also while another client holds a lease). */
-export const BrokerStatsRequest = { method: '$/agentLsp/stats' } as const;
 export interface BrokerStats {
   clients: number;
   /** Messages of other clients waiting for an exclusive section to end. */
@@ -70,6 +82,8 @@ export interface BrokerStats {
   /** URIs the server holds open (clients' documents, lingering ones, the broker's own). */
   openDocuments: string[];
 }
+/** Client → broker: counters (answered at once, also while another client holds a lease). */
+export const BrokerStatsRequest = { method: '$/agentLsp/stats', type: new RequestType0<BrokerStats, void>('$/agentLsp/stats') } as const;
 
 /** agent-lsp's own version: MCP server info, LSP client info, broker info, `--version`. */
 export const AGENT_LSP_VERSION = '0.1.0';

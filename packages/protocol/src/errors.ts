@@ -18,6 +18,9 @@ export const ErrorCodes = {
   ServerNotReady: -32091,
   RequestTimeout: -32092,
   ConnectionClosed: -32093,
+  // vscode-jsonrpc's own codes in that block (its ErrorCodes), as they reach us from the library.
+  MessageWriteError: -32099,
+  MessageReadError: -32098,
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
 

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { UserError, WireError } from '@agent-lsp/protocol';
-import { ServerCrashedError, type Logger } from '@agent-lsp/lsp';
+import type { Logger } from '@agent-lsp/lsp';
 import { fileSystemUserError, SessionError, type AgentSession } from '@agent-lsp/session';
 import { inferredRootText, type AnyToolDefinition, type ProgressReport, type ToolContext } from '@agent-lsp/tools';
 import type { Workspace } from '@agent-lsp/workspace';
@@ -51,18 +51,7 @@ export async function runTool(
   };
   try {
     await session.transactions.recoverWorkspace(env.signal);
-    // Simulation tools take the exclusive section themselves; everything else shares it.
-    const handle = () => (def.group === 'simulation' ? def.handler(args, ctx) : workspace.shared(() => def.handler(args, ctx)));
-    let result;
-    try {
-      result = await handle();
-    } catch (err) {
-      // A killed broker: the workspace starts a new one on the next connection; a read-only call
-      // is simply asked again, once.
-      if (!(err instanceof ServerCrashedError && err.brokerGone && def.annotations.readOnlyHint)) throw err;
-      logger.warn(`${def.name}: the broker went away (${err.message}); retrying once with a new broker`);
-      result = await handle();
-    }
+    const result = await workspace.runCall({ name: def.name, concurrency: def.concurrency ?? 'shared', readOnly: def.annotations.readOnlyHint }, () => def.handler(args, ctx));
     await session.transactions.recoverWorkspace(env.signal);
     session.finishCall(call, args, 'ok');
     const inferred = workspace.inferredRoot;

@@ -4,7 +4,7 @@ import { argumentsHash, AuditLog, type AuditEntry } from './auditLog.js';
 import { CheckpointService } from './checkpointService.js';
 import { DEFAULT_RETENTION, type Retention } from './checkpointStore.js';
 import { randomIds, systemClock, type Clock, type IdGenerator } from './determinism.js';
-import { atomicFileWriter, withTestPause, type FileWriter } from './fileWriter.js';
+import { atomicFileWriter, type FileWriter } from './fileWriter.js';
 import { SimulationRegistry, type SimulationRegistryOptions } from './speculative/sessionRegistry.js';
 import { defaultAuditLogPath, stateHome } from './statePaths.js';
 import { ToolCall } from './toolCall.js';
@@ -19,7 +19,7 @@ export interface AgentSessionOptions {
   auditLogPath?: string;
   clock?: Clock;
   ids?: IdGenerator;
-  /** Default: temp file + rename (with the test-only pause hook when its variable is set). */
+  /** Default: temp file + rename. Tests inject their own (one that fails or pauses on the Nth file). */
   writer?: FileWriter;
   retention?: Retention;
   lock?: { staleMs?: number; timeoutMs?: number };
@@ -52,7 +52,7 @@ export class AgentSession {
       home: this.home,
       clock: this.clock,
       ids: this.ids,
-      writer: options.writer ?? withTestPause(atomicFileWriter),
+      writer: options.writer ?? atomicFileWriter,
       retention: options.retention ?? DEFAULT_RETENTION,
       ...(options.lock ? { lock: options.lock } : {}),
     });

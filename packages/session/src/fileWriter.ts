@@ -55,37 +55,3 @@ export const atomicFileWriter: FileWriter = {
     await rm(path, { force: true });
   },
 };
-
-/** Test-only: `AGENT_LSP_TEST_PAUSE_AFTER_FILES=N` holds the Nth write of the process. */
-export const TEST_PAUSE_ENV = 'AGENT_LSP_TEST_PAUSE_AFTER_FILES';
-
-/**
- * TEST HOOK, never for production use: after the Nth file this process writes, waits until the
- * call is cancelled (then fails as cancelled) or the process is killed. Tests use it to hold a
- * transaction in the middle of its writes, to SIGKILL the front there or to cancel the call.
- */
-export function withTestPause(inner: FileWriter, env: NodeJS.ProcessEnv = process.env): FileWriter {
-  const n = Number(env[TEST_PAUSE_ENV]);
-  if (!Number.isInteger(n) || n <= 0) return inner;
-  let count = 0;
-  const hold = async (signal: AbortSignal | undefined) => {
-    if (++count !== n) return;
-    process.stderr.write(`agent-lsp: test pause after file ${n} (${TEST_PAUSE_ENV})\n`);
-    await new Promise<void>((resolve) => {
-      if (!signal) return; // held until killed
-      if (signal.aborted) resolve();
-      signal.addEventListener('abort', () => resolve(), { once: true });
-    });
-    throwIfAborted(signal);
-  };
-  return {
-    async write(path, data, options = {}) {
-      await inner.write(path, data, options);
-      await hold(options.signal);
-    },
-    async remove(path, options = {}) {
-      await inner.remove(path, options);
-      await hold(options.signal);
-    },
-  };
-}

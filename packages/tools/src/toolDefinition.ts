@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Logger } from '@agent-lsp/lsp';
 import type { AgentSession, ToolCall } from '@agent-lsp/session';
-import type { Workspace } from '@agent-lsp/workspace';
+import type { CallConcurrency, Workspace } from '@agent-lsp/workspace';
 
 export interface ProgressReport {
   message: string;
@@ -39,6 +39,8 @@ export interface ToolDefinition<I extends z.ZodRawShape = z.ZodRawShape, O exten
   input: I;
   output: O;
   annotations: ToolAnnotations;
+  /** How the call uses the servers (see CallConcurrency); `shared` when absent. */
+  concurrency?: CallConcurrency;
   handler(args: z.infer<z.ZodObject<I>>, ctx: ToolContext): Promise<z.infer<z.ZodObject<O>>>;
   /** The compact text form of a result (what most agents read). */
   text(result: z.infer<z.ZodObject<O>>): string;

@@ -1,4 +1,4 @@
-import { connectToBroker } from '@agent-lsp/broker';
+import { connectToBroker, type BrokerLeaseOptions } from '@agent-lsp/broker';
 import { startDirectConnection, type LspConnection, type StartDirectOptions } from '@agent-lsp/lsp';
 import { UserError } from '@agent-lsp/protocol';
 
@@ -16,6 +16,10 @@ export function parseDaemonMode(value: string | undefined): DaemonMode {
 export interface ConnectionModeOptions {
   mode: DaemonMode;
   idleTimeoutMs?: number;
+  /** The custom servers file, passed on to brokers. */
+  configPath?: string;
+  /** Lease timing of exclusive sections through a broker (tests shorten it). */
+  lease?: BrokerLeaseOptions;
 }
 
 /**
@@ -26,6 +30,11 @@ export function connectionFactory(options: ConnectionModeOptions): (o: StartDire
   return (o) => {
     const daemon = options.mode === 'always' || (options.mode === 'auto' && DAEMON_BY_DEFAULT.has(o.server.id));
     if (!daemon) return startDirectConnection(o);
-    return connectToBroker({ ...o, ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}) });
+    return connectToBroker({
+      ...o,
+      ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
+      ...(options.lease ? { lease: options.lease } : {}),
+      ...(options.configPath ? { configPath: options.configPath } : {}),
+    });
   };
 }

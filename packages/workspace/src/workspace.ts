@@ -3,6 +3,7 @@ import { displayPath, pathToUri, uriToPath, UserError, type Disposable } from '@
 import {
   connectPassive,
   ReadWriteLock,
+  ServerCrashedError,
   startDirectConnection,
   type LspConnection,
   type Logger,
@@ -15,6 +16,12 @@ import { resolveDirectory, resolveFilePath } from './pathResolver.js';
 import { inferRoot } from './rootInference.js';
 
 export type ConnectionFactory = (options: StartDirectOptions) => Promise<LspConnection>;
+
+/**
+ * How a tool call uses the servers: `shared` runs alongside other calls (never inside a
+ * speculative evaluation), `exclusive` takes the exclusive section itself, `none` needs no section.
+ */
+export type CallConcurrency = 'shared' | 'exclusive' | 'none';
 
 export interface WorkspaceOptions {
   registry: ServerRegistry;
@@ -55,7 +62,7 @@ export class Workspace implements Disposable {
   private readonly serverNamed = new Set<string>();
   private readonly connect: ConnectionFactory;
   /**
-   * Tool calls run in shared sections; a speculative evaluation (LspConnection.exclusive) takes
+   * Tool calls run in shared sections; a speculative evaluation (LspConnection.runExclusive) takes
    * it exclusively, so nothing of this front reads or resyncs a buffer that holds an overlay.
    */
   private readonly section = new ReadWriteLock();
@@ -241,6 +248,22 @@ export class Workspace implements Disposable {
   /** Runs an ordinary tool call: alongside other calls, never inside a speculative evaluation. */
   shared<T>(fn: () => Promise<T>): Promise<T> {
     return this.section.shared(fn);
+  }
+
+  /**
+   * Runs one tool call in the section its concurrency asks for. A read-only call cut off because
+   * its connection went away where a new one can be made at once (a killed broker: the next
+   * connection starts another) is asked again, once.
+   */
+  async runCall<T>(call: { name: string; concurrency: CallConcurrency; readOnly: boolean }, fn: () => Promise<T>): Promise<T> {
+    const once = () => (call.concurrency === 'shared' ? this.section.shared(fn) : fn());
+    try {
+      return await once();
+    } catch (err) {
+      if (!(call.readOnly && err instanceof ServerCrashedError && err.brokerGone)) throw err;
+      this.options.logger.warn(`${call.name}: the connection went away (${err.message}); retrying once with a new one`);
+      return once();
+    }
   }
 
   /** Opens (or re-syncs with disk) a file in its server; the server sees what is on disk now. */

@@ -10,7 +10,7 @@ export type SimulationErrorReason =
   | 'session_dirty'
   | 'disk_changed'
   | 'wrong_server'
-  | 'no_exclusive_section';
+  | 'lease_lost';
 
 /**
  * A speculative-session call the agent can act on (a stale id, a call in the wrong phase, a file

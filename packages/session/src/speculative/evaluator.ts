@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { Diagnostic, Range, TextEdit } from 'vscode-languageserver-protocol';
-import { ErrorCodes, pathToUri, WireError } from '@agent-lsp/protocol';
+import { pathToUri } from '@agent-lsp/protocol';
 import type { LspConnection, ServerDefinition, SettledBy } from '@agent-lsp/lsp';
 import type { BaselineCache } from './baselineCache.js';
 import { findDependents } from './dependents.js';
 import { SimulationError } from './errors.js';
 import { contentHash, type Baseline, type OverlayFile } from './overlay.js';
 import { ServerBuffers, settleWithin } from './serverBuffers.js';
-import { holdSectionForTests } from './testHold.js';
 
 /** Baselines are settled once per file and content; they may take a cold server a while. */
 export const BASELINE_TIMEOUT_MS = 60_000;
@@ -57,30 +56,45 @@ export interface EvaluatedFiles {
   dependents?: DependentsCoverage;
 }
 
+/** Points where a test (and only a test, through the composition root) may step in. */
+export interface EvaluationHooks {
+  /** The overlay is in the server's buffers and settling is about to start; the section is held. */
+  overlayPushed?(): Promise<void>;
+}
+
 export interface EvaluationTarget {
   conn: LspConnection;
   server: ServerDefinition;
   roots: readonly string[];
   cache: BaselineCache;
+  hooks?: EvaluationHooks | undefined;
 }
 
-/** Runs `fn` in the connection's exclusive section; a broker without sections gets a clear error. */
-async function exclusive<T>(conn: LspConnection, leaseMs: number, fn: () => Promise<T>): Promise<T> {
-  let entered = false;
+/**
+ * Runs `fn` in the connection's exclusive section. A section lost before `fn` ended (in daemon
+ * mode, a broker lease that expired or could not be renewed: the broker restored the buffers and
+ * let other agents in) makes whatever `fn` computed untrustworthy: it is refused with a clear error.
+ */
+async function exclusive<T>(conn: LspConnection, leaseMs: number, fn: (lost: AbortSignal) => Promise<T>): Promise<T> {
+  let lost: AbortSignal | undefined;
+  const leaseLost = () => {
+    const reason: unknown = lost?.reason;
+    return new SimulationError(
+      'lease_lost',
+      `The exclusive section was lost mid-evaluation (${reason instanceof Error ? reason.message : String(reason)}); nothing was applied; call evaluate again.`,
+    );
+  };
+  let result: T;
   try {
-    return await conn.exclusive(() => {
-      entered = true;
-      return fn();
+    result = await conn.runExclusive((signal) => {
+      lost = signal;
+      return fn(signal);
     }, { leaseMs });
   } catch (err) {
-    if (!entered && err instanceof WireError && err.code === ErrorCodes.MethodNotFound) {
-      throw new SimulationError(
-        'no_exclusive_section',
-        `The ${conn.server.displayName} broker does not offer exclusive sections ($/agentLsp/acquire), so a simulation could leak into other agents' view. It is an older broker: stop it with \`agent-lsp daemon-stop --all\` and call again (a new one starts).`,
-      );
-    }
-    throw err;
+    throw lost?.aborted ? leaseLost() : err;
   }
+  if (lost?.aborted) throw leaseLost();
+  return result;
 }
 
 /** A baseline the server did not confirm for exactly its text (a quiet window, a timeout). */
@@ -194,7 +208,7 @@ export async function evaluateFiles(target: EvaluationTarget, files: readonly Ov
       }
       for (const f of files) buffers.hold(f.uri, f.languageId, f.text);
       for (const d of dependents) buffers.reopen(d.uri, d.languageId, d.text);
-      await holdSectionForTests();
+      await target.hooks?.overlayPushed?.();
       const settled = await Promise.all([...files.map((f) => f.uri), ...dependents.map((d) => d.uri)].map((uri) => settleWithin(conn, uri, options.timeoutMs)));
       const out: FileEvaluation[] = files.map((f, i) => ({
         path: f.path,

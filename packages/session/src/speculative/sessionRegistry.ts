@@ -4,6 +4,7 @@ import type { LspConnection, ServerDefinition } from '@agent-lsp/lsp';
 import type { Workspace } from '@agent-lsp/workspace';
 import { BaselineCache } from './baselineCache.js';
 import { SimulationError } from './errors.js';
+import type { EvaluationHooks } from './evaluator.js';
 import { SimulationSession } from './simulationSession.js';
 
 export interface SimulationRegistryOptions {
@@ -12,6 +13,8 @@ export interface SimulationRegistryOptions {
   /** A session unused this long is destroyed (default 30 min). */
   idleMs?: number;
   now?: () => number;
+  /** Test hooks of evaluations (injected by tests through the composition root, never set in production). */
+  hooks?: EvaluationHooks;
 }
 
 export const DEFAULT_SESSION_CAP = 32;
@@ -30,12 +33,14 @@ export class SimulationRegistry implements Disposable {
   private readonly cap: number;
   private readonly idleMs: number;
   private readonly now: () => number;
+  private readonly hooks: EvaluationHooks | undefined;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(options: SimulationRegistryOptions = {}) {
     this.cap = options.cap ?? DEFAULT_SESSION_CAP;
     this.idleMs = options.idleMs ?? DEFAULT_SESSION_IDLE_MS;
     this.now = options.now ?? Date.now;
+    this.hooks = options.hooks;
     this.sweeper = setInterval(() => this.sweep(), Math.min(60_000, this.idleMs)).unref();
   }
 
@@ -49,7 +54,7 @@ export class SimulationRegistry implements Disposable {
     if (this.sessions.size >= this.cap) {
       throw new SimulationError('session_cap', `There are already ${this.sessions.size} simulation sessions (the limit is ${this.cap}). Destroy sessions you no longer need with destroy_session.`);
     }
-    const session = new SimulationSession(`sim_${randomUUID()}`, language, root, { ...deps, cache: this.baselines, now: this.now });
+    const session = new SimulationSession(`sim_${randomUUID()}`, language, root, { ...deps, cache: this.baselines, now: this.now, hooks: this.hooks });
     this.sessions.set(session.id, session);
     return session;
   }

@@ -5,7 +5,7 @@ import { LocalMutex, type LspConnection, type ServerDefinition } from '@agent-ls
 import type { Workspace } from '@agent-lsp/workspace';
 import type { BaselineCache } from './baselineCache.js';
 import { SimulationError } from './errors.js';
-import { evaluateFiles, takeBaseline, type EvaluationTarget, type Scope } from './evaluator.js';
+import { evaluateFiles, takeBaseline, type EvaluationHooks, type EvaluationTarget, type Scope } from './evaluator.js';
 import { nothingToEvaluate, reportEvaluation, type Evaluation } from './evaluationReport.js';
 import { OverlayFile } from './overlay.js';
 import { rangeOfText } from './textLocation.js';
@@ -38,6 +38,7 @@ export interface SessionDeps {
   server: ServerDefinition;
   cache: BaselineCache;
   now: () => number;
+  hooks?: EvaluationHooks | undefined;
 }
 
 /**
@@ -77,7 +78,7 @@ export class SimulationSession {
   }
 
   private get target(): EvaluationTarget {
-    return { conn: this.deps.conn, server: this.deps.server, roots: this.deps.workspace.rootList, cache: this.deps.cache };
+    return { conn: this.deps.conn, server: this.deps.server, roots: this.deps.workspace.rootList, cache: this.deps.cache, hooks: this.deps.hooks };
   }
 
   private label(path: string): string {

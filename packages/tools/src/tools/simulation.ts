@@ -26,6 +26,7 @@ export const createSimulationSession = defineTool({
   description:
     'Starts a speculative session: an isolated, in-memory view of the workspace where simulate_edit changes files without touching disk, evaluate_session shows which diagnostics the edits introduce or resolve, and commit_session (a patch, or apply: true to write) or discard_session ends it. Sessions never see each other\'s edits, also across agents sharing one server.',
   group: 'simulation',
+  concurrency: 'exclusive',
   input: {
     workspace_root: z.string().optional().describe('The workspace (default: the current one; starts it when none is set).'),
     language: z.string().describe('Language whose server evaluates the edits: python, typescript, go, cpp, …'),
@@ -47,6 +48,7 @@ export const simulateEdit = defineTool({
   description:
     'Applies an edit to a session\'s in-memory view (never to disk), given as a 1-based range or as old_text, plus new_text. The first edit of a file records its baseline (its diagnostics on disk). Does not evaluate: call evaluate_session.',
   group: 'simulation',
+  concurrency: 'exclusive',
   input: { ...sessionIdInput, ...editInput },
   output: { ...sessionOutput, file: z.string().optional(), edit_applied: z.boolean().optional(), version_after: z.number().optional().describe('The session\'s own version of the file after the edit (1, 2, …).') },
   annotations: SIMULATES,
@@ -68,6 +70,7 @@ export const evaluateSession = defineTool({
   description:
     'Which errors a session\'s edits introduce and resolve, against the baselines: ranges of existing diagnostics are mapped through the edits, so an error that only moved is neither. net_delta counts errors; warnings and hints are listed apart. scope "workspace" also checks the files that reference what changed. The server\'s buffers are restored before it answers.',
   group: 'simulation',
+  concurrency: 'exclusive',
   input: { ...sessionIdInput, ...evaluationInput },
   output: evaluationOutput,
   annotations: READ_ONLY,
@@ -90,6 +93,7 @@ export const simulateChain = defineTool({
   description:
     'Applies edits in order to a session, evaluating after each step against the baseline. safe_to_apply_through_step is the last step k such that steps 1..k all have net_delta ≤ 0 (0 when step 1 already breaks something). Every edit is checked first; an invalid one applies nothing.',
   group: 'simulation',
+  concurrency: 'exclusive',
   input: { ...sessionIdInput, edits: z.array(z.object(editInput)).min(1).describe('Edits in order; each range refers to the text after the previous steps.'), ...evaluationInput },
   output: {
     ...sessionOutput,
@@ -129,6 +133,7 @@ export const previewEdit = defineTool({
   description:
     'One edit\'s effect on the diagnostics, without writing anything: standalone (a temporary session, destroyed afterwards) or, with session_id, added to that session and evaluated. Same result as evaluate_session.',
   group: 'simulation',
+  concurrency: 'exclusive',
   input: {
     workspace_root: z.string().optional().describe('Standalone: the workspace (default: the current one).'),
     language: z.string().optional().describe('Standalone: the language (default: from the file\'s extension).'),

@@ -12,6 +12,7 @@ export const commitSession = defineTool({
   description:
     'Ends a session with its edits as a WorkspaceEdit (minimal edits per file) and a unified diff, writing nothing (default). apply: true writes them as one transaction with a checkpoint, and the servers then see the new disk; it refuses, writing nothing, if a touched file changed on disk since the session\'s baseline.',
   group: 'simulation',
+  concurrency: 'none',
   input: {
     ...sessionIdInput,
     apply: z.boolean().optional().describe('Write the edits to disk (default false: return the patch only).'),
@@ -77,6 +78,7 @@ export const discardSession = defineTool({
   title: 'Discard a simulation session',
   description: 'Drops a session\'s edits. Nothing was written to disk, and the server already holds the disk\'s text again. The id stays valid for destroy_session.',
   group: 'simulation',
+  concurrency: 'none',
   input: sessionIdInput,
   output: { ...sessionOutput, edits_discarded: z.number().optional() },
   annotations: SIMULATES,
@@ -93,6 +95,7 @@ export const destroySession = defineTool({
   title: 'Destroy a simulation session',
   description: 'Releases a session in any phase (also a dirty one); its id is invalid afterwards. Nothing is written.',
   group: 'simulation',
+  concurrency: 'none',
   input: sessionIdInput,
   output: sessionOutput,
   annotations: SIMULATES,
