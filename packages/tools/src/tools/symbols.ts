@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import type {
-  DocumentSymbol,
-  Hover,
-  MarkedString,
-  MarkupContent,
-  SymbolInformation,
-  WorkspaceSymbol,
+import {
+  SymbolKind,
+  type DocumentSymbol,
+  type Hover,
+  type MarkedString,
+  type MarkupContent,
+  type SymbolInformation,
+  type WorkspaceSymbol,
 } from 'vscode-languageserver-protocol';
 import { UserError } from '@agent-lsp/protocol';
 import type { LspConnection, ServerDefinition } from '@agent-lsp/lsp';
@@ -68,13 +69,26 @@ const symbolOut = z.object({
 });
 type SymbolOut = z.infer<typeof symbolOut>;
 
+/** Symbols whose children are locals: what an outline leaves out unless asked. */
+const FUNCTION_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>([SymbolKind.Function, SymbolKind.Method, SymbolKind.Constructor]);
+
 export const listSymbols = defineTool({
   name: 'list_symbols',
   title: 'List symbols in a file',
-  description: 'The outline of a file: classes, functions, methods, variables, with their ranges and nesting.',
+  description: 'The outline of a file: classes and their members, functions, methods, top-level variables, with ranges and nesting. Locals inside functions only with include_locals.',
   group: 'analysis',
-  input: { file_path: positionInput.file_path, ...readinessInput, ...pagingInput },
-  output: { ...readyOutput, ...pagingOutput, symbols: z.array(symbolOut).optional() },
+  input: {
+    file_path: positionInput.file_path,
+    include_locals: z.boolean().optional().describe('Also list what is declared inside functions and methods (default false).'),
+    ...readinessInput,
+    ...pagingInput,
+  },
+  output: {
+    ...readyOutput,
+    ...pagingOutput,
+    locals_omitted: z.number().optional().describe('Symbols inside functions left out (include_locals: true lists them).'),
+    symbols: z.array(symbolOut).optional(),
+  },
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const doc = await openReadyDocument(ctx, args);
@@ -83,6 +97,8 @@ export const listSymbols = defineTool({
     const result = await conn.request<DocumentSymbol[] | SymbolInformation[] | null>('textDocument/documentSymbol', { textDocument: { uri } }, { signal: ctx.signal });
     const mapper = new PositionMapper(ctx.workspace, conn);
     const flat: SymbolOut[] = [];
+    let omitted = 0;
+    const count = (symbols: readonly DocumentSymbol[]): number => symbols.reduce((n, s) => n + 1 + count(s.children ?? []), 0);
     const walk = (symbols: DocumentSymbol[], depth: number, container: string | undefined) => {
       for (const s of symbols) {
         const item: SymbolOut = { name: s.name, kind: symbolKindName(s.kind), depth, ...mapper.range(uri, s.selectionRange) };
@@ -92,7 +108,9 @@ export const listSymbols = defineTool({
         if (s.detail) item.detail = s.detail;
         if (container) item.container = container;
         flat.push(item);
-        if (s.children) walk(s.children, depth + 1, s.name);
+        if (!s.children) continue;
+        if (FUNCTION_KINDS.has(s.kind) && args.include_locals !== true) omitted += count(s.children);
+        else walk(s.children, depth + 1, s.name);
       }
     };
     const list = result ?? [];
@@ -106,12 +124,13 @@ export const listSymbols = defineTool({
       walk(list as DocumentSymbol[], 0, undefined);
     }
     const p = page(flat, args.offset, args.limit, 500);
-    return { ready: true, total: p.total, complete: p.complete, offset: p.offset, limit: p.limit, returned: p.returned, symbols: p.items };
+    return { ready: true, total: p.total, complete: p.complete, offset: p.offset, limit: p.limit, returned: p.returned, locals_omitted: omitted, symbols: p.items };
   },
   text: (r) => {
     if (!r.ready) return notReadyText(r as NotReadyResult);
     const lines = (r.symbols ?? []).map((s) => `${'  '.repeat(s.depth)}${s.kind} ${s.name}${s.detail ? ` ${s.detail}` : ''} (${s.line}:${s.column}-${s.end_line}:${s.end_column})`);
-    return `${pageHeader(r, 'symbol(s)')}\n${lines.join('\n')}`.trim();
+    const omitted = r.locals_omitted ? [`(${r.locals_omitted} local symbol(s) inside functions not listed; include_locals: true lists them)`] : [];
+    return [`${pageHeader(r, 'symbol(s)')}\n${lines.join('\n')}`.trim(), ...omitted].join('\n');
   },
 });
 
