@@ -71,5 +71,9 @@ describe('find_symbol without language_id', () => {
     );
     expect(answer.text).toMatch(/INCOMPLETE: \S+ \(lua\) gave no answer: .*exit code 3/);
     expect(answer.text).toContain('shop/models.py');
+    // Asked alone, the failing server gives an error, not an empty answer.
+    const alone = await agent.call('find_symbol', { query: 'Widget', language_id: 'lua' });
+    expect(alone.isError).toBe(true);
+    expect(alone.text).toMatch(/No server answered: \S+ \(lua\): .*exit code 3/);
   });
 });

@@ -224,6 +224,10 @@ export const findSymbol = defineTool({
       ctx.signal,
     );
     if ('stop' in asked) return asked.stop;
+    // Nothing answered: an error, not an empty list.
+    if (asked.servers.every((s) => s.error !== undefined)) {
+      throw new UserError('server_failed', `No server answered: ${asked.servers.map((s) => `${s.server} (${s.language}): ${s.error}`).join('; ')}`);
+    }
     const all = asked.values.flat();
     all.sort((a, b) => MATCH_ORDER[a.match] - MATCH_ORDER[b.match] || compareStrings(a.file, b.file) || a.line - b.line);
     const p = page(all, args.offset, args.limit, 100);
