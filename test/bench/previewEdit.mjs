@@ -1,7 +1,8 @@
 // Issue 5's figure: preview_edit latency for a single-file edit, against the fixed 500 ms
 // quiet-window strategy (push the edit, wait until the file's diagnostics have been quiet for
 // 500 ms, collect), measured side by side on the same warm server and file.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,9 @@ const RUNS = 15;
 const QUIET_MS = 500;
 
 async function ours(corpus, file) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--daemon', 'never'], env: { ...process.env }, stderr: 'ignore' });
+  // Its own state home: the benchmark's audit lines and checkpoints never reach the user's.
+  const home = mkdtempSync(join(tmpdir(), 'agent-lsp-bench-home-'));
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--daemon', 'never'], env: { ...process.env, AGENT_LSP_HOME: home }, stderr: 'ignore' });
   const client = new Client({ name: 'bench', version: '0' });
   await client.connect(transport);
   try {
@@ -37,6 +40,7 @@ async function ours(corpus, file) {
     return { ...summarize(samples), settledBy: [...settledBy].join(', ') };
   } finally {
     await client.close();
+    rmSync(home, { recursive: true, force: true });
   }
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { LspConnection } from '@agent-lsp/lsp';
+import type { LspConnection, ServerDefinition } from '@agent-lsp/lsp';
 import { isNotReady, openReadyDocument } from '../documentQuery.js';
+import { failedServersText, serverOutcome, serverOutcomeOutput } from '../fanOut.js';
 import { diagnosticText, PositionMapper } from '../locations.js';
 import { page, pageHeader } from '../paging.js';
 import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
@@ -30,26 +31,47 @@ export const getDiagnostics = defineTool({
     errors: z.number().optional(),
     warnings: z.number().optional(),
     files: z.array(fileSummary).optional(),
+    servers: z.array(serverOutcomeOutput).optional().describe('Without file_path: every server asked; one with an error gave no answer (complete is then false).'),
     diagnostics: z.array(diagnostic).optional(),
   },
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const targets: { conn: LspConnection; uri: string }[] = [];
+    // Without file_path every running server is asked: one that fails is reported in `servers`
+    // and the others' diagnostics still come back (complete: false).
+    const asked = new Map<ServerDefinition, unknown>();
+    const failed = (conn: LspConnection, err: unknown) => {
+      if (args.file_path !== undefined || ctx.signal.aborted) throw err;
+      asked.set(conn.server, err ?? new Error('failed'));
+    };
     if (args.file_path !== undefined) {
       const doc = await openReadyDocument(ctx, { ...args, file_path: args.file_path });
       if (isNotReady(doc)) return doc;
       targets.push({ conn: doc.handle.conn, uri: doc.handle.uri });
     } else {
       for (const conn of await ctx.workspace.liveConnections()) {
-        const notReady = await awaitReady(conn, args, ctx);
-        if (notReady) return notReady;
+        asked.set(conn.server, undefined);
+        try {
+          const notReady = await awaitReady(conn, args, ctx);
+          if (notReady) return notReady;
+        } catch (err) {
+          failed(conn, err);
+          continue;
+        }
         for (const uri of conn.documents.uris()) targets.push({ conn, uri });
       }
     }
     const all: DiagnosticOut[] = [];
     const files: FileSummary[] = [];
     for (const { conn, uri } of targets) {
-      const settled = await conn.diagnostics.settle(uri, DIAGNOSTICS_TIMEOUT_MS);
+      if (asked.get(conn.server) !== undefined) continue;
+      let settled;
+      try {
+        settled = await conn.diagnostics.settle(uri, DIAGNOSTICS_TIMEOUT_MS);
+      } catch (err) {
+        failed(conn, err);
+        continue;
+      }
       const mapper = new PositionMapper(ctx.workspace, conn);
       const diags = settled.diagnostics.map((d) => mapper.diagnostic(uri, d)).sort((a, b) => a.line - b.line || a.column - b.column);
       all.push(...diags);
@@ -60,27 +82,31 @@ export const getDiagnostics = defineTool({
         warnings: diags.filter((d) => d.severity === 'warning').length,
       });
     }
+    // Documents that settled before their server failed keep their (true) diagnostics.
+    const failedServers = [...asked.values()].filter((err) => err !== undefined).length;
+    const servers = [...asked].map(([server, err]) => serverOutcome(server, err));
     const p = page(all, args.offset, args.limit, 200);
     return {
       ready: true,
       total: p.total,
-      complete: p.complete,
+      complete: p.complete && failedServers === 0,
       offset: p.offset,
       limit: p.limit,
       returned: p.returned,
       errors: all.filter((d) => d.severity === 'error').length,
       warnings: all.filter((d) => d.severity === 'warning').length,
       files,
+      ...(args.file_path === undefined ? { servers } : {}),
       diagnostics: p.items,
     };
   },
   text: (r) => {
     if (!r.ready) return notReadyText(r as NotReadyResult);
     const files = r.files ?? [];
-    if (files.length === 0) return 'No documents are open: pass file_path.';
+    if (files.length === 0) return [...failedServersText(r.servers), 'No documents are open: pass file_path.'].join('\n');
     const head = `${r.errors ?? 0} error(s), ${r.warnings ?? 0} warning(s) in ${files.length} file(s) (settled by ${[...new Set(files.map((f) => f.settled_by))].join(', ')}).`;
     const body = (r.diagnostics ?? []).map((d) => diagnosticText(d));
-    return [head, (r.total ?? 0) > 0 ? pageHeader(r, 'diagnostic(s)') : '', ...body].filter(Boolean).join('\n');
+    return [...failedServersText(r.servers), head, (r.total ?? 0) > 0 ? pageHeader(r, 'diagnostic(s)') : '', ...body].filter(Boolean).join('\n');
   },
 });
 

@@ -1,22 +1,24 @@
 import { z } from 'zod';
-import type {
-  DocumentSymbol,
-  Hover,
-  MarkedString,
-  MarkupContent,
-  SymbolInformation,
-  WorkspaceSymbol,
+import {
+  SymbolKind,
+  type DocumentSymbol,
+  type Hover,
+  type MarkedString,
+  type MarkupContent,
+  type SymbolInformation,
+  type WorkspaceSymbol,
 } from 'vscode-languageserver-protocol';
 import { UserError } from '@agent-lsp/protocol';
-import type { LspConnection } from '@agent-lsp/lsp';
+import type { LspConnection, ServerDefinition } from '@agent-lsp/lsp';
 import { isNotReady, openReadyDocument, positionIn } from '../documentQuery.js';
-import { detectLanguages } from '../languageDetection.js';
+import { failedServersText, fanOut, serverOutcomeOutput } from '../fanOut.js';
 import { compareStrings, PositionMapper } from '../locations.js';
 import { page, pageHeader } from '../paging.js';
+import { projectLanguages } from '../projectLanguages.js';
 import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../schemas.js';
 import { SYMBOL_KIND_NAMES, symbolKindName } from '../symbolKinds.js';
-import { defineTool, READ_ONLY } from '../toolDefinition.js';
+import { defineTool, READ_ONLY, type ToolContext } from '../toolDefinition.js';
 
 function hoverText(contents: Hover['contents']): string {
   const one = (c: MarkedString | MarkupContent): string =>
@@ -67,13 +69,26 @@ const symbolOut = z.object({
 });
 type SymbolOut = z.infer<typeof symbolOut>;
 
+/** Symbols whose children are locals: what an outline leaves out unless asked. */
+const FUNCTION_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>([SymbolKind.Function, SymbolKind.Method, SymbolKind.Constructor]);
+
 export const listSymbols = defineTool({
   name: 'list_symbols',
   title: 'List symbols in a file',
-  description: 'The outline of a file: classes, functions, methods, variables, with their ranges and nesting.',
+  description: 'The outline of a file: classes and their members, functions, methods, top-level variables, with ranges and nesting. Locals inside functions only with include_locals.',
   group: 'analysis',
-  input: { file_path: positionInput.file_path, ...readinessInput, ...pagingInput },
-  output: { ...readyOutput, ...pagingOutput, symbols: z.array(symbolOut).optional() },
+  input: {
+    file_path: positionInput.file_path,
+    include_locals: z.boolean().optional().describe('Also list what is declared inside functions and methods (default false).'),
+    ...readinessInput,
+    ...pagingInput,
+  },
+  output: {
+    ...readyOutput,
+    ...pagingOutput,
+    locals_omitted: z.number().optional().describe('Symbols inside functions left out (include_locals: true lists them).'),
+    symbols: z.array(symbolOut).optional(),
+  },
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const doc = await openReadyDocument(ctx, args);
@@ -82,6 +97,8 @@ export const listSymbols = defineTool({
     const result = await conn.request<DocumentSymbol[] | SymbolInformation[] | null>('textDocument/documentSymbol', { textDocument: { uri } }, { signal: ctx.signal });
     const mapper = new PositionMapper(ctx.workspace, conn);
     const flat: SymbolOut[] = [];
+    let omitted = 0;
+    const count = (symbols: readonly DocumentSymbol[]): number => symbols.reduce((n, s) => n + 1 + count(s.children ?? []), 0);
     const walk = (symbols: DocumentSymbol[], depth: number, container: string | undefined) => {
       for (const s of symbols) {
         const item: SymbolOut = { name: s.name, kind: symbolKindName(s.kind), depth, ...mapper.range(uri, s.selectionRange) };
@@ -91,7 +108,9 @@ export const listSymbols = defineTool({
         if (s.detail) item.detail = s.detail;
         if (container) item.container = container;
         flat.push(item);
-        if (s.children) walk(s.children, depth + 1, s.name);
+        if (!s.children) continue;
+        if (FUNCTION_KINDS.has(s.kind) && args.include_locals !== true) omitted += count(s.children);
+        else walk(s.children, depth + 1, s.name);
       }
     };
     const list = result ?? [];
@@ -105,12 +124,13 @@ export const listSymbols = defineTool({
       walk(list as DocumentSymbol[], 0, undefined);
     }
     const p = page(flat, args.offset, args.limit, 500);
-    return { ready: true, total: p.total, complete: p.complete, offset: p.offset, limit: p.limit, returned: p.returned, symbols: p.items };
+    return { ready: true, total: p.total, complete: p.complete, offset: p.offset, limit: p.limit, returned: p.returned, locals_omitted: omitted, symbols: p.items };
   },
   text: (r) => {
     if (!r.ready) return notReadyText(r as NotReadyResult);
     const lines = (r.symbols ?? []).map((s) => `${'  '.repeat(s.depth)}${s.kind} ${s.name}${s.detail ? ` ${s.detail}` : ''} (${s.line}:${s.column}-${s.end_line}:${s.end_column})`);
-    return `${pageHeader(r, 'symbol(s)')}\n${lines.join('\n')}`.trim();
+    const omitted = r.locals_omitted ? [`(${r.locals_omitted} local symbol(s) inside functions not listed; include_locals: true lists them)`] : [];
+    return [`${pageHeader(r, 'symbol(s)')}\n${lines.join('\n')}`.trim(), ...omitted].join('\n');
   },
 });
 
@@ -138,17 +158,33 @@ function matchKind(name: string, query: string): FoundSymbol['match'] {
 }
 const MATCH_ORDER = { exact: 0, prefix: 1, substring: 2, fuzzy: 3 };
 
-async function symbolConnections(ctx: Parameters<typeof listSymbols.handler>[1], language: string | undefined): Promise<LspConnection[]> {
+function foundSymbols(ctx: ToolContext, conn: LspConnection, result: readonly (SymbolInformation | WorkspaceSymbol)[], args: { query: string; kind?: string | undefined }): FoundSymbol[] {
+  const mapper = new PositionMapper(ctx.workspace, conn);
+  const found: FoundSymbol[] = [];
+  for (const s of result) {
+    const kind = symbolKindName(s.kind);
+    if (args.kind && kind !== args.kind.toLowerCase()) continue;
+    const range = 'range' in s.location ? s.location.range : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    const item: FoundSymbol = { name: s.name, kind, match: matchKind(s.name, args.query), ...mapper.location(s.location.uri, range) };
+    if (s.containerName) item.container = s.containerName;
+    found.push(item);
+  }
+  return found;
+}
+
+/**
+ * The servers find_symbol asks: the one of `language`, else every running server and every
+ * language the workspace has a project of (a search that skipped one would not be complete).
+ */
+async function symbolServers(ctx: ToolContext, language: string | undefined): Promise<ServerDefinition[]> {
   const ws = ctx.workspace;
   await ws.ensureRoots(undefined, 'Call start_lsp with root_dir (the project directory) first.');
-  if (language) return [await ws.connection(ws.registry.forLanguage(language))];
-  // Every language of the workspace, not only the servers already running: a search that skipped
-  // one would not be complete.
+  if (language) return [ws.registry.forLanguage(language)];
   const root = ws.primaryRoot as string;
   const servers = new Set((await ws.liveConnections()).map((c) => c.server));
-  for (const d of detectLanguages(root, ws.registry)) if (d.server.resolve(root) !== undefined) servers.add(d.server);
-  if (servers.size === 0) throw new UserError('unknown_language', `No source files of a known language were found under ${root}. Pass language_id.`);
-  return Promise.all([...servers].map((s) => ws.connection(s)));
+  for (const server of projectLanguages(root, ws.registry)) servers.add(server);
+  if (servers.size === 0) throw new UserError('unknown_language', `No project of a known language was found under ${root}. Pass language_id.`);
+  return [...servers];
 }
 
 export const findSymbol = defineTool({
@@ -160,40 +196,48 @@ export const findSymbol = defineTool({
   input: {
     query: z.string().min(1).describe('Symbol name or part of it.'),
     kind: z.string().optional().describe(`Only symbols of this kind: ${SYMBOL_KIND_NAMES.join(', ')}.`),
-    language_id: z.string().optional().describe('Which server to ask (python, typescript, go, …); default: every language the workspace contains.'),
+    language_id: z.string().optional().describe('Which server to ask (python, typescript, go, …); default: every running server and every language the workspace has a project of.'),
     ...readinessInput,
     ...pagingInput,
   },
-  output: { ...readyOutput, ...pagingOutput, symbols: z.array(foundSymbolOut).optional() },
+  output: {
+    ...readyOutput,
+    ...pagingOutput,
+    servers: z.array(serverOutcomeOutput).optional().describe('Every server asked; one with an error gave no answer (complete is then false).'),
+    symbols: z.array(foundSymbolOut).optional(),
+  },
   annotations: READ_ONLY,
   async handler(args, ctx) {
     if (args.kind && !SYMBOL_KIND_NAMES.includes(args.kind.toLowerCase())) {
       throw new UserError('invalid_argument', `Unknown kind "${args.kind}". Use one of: ${SYMBOL_KIND_NAMES.join(', ')}.`);
     }
-    const conns = await symbolConnections(ctx, args.language_id);
-    const all: FoundSymbol[] = [];
-    for (const conn of conns) {
-      const notReady = await awaitReady(conn, args, ctx);
-      if (notReady) return notReady;
-      const result = await conn.request<(SymbolInformation | WorkspaceSymbol)[] | null>('workspace/symbol', { query: args.query }, { signal: ctx.signal });
-      const mapper = new PositionMapper(ctx.workspace, conn);
-      for (const s of result ?? []) {
-        const kind = symbolKindName(s.kind);
-        if (args.kind && kind !== args.kind.toLowerCase()) continue;
-        const range = 'range' in s.location ? s.location.range : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-        const item: FoundSymbol = { name: s.name, kind, match: matchKind(s.name, args.query), ...mapper.location(s.location.uri, range) };
-        if (s.containerName) item.container = s.containerName;
-        all.push(item);
-      }
+    const servers = await symbolServers(ctx, args.language_id);
+    const asked = await fanOut<FoundSymbol[], NotReadyResult>(
+      servers,
+      (server) => ctx.workspace.connection(server),
+      async (conn) => {
+        const notReady = await awaitReady(conn, args, ctx);
+        if (notReady) return { stop: notReady };
+        const result = await conn.request<(SymbolInformation | WorkspaceSymbol)[] | null>('workspace/symbol', { query: args.query }, { signal: ctx.signal });
+        return { value: foundSymbols(ctx, conn, result ?? [], args) };
+      },
+      ctx.signal,
+    );
+    if ('stop' in asked) return asked.stop;
+    // Nothing answered: an error, not an empty list.
+    if (asked.servers.every((s) => s.error !== undefined)) {
+      throw new UserError('server_failed', `No server answered: ${asked.servers.map((s) => `${s.server} (${s.language}): ${s.error}`).join('; ')}`);
     }
+    const all = asked.values.flat();
     all.sort((a, b) => MATCH_ORDER[a.match] - MATCH_ORDER[b.match] || compareStrings(a.file, b.file) || a.line - b.line);
     const p = page(all, args.offset, args.limit, 100);
-    return { ready: true, total: p.total, complete: p.complete, offset: p.offset, limit: p.limit, returned: p.returned, symbols: p.items };
+    const complete = p.complete && asked.allAnswered;
+    return { ready: true, total: p.total, complete, offset: p.offset, limit: p.limit, returned: p.returned, servers: asked.servers, symbols: p.items };
   },
   text: (r) => {
     if (!r.ready) return notReadyText(r as NotReadyResult);
     const lines = (r.symbols ?? []).map((s) => `${s.kind} ${s.container ? `${s.container}.` : ''}${s.name} ${s.file}:${s.line}:${s.column}${s.match === 'exact' ? '' : ` (${s.match})`}`);
-    return `${pageHeader(r, 'symbol(s)')}\n${lines.join('\n')}`.trim();
+    return [...failedServersText(r.servers), `${pageHeader(r, 'symbol(s)')}\n${lines.join('\n')}`.trim()].join('\n');
   },
 });
 

@@ -1,0 +1,48 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import type { ServerDefinition, ServerRegistry } from '@agent-lsp/lsp';
+import { detectLanguages } from './languageDetection.js';
+
+/** Sources at a workspace's top that make it a project of their language without a marker file. */
+const TOP_LEVEL_SOURCES: Readonly<Record<string, readonly string[]>> = { pyright: ['.py'] };
+
+/** The workspace and its top-level directories (a monorepo's web/, backend/), not hidden or vendored ones. */
+function projectDirs(root: string): string[] {
+  let entries;
+  try {
+    entries = readdirSync(root, { withFileTypes: true });
+  } catch {
+    return [root];
+  }
+  const subdirs = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules').map((e) => join(root, e.name));
+  return [root, ...subdirs];
+}
+
+/**
+ * Whether a workspace holds a project of the server's language: one of its root markers
+ * (tsconfig.json, package.json, go.mod, Cargo.toml, compile_commands.json…) at the top or in a
+ * top-level directory, or for Python a source file at the top. A server without markers (a custom
+ * one) has a project wherever it has files.
+ */
+export function hasProjectFor(root: string, server: ServerDefinition): boolean {
+  if (server.rootMarkers.length === 0) return true;
+  if (projectDirs(root).some((dir) => server.rootMarkers.some((m) => existsSync(join(dir, m))))) return true;
+  const sources = TOP_LEVEL_SOURCES[server.id];
+  if (!sources) return false;
+  try {
+    return readdirSync(root).some((name) => sources.includes(extname(name).toLowerCase()));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The servers a workspace-wide query (find_symbol without language_id) asks besides those already
+ * running: languages the workspace has files and a project of, whose server is installed. A few
+ * .js files beside a Python project start no TypeScript server.
+ */
+export function projectLanguages(root: string, registry: ServerRegistry): ServerDefinition[] {
+  return detectLanguages(root, registry)
+    .map((d) => d.server)
+    .filter((server) => server.resolve(root) !== undefined && hasProjectFor(root, server));
+}
