@@ -4,6 +4,7 @@ import { loadCustomServers, ServerRegistry } from '@agent-lsp/lsp';
 import { AGENT_LSP_VERSION } from '@agent-lsp/protocol';
 import type { AuditTailOptions } from './auditCommand.js';
 import type { BrokerCommandOptions, DaemonStopOptions } from './daemonCommands.js';
+import { registerRecoverCommand } from './recoverCommand.js';
 
 // Commands load what they need when they run: a broker process never loads the MCP SDK or the
 // tools, and `--version` or `daemon-status` answer without loading the whole server.
@@ -140,6 +141,7 @@ export function buildProgram(): Command {
       await runDemo(out, opts.workspace);
     });
 
+  registerRecoverCommand(program, out, err);
   return program;
 }
 

@@ -9,6 +9,7 @@ export * from './errors.js';
 export { currentHash, readCurrent } from './restore.js';
 export * from './fileWriter.js';
 export * from './fileSystemErrors.js';
+export * from './recovery.js';
 export * from './rollbackPlan.js';
 export * from './statePaths.js';
 export * from './toolCall.js';

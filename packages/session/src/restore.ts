@@ -62,7 +62,7 @@ export async function restoreFiles(
     }
   }
   if (failed.length > 0) {
-    throw new SessionError('restore_failed', `Could not restore ${failed.length} file(s): ${failed.join('; ')}. Their saved content is kept in agent-lsp's state dir.`);
+    throw new SessionError('restore_failed', `Could not restore ${failed.length} file(s): ${failed.join('; ')}.`);
   }
   return restored;
 }
