@@ -3,6 +3,7 @@ export * from './auditLog.js';
 export * from './blobStore.js';
 export * from './checkpointService.js';
 export * from './checkpointStore.js';
+export * from './contentHash.js';
 export * from './determinism.js';
 export * from './editPlan.js';
 export * from './errors.js';

@@ -1,5 +1,6 @@
 import { readFileSync, rmdirSync, statSync } from 'node:fs';
-import { contentHash, type BlobStore } from './blobStore.js';
+import type { BlobStore } from './blobStore.js';
+import { contentHash } from './contentHash.js';
 import { SessionError } from './errors.js';
 import { withPath } from './fileSystemErrors.js';
 import type { FileWriter } from './fileWriter.js';
