@@ -5,6 +5,7 @@ import { SessionError } from './errors.js';
 import { withPath } from './fileSystemErrors.js';
 import type { FileWriter } from './fileWriter.js';
 import type { FileBefore } from './intent.js';
+import { landingPath } from './writablePath.js';
 
 /** The bytes at `path` now, or null when there is no file. */
 export function readCurrent(path: string): Buffer | null {
@@ -45,6 +46,9 @@ export async function restoreFiles(
   const failed: string[] = [];
   for (const file of files) {
     try {
+      // The path was checked when it was first written; a symlink swapped in since is not followed.
+      const lands = landingPath(file.path);
+      if (lands !== file.path) throw new Error(`it now resolves to ${lands} through a symlink`);
       const sameContent = currentHash(file.path) === file.before;
       const sameMode = file.before === null || file.mode === undefined || currentMode(file.path) === file.mode;
       if (sameContent && sameMode) continue;
