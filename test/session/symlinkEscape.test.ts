@@ -2,9 +2,22 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pathToUri } from '@agent-lsp/protocol';
+import { atomicFileWriter, type FileWriter } from '@agent-lsp/session';
 import { FIXTURES } from '../helpers/paths.js';
 import { startInProcessAgent, type InProcessAgent } from './inProcessAgent.js';
 import { scratchWorkspace, treeOf } from './workspaceCopy.js';
+
+/** The real writer, with a hook that runs before each write (and may fail it). */
+class HookedWriter implements FileWriter {
+  beforeWrite: ((path: string) => void) | undefined;
+  async write(path: string, data: Uint8Array, options?: Parameters<FileWriter['write']>[2]): Promise<void> {
+    this.beforeWrite?.(path);
+    await atomicFileWriter.write(path, data, options);
+  }
+  async remove(path: string, options?: Parameters<FileWriter['remove']>[1]): Promise<void> {
+    await atomicFileWriter.remove(path, options);
+  }
+}
 
 /**
  * Every write passes one containment check on real paths: a symlink inside the workspace that
@@ -13,6 +26,7 @@ import { scratchWorkspace, treeOf } from './workspaceCopy.js';
 describe('writes through symlinks that leave the workspace', () => {
   const ws = scratchWorkspace(join(FIXTURES, 'python-basic'));
   const outside = join(ws.dir, 'outside');
+  const writer = new HookedWriter();
   let agent: InProcessAgent;
   const simulateOneEdit = async (): Promise<string> => {
     const created = await agent.call('create_simulation_session', { workspace_root: ws.root, language: 'python' });
@@ -29,7 +43,7 @@ describe('writes through symlinks that leave the workspace', () => {
     writeFileSync(join(outside, 'precious.txt'), 'precious\n');
     mkdirSync(join(outside, 'app'));
     writeFileSync(join(outside, 'app', 'routes.py'), 'not yours\n');
-    agent = await startInProcessAgent({ home: ws.home });
+    agent = await startInProcessAgent({ home: ws.home, writer });
     const started = await agent.call('start_lsp', { root_dir: ws.root, language_id: 'python' });
     expect(started.isError, started.text).toBe(false);
   });
@@ -100,6 +114,31 @@ describe('writes through symlinks that leave the workspace', () => {
     const undo = await agent.call('undo_last', { force: true });
     expect(undo.isError, undo.text).toBe(true);
     expect(undo.text).toMatch(/gen\/precious\.txt .*(outside the workspace|through a symlink)/);
+    expect(outsideTree()).toEqual(before);
+  });
+
+  // Last: the failed restore leaves the workspace blocked (see recover.test.ts).
+  it('a rollback does not follow a directory swapped for a symlink out in the middle of the transaction', async () => {
+    const created = join(ws.root, 'gen2', 'precious.txt');
+    writer.beforeWrite = (path) => {
+      if (!path.endsWith('/app/routes.py')) return;
+      rmSync(join(ws.root, 'gen2'), { recursive: true });
+      symlinkSync(outside, join(ws.root, 'gen2'));
+      throw new Error('injected failure after the swap');
+    };
+    const before = outsideTree();
+    const answer = await agent.call('apply_edit', {
+      workspace_edit: {
+        documentChanges: [
+          { kind: 'create', uri: pathToUri(created) },
+          { textDocument: { uri: pathToUri(created), version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'mine\n' }] },
+          { textDocument: { uri: pathToUri(join(ws.root, 'app', 'routes.py')), version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: '# x\n' }] },
+        ],
+      },
+    });
+    writer.beforeWrite = undefined;
+    expect(answer.isError, answer.text).toBe(true);
+    expect(answer.text).toMatch(/Could not restore 1 file\(s\): .*gen2\/precious\.txt \(it now resolves to .*outside\/precious\.txt through a symlink\)/);
     expect(outsideTree()).toEqual(before);
   });
 });

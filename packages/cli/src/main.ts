@@ -7,6 +7,7 @@ import type { BrokerLeaseOptions } from '@agent-lsp/broker';
 import type { AgentLspServerOptions } from '@agent-lsp/server';
 import type { AuditTailOptions } from './auditCommand.js';
 import type { BrokerCommandOptions, DaemonStopOptions } from './daemonCommands.js';
+import { registerRecoverCommand } from './recoverCommand.js';
 
 // Commands load what they need when they run: a broker process never loads the MCP SDK or the
 // tools, and `--version` or `daemon-status` answer without loading the whole server.
@@ -190,6 +191,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
       await runDemo(out, opts.workspace);
     });
 
+  registerRecoverCommand(program, out, err);
   return program;
 }
 

@@ -1,12 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomicSync } from '@agent-lsp/lsp';
+import { contentHash } from './contentHash.js';
 import { SessionError } from './errors.js';
-
-/** sha256 of some bytes, hex: the address of a blob. */
-export function contentHash(data: Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
-}
 
 /**
  * Content-addressed store of file contents (`blobs/<2 hex>/<sha256>`). A blob is written once,
@@ -25,9 +21,7 @@ export class BlobStore {
     const path = this.pathOf(hash);
     if (existsSync(path)) return hash;
     mkdirSync(join(this.dir, hash.slice(0, 2)), { recursive: true, mode: 0o700 });
-    const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(temp, data, { mode: 0o600 });
-    renameSync(temp, path);
+    writeFileAtomicSync(path, data, { mode: 0o600 });
     return hash;
   }
 

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, open, rename, rm, stat, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { rm, stat } from 'node:fs/promises';
+import { writeFileAtomic } from '@agent-lsp/lsp';
 import { SessionError } from './errors.js';
 
 export interface WriteOptions {
@@ -25,30 +24,12 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new SessionError('cancelled', 'The call was cancelled before its writes finished.');
 }
 
-/**
- * The real writer: a temp file beside the target (same filesystem), fsynced, given the target's
- * mode, then renamed over it, so a reader sees the old bytes or the new ones and nothing between.
- */
+/** The real writer: writeFileAtomic, keeping the mode of the file it replaces (0644 for a new one). */
 export const atomicFileWriter: FileWriter = {
   async write(path, data, options = {}) {
     throwIfAborted(options.signal);
     const mode = options.mode ?? (await stat(path).then((s) => s.mode & 0o7777, () => 0o644));
-    const temp = join(dirname(path), `.${basename(path)}.agent-lsp-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
-    try {
-      const handle = await open(temp, 'wx', mode);
-      try {
-        await handle.writeFile(data);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      // open() applies the umask; the file must end with exactly the mode it had.
-      await chmod(temp, mode);
-      await rename(temp, path);
-    } catch (err) {
-      await unlink(temp).catch(() => undefined);
-      throw err;
-    }
+    await writeFileAtomic(path, data, { mode });
   },
   async remove(path, options = {}) {
     throwIfAborted(options.signal);

@@ -1,23 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeFileAtomicSync } from '@agent-lsp/lsp';
 import { SessionError } from './errors.js';
 
-/** Writes JSON through a synced temp file and a rename: readers see the old file or the new one. */
+/** Writes JSON (private to the user) atomically: readers see the old file or the new one. */
 export function writeJsonAtomic(path: string, value: unknown): void {
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const fd = openSync(temp, 'w', 0o600);
-  try {
-    writeSync(fd, JSON.stringify(value, null, 1) + '\n');
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(temp, path);
-  } catch (err) {
-    rmSync(temp, { force: true });
-    throw err;
-  }
+  writeFileAtomicSync(path, JSON.stringify(value, null, 1) + '\n', { mode: 0o600 });
 }
 
 /** The parsed file, or undefined when it does not exist. Damaged content is an error, never ignored. */

@@ -1,9 +1,11 @@
 import { readFileSync, rmdirSync, statSync } from 'node:fs';
-import { contentHash, type BlobStore } from './blobStore.js';
+import type { BlobStore } from './blobStore.js';
+import { contentHash } from './contentHash.js';
 import { SessionError } from './errors.js';
 import { withPath } from './fileSystemErrors.js';
 import type { FileWriter } from './fileWriter.js';
 import type { FileBefore } from './intent.js';
+import { landingPath } from './writablePath.js';
 
 /** The bytes at `path` now, or null when there is no file. */
 export function readCurrent(path: string): Buffer | null {
@@ -44,6 +46,9 @@ export async function restoreFiles(
   const failed: string[] = [];
   for (const file of files) {
     try {
+      // The path was checked when it was first written; a symlink swapped in since is not followed.
+      const lands = landingPath(file.path);
+      if (lands !== file.path) throw new Error(`it now resolves to ${lands} through a symlink`);
       const sameContent = currentHash(file.path) === file.before;
       const sameMode = file.before === null || file.mode === undefined || currentMode(file.path) === file.mode;
       if (sameContent && sameMode) continue;
@@ -62,7 +67,7 @@ export async function restoreFiles(
     }
   }
   if (failed.length > 0) {
-    throw new SessionError('restore_failed', `Could not restore ${failed.length} file(s): ${failed.join('; ')}. Their saved content is kept in agent-lsp's state dir.`);
+    throw new SessionError('restore_failed', `Could not restore ${failed.length} file(s): ${failed.join('; ')}.`);
   }
   return restored;
 }

@@ -5,7 +5,7 @@ import type { Clock } from './determinism.js';
 import { SessionError } from './errors.js';
 import type { FileWriter } from './fileWriter.js';
 import type { FileBefore } from './intent.js';
-import { currentMode, readCurrent, restoreFiles } from './restore.js';
+import { currentMode, readCurrent } from './restore.js';
 import type { WorkspaceJournal } from './workspaceJournal.js';
 import { assertWritableRealPath } from './writablePath.js';
 import type { WriterLease } from './writerLock.js';
@@ -146,7 +146,7 @@ export class Transaction {
   async rollback(): Promise<string[]> {
     if (this.stateValue !== 'open') return [];
     this.stateValue = 'rolled_back';
-    const restored = await restoreFiles([...this.befores.values()], this.createdDirs, this.init.journal.blobs, this.init.writer);
+    const restored = await this.init.journal.restore([...this.befores.values()], this.createdDirs, this.init.writer);
     this.init.journal.intent.clear();
     return restored;
   }

@@ -2,9 +2,11 @@ import type { Logger } from '@agent-lsp/lsp';
 import { join } from 'node:path';
 import { BlobStore } from './blobStore.js';
 import { CheckpointStore } from './checkpointStore.js';
+import { SessionError } from './errors.js';
 import type { FileWriter } from './fileWriter.js';
-import { IntentFile } from './intent.js';
+import { IntentFile, type FileBefore } from './intent.js';
 import { restoreFiles } from './restore.js';
+import { restoreFailedError } from './restoreFailure.js';
 import { workspaceStateDir } from './statePaths.js';
 import { WriterLock, type WriterLockOptions } from './writerLock.js';
 
@@ -18,6 +20,8 @@ export class WorkspaceJournal {
   readonly checkpoints: CheckpointStore;
   readonly intent: IntentFile;
   readonly lock: WriterLock;
+  /** Where `agent-lsp recover --force` saves the old content of files it could not put back. */
+  readonly recoveredDir: string;
 
   constructor(
     readonly root: string,
@@ -30,6 +34,20 @@ export class WorkspaceJournal {
     this.checkpoints = new CheckpointStore(this.dir);
     this.intent = new IntentFile(this.dir);
     this.lock = new WriterLock(this.dir, { ...lockOptions, logger });
+    this.recoveredDir = join(this.dir, 'recovered');
+  }
+
+  /**
+   * Puts files back from the blob store (see restoreFiles). When some cannot be, the intent record
+   * stays and blocks every write here: the error says which files, where the record is, and how to clear it.
+   */
+  async restore(files: readonly FileBefore[], createdDirs: readonly string[], writer: FileWriter): Promise<string[]> {
+    try {
+      return await restoreFiles(files, createdDirs, this.blobs, writer);
+    } catch (err) {
+      if (!(err instanceof SessionError) || err.code !== 'restore_failed') throw err;
+      throw restoreFailedError(err, { root: this.root, intentPath: this.intent.path, recoveredDir: this.recoveredDir });
+    }
   }
 
   /**
@@ -45,7 +63,7 @@ export class WorkspaceJournal {
       return [];
     }
     this.logger.warn(`rolling back transaction ${intent.tx} (${intent.tool}, pid ${intent.pid}) left unfinished in ${this.root}`);
-    const restored = await restoreFiles(intent.files, intent.created_dirs, this.blobs, writer);
+    const restored = await this.restore(intent.files, intent.created_dirs, writer);
     this.intent.clear();
     return restored;
   }

@@ -40,6 +40,23 @@ function containedRealPath(input: string, roots: readonly string[]): { real: str
   const base = roots[0];
   if (!base) throw new UserError('no_workspace', 'No workspace is set. Call start_lsp with root_dir first.');
   const path = absoluteInput(input, base);
+  const { real, exists } = landing(path, input);
+  if (!roots.some((r) => isWithin(r, real))) {
+    const via = real !== path ? ` (it resolves to ${real})` : '';
+    throw new UserError('outside_workspace', `${input} is outside the workspace${via}; agent-lsp writes only inside the workspace roots: ${roots.join(', ')}.`);
+  }
+  return { real, exists };
+}
+
+/**
+ * Where a write to the absolute `path` lands: the realpath of its longest existing prefix, plus the
+ * rest. A path recorded as real that no longer lands on itself went through a symlink swapped in since.
+ */
+export function landingPath(path: string): string {
+  return landing(path, path).real;
+}
+
+function landing(path: string, input: string): { real: string; exists: boolean } {
   const rest: string[] = [];
   let existing = path;
   while (!entryExists(existing)) {
@@ -55,12 +72,7 @@ function containedRealPath(input: string, roots: readonly string[]): { real: str
     // A dangling symlink (or a loop) on the way: where a write through it would land is unknowable.
     throw new UserError('invalid_argument', `${input} goes through ${existing}, a symlink that leads nowhere; agent-lsp does not write through it.`);
   }
-  const real = join(realExisting, ...rest);
-  if (!roots.some((r) => isWithin(r, real))) {
-    const via = real !== path ? ` (it resolves to ${real})` : '';
-    throw new UserError('outside_workspace', `${input} is outside the workspace${via}; agent-lsp writes only inside the workspace roots: ${roots.join(', ')}.`);
-  }
-  return { real, exists: rest.length === 0 };
+  return { real: join(realExisting, ...rest), exists: rest.length === 0 };
 }
 
 /** True when something (a dangling symlink included) is at `path`. */

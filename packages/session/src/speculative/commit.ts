@@ -5,7 +5,8 @@ import type { ToolCall } from '../toolCall.js';
 import type { TransactionManager } from '../transactionManager.js';
 import { unifiedDiff } from '../unifiedDiff.js';
 import { SimulationError } from './errors.js';
-import { contentHash, type OverlayFile } from './overlay.js';
+import { contentHash } from '../contentHash.js';
+import type { OverlayFile } from './overlay.js';
 import { minimalEdits } from './textLocation.js';
 
 /** What a session would change: a WorkspaceEdit (minimal edits per file) and its unified diff. */

@@ -1,12 +1,10 @@
-import { createHash } from 'node:crypto';
 import type { Diagnostic, Range, TextEdit } from 'vscode-languageserver-protocol';
 import { applyTextEdits } from '@agent-lsp/protocol';
 import type { SettledBy } from '@agent-lsp/lsp';
+import { contentHash } from '../contentHash.js';
 import { addEditedRegion } from './rangeMapping.js';
 
-export function contentHash(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
+export { contentHash } from '../contentHash.js';
 
 /** A file's diagnostics for its on-disk text, settled. */
 export interface Baseline {
