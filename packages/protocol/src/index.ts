@@ -6,3 +6,4 @@ export * from './uri.js';
 export * from './pathContainment.js';
 export * from './textEdits.js';
 export * from './agentLspProtocol.js';
+export * from './jsonDepth.js';
