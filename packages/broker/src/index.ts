@@ -4,5 +4,6 @@ export * from './processInfo.js';
 export * from './broker.js';
 export * from './discovery.js';
 export * from './spawnBroker.js';
+export * from './brokerLog.js';
 export * from './status.js';
 export * from './stop.js';
