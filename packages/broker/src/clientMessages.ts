@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import type { Disposable, Message, MessageReader, DataCallback, NotificationMessage } from 'vscode-jsonrpc/node';
 import {
   FileChangeType,
@@ -29,9 +30,11 @@ export function checkInitialize(p: unknown): Problem {
 }
 
 /**
- * Documents are files: the broker compares a released document with the disk, so a didOpen must
- * name a `file:` URI of an absolute path. (Outside the root is allowed: agents read the files a
- * server names, such as typeshed stubs.)
+ * Documents are files: the broker (and the server) read a document's file from disk, so a didOpen
+ * must name a `file:` URI of an absolute path that is a regular file or does not exist yet. A
+ * FIFO, a device or a directory is refused: reading one blocks, never ends, or fails. (Outside the
+ * root is allowed: agents read the files a server names, such as typeshed stubs.) stat() itself
+ * never blocks on a FIFO.
  */
 export function checkDidOpen(p: unknown): Problem {
   if (!isObject(p) || !TextDocumentItem.is(p['textDocument'])) {
@@ -40,6 +43,11 @@ export function checkDidOpen(p: unknown): Problem {
   const uri = p['textDocument'].uri;
   const path = uriToPath(uri);
   if (path === undefined || path.includes('\0')) return `textDocument/didOpen: ${JSON.stringify(uri.slice(0, 200))} is not a file: URI of an absolute path`;
+  try {
+    if (!statSync(path).isFile()) return `textDocument/didOpen: ${path} is not a regular file`;
+  } catch {
+    // Not there (a new, unsaved file) or not reachable: there is nothing on disk to read.
+  }
   return undefined;
 }
 
