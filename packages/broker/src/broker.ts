@@ -1,4 +1,4 @@
-import { rmSync, unlinkSync } from 'node:fs';
+import { chmodSync, rmSync, unlinkSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
@@ -141,6 +141,7 @@ export class Broker implements BrokerHost, LeaseHost {
         server.listen(this.socketPath, () => resolve('ok'));
       });
       if (result === 'ok') {
+        chmodSync(this.socketPath, 0o600); // the owner only (its 0700 directory already guards it)
         this.listener = server;
         return true;
       }

@@ -31,6 +31,17 @@ import {
 } from '@agent-lsp/protocol';
 import type { LspConnection, Logger } from '@agent-lsp/lsp';
 import { guardFrames } from './frameGuard.js';
+import {
+  checkAcquire,
+  checkDidChange,
+  checkDidChangeWatchedFiles,
+  checkDidClose,
+  checkDidOpen,
+  checkedReader,
+  checkInitialize,
+  checkLease,
+  type Problem,
+} from './clientMessages.js';
 import type { SharedDocuments } from './sharedDocuments.js';
 import type { LeaseManager } from './lease.js';
 import { namespaceTokens } from './progressTokens.js';
@@ -62,6 +73,11 @@ interface InFlight {
 function toResponseError(err: unknown): ResponseError<unknown> {
   if (err instanceof WireError) return new ResponseError(err.code, err.message, err.data);
   return new ResponseError(ErrorCodes.InternalError, err instanceof Error ? err.message : String(err));
+}
+
+/** A request whose params do not fit is answered with InvalidParams. */
+function invalidParams(problem: Problem): void {
+  if (problem) throw new ResponseError(ErrorCodes.InvalidParams, problem);
 }
 
 /** Dynamic registrations that have a static capability field, folded into the capabilities. */
@@ -103,7 +119,13 @@ export class ClientSession {
       host.logger.warn(`client ${id} sent a bad frame (${reason}); closing that client`);
       this.close();
     });
-    this.rpc = createMessageConnection(new StreamMessageReader(guarded), new SocketMessageWriter(socket));
+    const reader = checkedReader(new StreamMessageReader(guarded), (problem) => this.refuse(problem));
+    // A body that is not JSON (or a read error) is this client's fault: it goes, the others stay.
+    reader.onError((err) => {
+      host.logger.warn(`client ${id} sent an unreadable message (${err.message}); closing that client`);
+      this.close();
+    });
+    this.rpc = createMessageConnection(reader, new SocketMessageWriter(socket));
     this.install();
     this.rpc.onClose(() => this.close());
     this.rpc.onError(([err]) => host.logger.debug(`client ${id}: ${err.message}`));
@@ -119,6 +141,7 @@ export class ClientSession {
   private install(): void {
     const { rpc, host, id } = this;
     rpc.onRequest('initialize', async (params: InitializeParams) => {
+      invalidParams(checkInitialize(params));
       this.canPull = params.capabilities.textDocument?.diagnostic !== undefined;
       const server = await host.server();
       const result = withRegistrations(server.initializeResult ?? { capabilities: {} }, server.dynamicRegistrations());
@@ -137,27 +160,31 @@ export class ClientSession {
     rpc.onRequest('shutdown', () => null);
     rpc.onNotification('exit', () => this.close());
     rpc.onNotification(BrokerStopNotification.type, () => void host.stop(`stop requested by client ${id}`));
-    rpc.onNotification('textDocument/didOpen', (p: DidOpenTextDocumentParams) =>
-      this.dispatch(() => {
+    rpc.onNotification('textDocument/didOpen', (p: DidOpenTextDocumentParams) => {
+      if (this.refused(checkDidOpen(p))) return;
+      return this.dispatch(() => {
         host.lease.noteChange(id, p.textDocument.uri);
         host.documents.didOpen(id, p);
-      }),
-    );
-    rpc.onNotification('textDocument/didChange', (p: DidChangeTextDocumentParams) =>
-      this.dispatch(() => {
+      });
+    });
+    rpc.onNotification('textDocument/didChange', (p: DidChangeTextDocumentParams) => {
+      if (this.refused(checkDidChange(p))) return;
+      return this.dispatch(() => {
         host.lease.noteChange(id, p.textDocument.uri);
         host.documents.didChange(id, p);
-      }),
-    );
-    rpc.onNotification('textDocument/didClose', (p: DidCloseTextDocumentParams) =>
-      this.dispatch(() => {
+      });
+    });
+    rpc.onNotification('textDocument/didClose', (p: DidCloseTextDocumentParams) => {
+      if (this.refused(checkDidClose(p))) return;
+      return this.dispatch(() => {
         host.lease.noteChange(id, p.textDocument.uri);
         host.documents.didClose(id, p);
-      }),
-    );
+      });
+    });
     // Exclusive sections. Acquire and release take their turn in this client's order; renew and
     // stats are answered at once (stats also while another client holds the lease).
     rpc.onRequest(BrokerAcquireRequest.type, async (p) => {
+      invalidParams(checkAcquire(p));
       let granted: BrokerAcquireResult | undefined;
       await this.dispatch(async () => {
         granted = await host.lease.acquire(id, p?.leaseMs);
@@ -166,24 +193,40 @@ export class ClientSession {
       return granted;
     });
     rpc.onRequest(BrokerReleaseRequest.type, async (p) => {
+      invalidParams(checkLease(BrokerReleaseRequest.method, p));
       await this.dispatch(() => host.lease.release(id, p.leaseId), false);
       return null;
     });
-    rpc.onRequest(BrokerRenewRequest.type, (p) => host.lease.renew(id, p.leaseId, p.leaseMs));
+    rpc.onRequest(BrokerRenewRequest.type, (p) => {
+      invalidParams(checkLease(BrokerRenewRequest.method, p));
+      return host.lease.renew(id, p.leaseId, p.leaseMs);
+    });
     rpc.onRequest(BrokerStatsRequest.type, () => host.lease.stats());
     rpc.onRequest((method: string, params: unknown, token: CancellationToken) => this.forward(method, params, token));
-    rpc.onNotification('workspace/didChangeWatchedFiles', (p: DidChangeWatchedFilesParams) =>
-      this.dispatch(async () => {
+    rpc.onNotification('workspace/didChangeWatchedFiles', (p: DidChangeWatchedFilesParams) => {
+      if (this.refused(checkDidChangeWatchedFiles(p))) return;
+      return this.dispatch(async () => {
         host.clientReportedChanges(p.changes);
         (await host.server()).notify('workspace/didChangeWatchedFiles', p);
-      }),
-    );
+      });
+    });
     rpc.onNotification((method: string, params: unknown) =>
       this.dispatch(async () => {
         host.touch();
         (await host.server()).notify(method, params);
       }),
     );
+  }
+
+  /** A notification that does not fit the protocol closes its sender (its documents could not be tracked). */
+  private refused(problem: Problem): boolean {
+    if (problem) this.refuse(problem);
+    return problem !== undefined;
+  }
+
+  private refuse(problem: string): void {
+    this.host.logger.warn(`client ${this.id} sent ${problem}; closing that client`);
+    this.close();
   }
 
   /**

@@ -1,18 +1,85 @@
 import { PassThrough, type Readable } from 'node:stream';
+import { MAX_JSON_DEPTH } from '@agent-lsp/protocol';
 
 /** Largest message a client may send (a whole-file didOpen of a big file fits comfortably). */
 export const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 const MAX_HEADER_BYTES = 1024;
 const HEADER_LINE = /^(Content-Length: *(\d+)|Content-Type: *[^\r\n]*)$/i;
 
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPENERS = new Set([0x5b, 0x7b]); // [ {
+const CLOSERS = new Set([0x5d, 0x7d]); // ] }
+
+/**
+ * Follows the nesting of one JSON body as its bytes go by, without parsing it: brackets outside
+ * strings count, string contents are skipped with indexOf (a big didOpen is one long string).
+ * UTF-8 continuation bytes never equal `"` or `\`, so bytes suffice.
+ */
+class NestingScanner {
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+
+  constructor(private readonly maxDepth: number) {}
+
+  reset(): void {
+    this.depth = 0;
+    this.inString = false;
+    this.escaped = false;
+  }
+
+  /** Scans the next bytes of the body; false once it nests deeper than allowed. */
+  scan(bytes: Buffer): boolean {
+    let i = 0;
+    // Where the next quote / backslash of `bytes` is (-1: none), looked up only when passed.
+    let quote = -2;
+    let slash = -2;
+    while (i < bytes.length) {
+      if (this.inString) {
+        if (this.escaped) {
+          this.escaped = false;
+          i++;
+          continue;
+        }
+        if (quote !== -1 && quote < i) quote = bytes.indexOf(QUOTE, i);
+        if (slash !== -1 && slash < i) slash = bytes.indexOf(BACKSLASH, i);
+        if (quote === -1 && slash === -1) return true;
+        if (slash !== -1 && (quote === -1 || slash < quote)) {
+          this.escaped = true;
+          i = slash + 1;
+        } else {
+          this.inString = false;
+          i = quote + 1;
+        }
+        continue;
+      }
+      const c = bytes[i++] as number;
+      if (c === QUOTE) this.inString = true;
+      else if (OPENERS.has(c)) {
+        if (++this.depth > this.maxDepth) return false;
+      } else if (CLOSERS.has(c)) this.depth--;
+    }
+    return true;
+  }
+}
+
 /**
  * vscode-jsonrpc sets no size limit and keeps reading after a bad header. This sits between a
- * client's socket and its message reader: it follows the framing and, on a malformed header or an
- * oversized frame, stops passing bytes on and reports the violation (the broker then closes that
- * client only).
+ * client's socket and its message reader: it follows the framing and, on a malformed header, an
+ * oversized frame or a body nesting deeper than `maxDepth` (which would overflow the recursion of
+ * JSON.parse/JSON.stringify further on), stops passing bytes on and reports the violation (the
+ * broker then closes that client only).
  */
-export function guardFrames(source: Readable, onViolation: (reason: string) => void, maxFrameBytes = MAX_FRAME_BYTES): Readable {
+export function guardFrames(
+  source: Readable,
+  onViolation: (reason: string) => void,
+  limits: { maxFrameBytes?: number; maxDepth?: number } = {},
+): Readable {
+  const maxFrameBytes = limits.maxFrameBytes ?? MAX_FRAME_BYTES;
+  const maxDepth = limits.maxDepth ?? MAX_JSON_DEPTH;
   const out = new PassThrough();
+  const nesting = new NestingScanner(maxDepth);
   let header = Buffer.alloc(0);
   let bodyLeft = 0;
   let failed = false;
@@ -29,6 +96,7 @@ export function guardFrames(source: Readable, onViolation: (reason: string) => v
     while (at < chunk.length && !failed) {
       if (bodyLeft > 0) {
         const take = Math.min(bodyLeft, chunk.length - at);
+        if (!nesting.scan(chunk.subarray(at, at + take))) return fail(`message nests deeper than ${maxDepth} levels`);
         bodyLeft -= take;
         at += take;
         continue;
@@ -47,6 +115,7 @@ export function guardFrames(source: Readable, onViolation: (reason: string) => v
       if (length > maxFrameBytes) return fail(`frame of ${length} bytes exceeds the ${maxFrameBytes}-byte limit`);
       header = Buffer.alloc(0);
       bodyLeft = length;
+      nesting.reset();
     }
     if (!failed) out.write(chunk);
     // A chunk with a violation is not passed on at all: the reader never sees the bad frame.

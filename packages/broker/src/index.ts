@@ -5,5 +5,6 @@ export * from './broker.js';
 export * from './discovery.js';
 export * from './brokerLease.js';
 export * from './spawnBroker.js';
+export * from './brokerLog.js';
 export * from './status.js';
 export * from './stop.js';

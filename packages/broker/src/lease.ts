@@ -4,6 +4,18 @@ import type { DocumentStore, Logger } from '@agent-lsp/lsp';
 import type { ClientDocument, SharedDocuments } from './sharedDocuments.js';
 
 export const DEFAULT_LEASE_MS = 60_000;
+/**
+ * Bounds of a lease (acquire and renew): a client holding one blocks every other client, so it
+ * must renew rather than ask for hours; and Node runs a timer longer than 2^31-1 ms after 1 ms.
+ */
+export const MIN_LEASE_MS = 1_000;
+export const MAX_LEASE_MS = 10 * 60_000;
+
+/** A requested lease length within [MIN_LEASE_MS, MAX_LEASE_MS] (the default when absent or not a number). */
+export function clampLeaseMs(leaseMs: number | undefined): number {
+  if (leaseMs === undefined || !Number.isFinite(leaseMs)) return DEFAULT_LEASE_MS;
+  return Math.min(MAX_LEASE_MS, Math.max(MIN_LEASE_MS, leaseMs));
+}
 
 /** What was there before the holder first touched a document during its lease. */
 interface Before {
@@ -77,7 +89,8 @@ export class LeaseManager {
     open?.();
   }
 
-  acquire(client: number, leaseMs = DEFAULT_LEASE_MS): Promise<BrokerAcquireResult> {
+  acquire(client: number, requestedMs?: number): Promise<BrokerAcquireResult> {
+    const leaseMs = clampLeaseMs(requestedMs);
     if (this.lease?.client === client) return Promise.resolve({ leaseId: this.lease.id, expiresAt: this.lease.expiresAt });
     return new Promise((grant, fail) => {
       this.acquireQueue.push({ client, leaseMs, grant, fail });
@@ -120,7 +133,8 @@ export class LeaseManager {
     d?.();
   }
 
-  renew(client: number, leaseId: string, leaseMs = DEFAULT_LEASE_MS): BrokerAcquireResult {
+  renew(client: number, leaseId: string, requestedMs?: number): BrokerAcquireResult {
+    const leaseMs = clampLeaseMs(requestedMs);
     const lease = this.owned(client, leaseId);
     clearTimeout(lease.timer);
     lease.expiresAt = Date.now() + leaseMs;

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brokerLogPath, rotateBrokerLog } from './brokerLog.js';
 import { BROKER_COMMAND } from './processInfo.js';
 
 /** bin/agent-lsp of this checkout: packages/broker/dist → ../../../bin. */
@@ -22,7 +22,10 @@ export interface SpawnBrokerOptions {
  * an inherited stdout would keep the MCP client's pipe open after the front exits.
  */
 export function spawnBroker(options: SpawnBrokerOptions): number {
-  const log = openSync(join(options.dir, 'broker.log'), 'a', 0o600);
+  const logPath = brokerLogPath(options.dir);
+  rotateBrokerLog(logPath);
+  // Appending: the broker rotates the file in place (see rotatingLogSink).
+  const log = openSync(logPath, 'a', 0o600);
   try {
     const child = spawn(
       process.execPath,

@@ -79,7 +79,7 @@ export async function listDaemons(env: NodeJS.ProcessEnv = process.env): Promise
     const dir = join(home, e.name);
     const info = readDaemonFile(dir);
     if (!info) {
-      if (readdirSync(dir).some((f) => f !== 'broker.log')) report.stale.push({ key: e.name, dir, reason: 'no daemon.json (a broker died or is starting)' });
+      if (readdirSync(dir).some((f) => f !== 'broker.log' && f !== 'broker.log.1')) report.stale.push({ key: e.name, dir, reason: 'no daemon.json (a broker died or is starting)' });
       continue;
     }
     if (!(await isBrokerProcess(info.broker.pid, info.key))) {

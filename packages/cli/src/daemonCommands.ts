@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { Broker, brokerKey, daemonDir, formatDaemons, listDaemons, stopDaemons, type StopResult } from '@agent-lsp/broker';
+import { Broker, brokerKey, brokerLogPath, daemonDir, rotatingLogSink, formatDaemons, listDaemons, stopDaemons, type StopResult } from '@agent-lsp/broker';
 import { createLogger, type LogLevel, type ServerRegistry } from '@agent-lsp/lsp';
 
 export interface BrokerCommandOptions {
@@ -11,7 +11,7 @@ export interface BrokerCommandOptions {
 
 /** `agent-lsp daemon-broker`: the detached broker process (spawned by fronts, not by people). */
 export async function runBrokerCommand(registry: ServerRegistry, opts: BrokerCommandOptions, log: { level?: LogLevel } = {}): Promise<number> {
-  const logger = createLogger({ ...log, scope: `broker ${opts.key}` });
+  const logger = createLogger({ ...log, scope: `broker ${opts.key}`, sink: rotatingLogSink({ path: brokerLogPath(daemonDir(opts.key)) }) });
   const server = registry.forLanguage(opts.language);
   const root = realpathSync(opts.root);
   const resolved = server.resolve(root);

@@ -86,6 +86,8 @@ export interface RequestOptions {
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 const PEER_EXIT_GRACE_MS = 500;
 const MESSAGE_WRITE_ERROR = ErrorCodes.MessageWriteError;
+/** Messages of the write errors that mean the transport is gone (Node's stream and socket errors). */
+const TRANSPORT_FAILURE = /\b(EPIPE|ECONNRESET|ERR_STREAM_DESTROYED|ERR_STREAM_WRITE_AFTER_END)\b|write after end|after a stream was destroyed|socket has been ended/;
 
 interface PendingRequest {
   reject(err: Error): void;
@@ -363,7 +365,7 @@ export class LspConnection implements Disposable {
       this.pending.add(entry);
       this.rpc.sendRequest<R>(method, params, cts.token).then(
         (value) => finish(() => resolve(value)),
-        (err: unknown) => finish(() => reject(this.failedSend(err))),
+        (err: unknown) => finish(() => reject(this.failedSend(method, err))),
       );
     });
   }
@@ -385,16 +387,22 @@ export class LspConnection implements Disposable {
   }
 
   /**
-   * A request that failed because its bytes could not be written means the peer is gone, even if
-   * the close event has not arrived yet: report it as such (and so let a caller retry elsewhere).
+   * Why a request failed to go out. A write the transport refused (EPIPE, ECONNRESET, a closed
+   * stream) means the peer is gone, even if the close event has not arrived yet: report it as such
+   * (and so let a caller retry elsewhere). A message that could not be serialized (JSON.stringify
+   * overflowing on deep nesting, a cycle, a BigInt) never reached the transport: that is the
+   * caller's error, and the peer is fine.
    */
-  private failedSend(err: unknown): Error {
+  private failedSend(method: string, err: unknown): Error {
     const code = (err as { code?: unknown }).code;
     const message = err instanceof Error ? err.message : String(err);
-    // vscode-jsonrpc reports a failed write as a ResponseError with code MessageWriteError.
-    const writeFailed = code === MESSAGE_WRITE_ERROR || code === 'EPIPE' || code === 'ECONNRESET' || /\b(EPIPE|ECONNRESET)\b|write after end/.test(message);
-    if (!this.crashError && writeFailed) {
+    const transportFailed = code === 'EPIPE' || code === 'ECONNRESET' || TRANSPORT_FAILURE.test(message);
+    if (!this.crashError && transportFailed) {
       this.onPeerGone(`connection lost: ${message}`);
+    }
+    // vscode-jsonrpc reports every failed write, whatever its cause, as MessageWriteError.
+    if (!this.crashError && code === MESSAGE_WRITE_ERROR) {
+      return new WireError(ErrorCodes.InvalidParams, `${method} could not be serialized (${message}); nothing was sent to the server`);
     }
     return toWireError(err, this.crashError);
   }

@@ -7,3 +7,4 @@ export * from './pathContainment.js';
 export * from './textEdits.js';
 export * from './agentDiagnostic.js';
 export * from './agentLspProtocol.js';
+export * from './jsonDepth.js';

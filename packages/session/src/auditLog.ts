@@ -30,8 +30,15 @@ export function canonicalJson(value: unknown): string {
   });
 }
 
+/** Never throws: arguments nested too deep to serialize (the call is refused) hash by the error instead. */
 export function argumentsHash(args: unknown): string {
-  return createHash('sha256').update(canonicalJson(args ?? {})).digest('hex');
+  let text: string;
+  try {
+    text = canonicalJson(args ?? {});
+  } catch (err) {
+    text = `unserializable: ${(err as Error).message}`;
+  }
+  return createHash('sha256').update(text).digest('hex');
 }
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
-import { UserError } from '@agent-lsp/protocol';
+import { MAX_JSON_DEPTH, nestsDeeperThan, UserError } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import { isNotReady, openReadyDocument, syncOpenDocuments } from '../documentQuery.js';
 import { checkCommandAllowed } from '../serverCommands.js';
@@ -58,6 +58,10 @@ export const executeCommand = defineTool({
   output: { ...writeOutput, result: z.unknown().optional().describe('What the server answered.') },
   annotations: WRITES,
   async handler(args, ctx) {
+    // The request wraps them two levels deep; deeper than the limit, no server or broker takes it.
+    if (args.arguments !== undefined && nestsDeeperThan(args.arguments, MAX_JSON_DEPTH - 2)) {
+      throw new UserError('invalid_argument', `execute_command arguments nest deeper than ${MAX_JSON_DEPTH - 2} levels; no language server command takes that. Pass the arguments the command expects.`);
+    }
     let conn: LspConnection;
     if (args.file_path !== undefined) {
       // The file the command is about is opened, so the server works on the text on disk.
