@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LspConnection } from '@agent-lsp/lsp';
+import { SETTLED_BY, type LspConnection } from '@agent-lsp/lsp';
 import { isNotReady, openReadyDocument } from '../documentQuery.js';
 import { diagnosticText, PositionMapper } from '../locations.js';
 import { page, pageHeader } from '../paging.js';
@@ -11,7 +11,7 @@ const DIAGNOSTICS_TIMEOUT_MS = 30_000;
 
 const fileSummary = z.object({
   file: z.string(),
-  settled_by: z.enum(['pull', 'version', 'exact', 'quiet', 'timeout']).describe('How agent-lsp knew the diagnostics describe the current text.'),
+  settled_by: z.enum(SETTLED_BY).describe('How agent-lsp knew the diagnostics describe the current text.'),
   errors: z.number(),
   warnings: z.number(),
 });
