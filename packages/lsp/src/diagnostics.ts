@@ -127,9 +127,9 @@ export class DiagnosticsCollector {
     return out;
   }
 
-  /** No other document changed since `at`: a push of an identical text still holds. */
+  /** No other document changed since `at` (the same millisecond counts as since): a push of an identical text still holds. */
   private othersUnchangedSince(uri: string, at: number): boolean {
-    return this.host.documents.uris({ includeInternal: true }).every((u) => u === uri || (this.host.documents.get(u)?.syncedAt ?? 0) <= at);
+    return this.host.documents.uris({ includeInternal: true }).every((u) => u === uri || (this.host.documents.get(u)?.syncedAt ?? 0) < at);
   }
 
   private waitForPush(uri: string, timeoutMs: number): Promise<SettledDiagnostics> {

@@ -20,10 +20,9 @@ type FileSummary = z.infer<typeof fileSummary>;
 export const getDiagnostics = defineTool({
   name: 'get_diagnostics',
   title: 'Get diagnostics',
-  description:
-    'Errors and warnings for a file as it is on disk now (opened in its server and settled: pull diagnostics, versioned push, the server\'s exact query, or a quiet window, as `settled_by` says). Without file_path: every document agent-lsp has open.',
+  description: 'Errors and warnings of a file as it is on disk now (without file_path: of every open file).',
   group: 'analysis',
-  input: { file_path: z.string().optional().describe('File to check; omit for all open documents.'), ...readinessInput, ...pagingInput },
+  input: { file_path: z.string().optional().describe('Omit for every open file.'), ...readinessInput, ...pagingInput },
   output: {
     ...readyOutput,
     ...pagingOutput,

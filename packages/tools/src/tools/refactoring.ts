@@ -21,11 +21,11 @@ const missedOut = z.object({ file: z.string(), line: z.number(), column: z.numbe
 export const renameSymbol = defineTool({
   name: 'rename_symbol',
   title: 'Rename symbol',
-  description: 'Renames the symbol at a position in every file, as one transaction with a checkpoint. dry_run: the edits (paged) and the diff, nothing written. Flags places the server\'s edits missed.',
+  description: 'Renames the symbol at a position everywhere, as one checkpointed transaction; dry_run previews. Flags places the server missed.',
   group: 'editing',
   input: {
     ...positionInput,
-    new_name: z.string().min(1).describe('The new name.'),
+    new_name: z.string().min(1),
     dry_run: z.boolean().optional().describe('Preview only (default false).'),
     ...pagingInput,
     ...readinessInput,
@@ -76,9 +76,9 @@ export const renameSymbol = defineTool({
 });
 
 const formatInput = {
-  apply: z.boolean().optional().describe('Write the formatted text (one transaction, with a checkpoint). Default false: return the edits only.'),
-  tab_size: z.number().int().positive().optional().describe('Spaces per indentation level (default 4).'),
-  insert_spaces: z.boolean().optional().describe('Indent with spaces rather than tabs (default true).'),
+  apply: z.boolean().optional().describe('Write it (default: edits only).'),
+  tab_size: z.number().int().positive().optional().describe('Default 4.'),
+  insert_spaces: z.boolean().optional().describe('Default true.'),
   ...readinessInput,
 };
 
@@ -104,7 +104,7 @@ async function format(
 export const formatDocument = defineTool({
   name: 'format_document',
   title: 'Format document',
-  description: 'Formats a whole file with its language server (textDocument/formatting). Returns the edits and the diff; with apply: true writes them as one transaction with a checkpoint.',
+  description: 'Formats a file: the edits, or with apply: true written (checkpointed).',
   group: 'editing',
   input: { file_path: positionInput.file_path, ...formatInput },
   output: formatOutput,
@@ -121,7 +121,7 @@ export const formatDocument = defineTool({
 export const formatRange = defineTool({
   name: 'format_range',
   title: 'Format range',
-  description: 'Formats part of a file with its language server (textDocument/rangeFormatting). Returns the edits and the diff; with apply: true writes them as one transaction with a checkpoint.',
+  description: 'Formats a range: the edits, or with apply: true written (checkpointed).',
   group: 'editing',
   input: { ...rangeInput, ...formatInput },
   output: formatOutput,

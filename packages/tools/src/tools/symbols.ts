@@ -27,7 +27,7 @@ function hoverText(contents: Hover['contents']): string {
 export const inspectSymbol = defineTool({
   name: 'inspect_symbol',
   title: 'Inspect symbol (hover)',
-  description: 'Type, signature and documentation of the symbol at a position (the editor hover).',
+  description: 'Type, signature and documentation of the symbol at a position (hover).',
   group: 'analysis',
   input: { ...positionInput, ...readinessInput },
   output: {
@@ -70,7 +70,7 @@ type SymbolOut = z.infer<typeof symbolOut>;
 export const listSymbols = defineTool({
   name: 'list_symbols',
   title: 'List symbols in a file',
-  description: 'The outline of a file: classes, functions, methods, variables, with their ranges and nesting.',
+  description: 'A file\'s outline: classes, functions, methods, with ranges and nesting.',
   group: 'analysis',
   input: { file_path: positionInput.file_path, ...readinessInput, ...pagingInput },
   output: { ...readyOutput, ...pagingOutput, symbols: z.array(symbolOut).optional() },
@@ -154,13 +154,12 @@ async function symbolConnections(ctx: Parameters<typeof listSymbols.handler>[1],
 export const findSymbol = defineTool({
   name: 'find_symbol',
   title: 'Find symbol in workspace',
-  description:
-    'Search the workspace for symbols by name (workspace/symbol). Exact name matches are listed first and marked match:"exact"; servers also return fuzzy matches, marked as such. Optional kind filter (function, class, method, variable, …).',
+  description: 'Finds symbols by name in the workspace; exact matches first.',
   group: 'navigation',
   input: {
-    query: z.string().min(1).describe('Symbol name or part of it.'),
-    kind: z.string().optional().describe(`Only symbols of this kind: ${SYMBOL_KIND_NAMES.join(', ')}.`),
-    language_id: z.string().optional().describe('Which server to ask (python, typescript, go, …); default: every language the workspace contains.'),
+    query: z.string().min(1).describe('Name or part of it.'),
+    kind: z.string().optional().describe('Only this kind: class, function, method, variable, …'),
+    language_id: z.string().optional().describe('Default: every language present.'),
     ...readinessInput,
     ...pagingInput,
   },
