@@ -36,7 +36,7 @@ interface Diag {
   message: string;
 }
 
-const SETTLED = ['pull', 'version', 'exact', 'quiet'];
+const SETTLED = ['pull', 'version', 'exact', 'push'];
 
 export function describeSimulation(title: string, c: SimulationCase): void {
   describe(title, () => {

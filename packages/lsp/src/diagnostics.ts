@@ -7,8 +7,14 @@ import type {
 import { ErrorCodes, uriToPath, Emitter } from '@agent-lsp/protocol';
 import type { DocumentStore } from './documents.js';
 
-/** How a diagnostics answer was known to describe the current text. */
-export type SettledBy = 'pull' | 'version' | 'exact' | 'quiet' | 'timeout';
+/**
+ * How a diagnostics answer was known to describe the current text, strongest first. `push`: a
+ * server whose pushes carry no version pushed after the change and answered a request sent after
+ * it. `quiet` and `timeout` are not confirmations: the server never said the answer was for this
+ * text.
+ */
+export const SETTLED_BY = ['pull', 'exact', 'version', 'push', 'quiet', 'timeout'] as const;
+export type SettledBy = (typeof SETTLED_BY)[number];
 
 export interface SettledDiagnostics {
   uri: string;
@@ -20,6 +26,8 @@ interface PushedDiagnostics {
   version: number | undefined;
   diagnostics: Diagnostic[];
   receivedAt: number;
+  /** The text the push describes, when it named the version the server held (for a later identical text). */
+  text: string | undefined;
 }
 
 /** What the collector needs from its connection. */
@@ -34,8 +42,10 @@ export const QUIET_WINDOW_MS = 500;
 
 /**
  * Collects the server's diagnostics and tells when they describe the current text: pull first,
- * then a server-specific exact query, then a push stamped with the version sent, then a quiet
- * window. Never guesses when the server can say.
+ * then a server-specific exact query, then a push stamped with the version sent (or with an
+ * earlier version of the very same text: clangd does not publish again for a text it already
+ * built), then, for servers whose pushes carry no version, a push after the change once the server
+ * answered a request sent after it. A quiet window alone settles nothing: it ends as `quiet`.
  */
 export class DiagnosticsCollector {
   private readonly pushed = new Map<string, PushedDiagnostics>();
@@ -47,9 +57,15 @@ export class DiagnosticsCollector {
 
   /** Feed for textDocument/publishDiagnostics. */
   onPublish(params: PublishDiagnosticsParams): void {
-    this.pushed.set(params.uri, { version: params.version, diagnostics: params.diagnostics, receivedAt: Date.now() });
+    if (params.version !== undefined && params.version !== null) this.versionedPushes = true;
+    const doc = this.host.documents.get(params.uri);
+    const text = doc !== undefined && params.version === doc.version ? doc.text : undefined;
+    this.pushed.set(params.uri, { version: params.version ?? undefined, diagnostics: params.diagnostics, receivedAt: Date.now(), text });
     this.pushEmitter.fire(params.uri);
   }
+
+  /** Set once the server stamped a push with a version: its unversioned pushes (a close's clear) say nothing of a text. */
+  private versionedPushes = false;
 
   /** The last diagnostics the server pushed for each URI (no settling). */
   lastPushed(): Map<string, Diagnostic[]> {
@@ -111,19 +127,35 @@ export class DiagnosticsCollector {
     return out;
   }
 
+  /** No other document changed since `at` (the same millisecond counts as since): a push of an identical text still holds. */
+  private othersUnchangedSince(uri: string, at: number): boolean {
+    return this.host.documents.uris({ includeInternal: true }).every((u) => u === uri || (this.host.documents.get(u)?.syncedAt ?? 0) < at);
+  }
+
   private waitForPush(uri: string, timeoutMs: number): Promise<SettledDiagnostics> {
     const doc = this.host.documents.get(uri);
     const current = () => this.pushed.get(uri);
-    const fresh = () => {
+    /** A versioned push that describes exactly the text the server holds now. */
+    const confirmed = (): boolean => {
       const p = current();
-      return p !== undefined && (doc === undefined || p.receivedAt >= doc.syncedAt);
+      if (!doc || !p || p.version === undefined) return false;
+      if (p.version === doc.version) return true;
+      return p.text !== undefined && p.text === doc.text && this.othersUnchangedSince(uri, p.receivedAt);
     };
-    const versionMatches = () => doc !== undefined && current()?.version === doc.version;
-    if (versionMatches()) return Promise.resolve({ uri, diagnostics: current()?.diagnostics ?? [], settledBy: 'version' });
+    const freshUnversioned = () => {
+      const p = current();
+      return p !== undefined && p.version === undefined && !this.versionedPushes && (doc === undefined || p.receivedAt >= doc.syncedAt);
+    };
+    if (confirmed()) return Promise.resolve({ uri, diagnostics: current()?.diagnostics ?? [], settledBy: 'version' });
 
     return new Promise((resolve) => {
       let quietTimer: NodeJS.Timeout | undefined;
+      let done = false;
+      // Answered after the change was read (JSON-RPC keeps order): the server has processed it.
+      let probeAnswered = false;
       const finish = (settledBy: SettledBy) => {
+        if (done) return;
+        done = true;
         sub.dispose();
         clearTimeout(deadline);
         clearTimeout(quietTimer);
@@ -131,15 +163,21 @@ export class DiagnosticsCollector {
       };
       const armQuiet = () => {
         clearTimeout(quietTimer);
-        quietTimer = setTimeout(() => finish('quiet'), QUIET_WINDOW_MS);
+        quietTimer = setTimeout(() => finish(probeAnswered ? 'push' : 'quiet'), QUIET_WINDOW_MS);
       };
       const sub = this.pushEmitter.on((pushedUri) => {
         if (pushedUri !== uri) return;
-        if (versionMatches()) finish('version');
-        else armQuiet();
+        if (confirmed()) finish('version');
+        else if (freshUnversioned()) armQuiet();
       });
       const deadline = setTimeout(() => finish('timeout'), timeoutMs);
-      if (fresh()) armQuiet();
+      if (!this.versionedPushes && doc) {
+        const answered = () => {
+          probeAnswered = true;
+        };
+        this.host.request('textDocument/documentSymbol', { textDocument: { uri } }, { timeoutMs }).then(answered, answered);
+      }
+      if (freshUnversioned()) armQuiet();
     });
   }
 

@@ -5,6 +5,7 @@ import type { Logger, ServerRegistry } from '@agent-lsp/lsp';
 import { AgentSession, type AgentSessionOptions } from '@agent-lsp/session';
 import { inferredRootOutput, selectTools } from '@agent-lsp/tools';
 import { Workspace, type ConnectionFactory } from '@agent-lsp/workspace';
+import { serveCompactToolList } from './toolList.js';
 import { runTool } from './toolRunner.js';
 
 export { AGENT_LSP_VERSION } from '@agent-lsp/protocol';
@@ -37,7 +38,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
     {
       capabilities: { tools: {}, logging: {} },
       instructions:
-        'agent-lsp answers code questions with real language servers. Call start_lsp with the project root first. Positions are 1-based lines and 1-based character columns; position_pattern (a snippet with @@ at the cursor) works wherever a position does. Answers wait for indexing so they are complete.',
+        'agent-lsp answers code questions with real language servers. Call start_lsp with the project root first. File paths are root-relative or absolute. Positions are 1-based lines and 1-based character columns; position_pattern (a snippet with @@ at the cursor) works wherever a position does. Answers wait for indexing so they are complete; lists are paged (limit, offset). docs/tools.md explains every tool at length.',
     },
   );
   // The servers' workspace/applyEdit requests land in the transaction of the call that caused them.
@@ -56,7 +57,8 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
   });
   const session: AgentSession = new AgentSession({ ...options.session, workspace, logger: options.logger });
 
-  for (const def of selectTools(options.toolGroups)) {
+  const defs = selectTools(options.toolGroups);
+  for (const def of defs) {
     mcp.registerTool(
       def.name,
       { title: def.title, description: def.description, inputSchema: def.input, outputSchema: { ...inferredRootOutput, ...def.output }, annotations: { title: def.title, ...def.annotations } },
@@ -75,6 +77,8 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
         ),
     );
   }
+
+  serveCompactToolList(mcp, defs);
 
   return {
     mcp,

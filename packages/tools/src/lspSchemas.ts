@@ -28,5 +28,5 @@ export const workspaceEditSchema = z
     changeAnnotations: z.record(z.string(), z.unknown()).optional(),
   })
   .describe(
-    'An LSP WorkspaceEdit, as servers write it (0-based lines, UTF-16 character offsets): `changes` (file URI or path → text edits) or `documentChanges` (text edits, and `create`/`rename`/`delete` file operations, applied in order).',
+    'LSP form: 0-based lines, UTF-16 offsets.',
   );

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { AgentDiagnostic } from '@agent-lsp/protocol';
 
-export const filePath = z
-  .string()
-  .describe('Path of the file: relative to the workspace root, or absolute.');
+/** Root-relative or absolute (the server's instructions say so once, for every tool). */
+export const filePath = z.string();
 
 /**
  * A 1-based line or column. The MCP SDK validates arguments before any handler runs and passes
@@ -16,33 +15,33 @@ export function oneBased(name: string) {
 
 export const positionInput = {
   file_path: filePath,
-  line: oneBased('line').optional().describe('1-based line number, as `cat -n` shows it. Give line and column, or position_pattern.'),
-  column: oneBased('column').optional().describe('1-based column, counted in characters (not bytes, not UTF-16 units).'),
+  line: oneBased('line').optional(),
+  column: oneBased('column').optional(),
   position_pattern: z
     .string()
     .optional()
-    .describe('Instead of line/column: a snippet of the file that occurs exactly once; `@@` inside it marks the cursor (default: the snippet start). Example: "def @@compute_total(".'),
+    .describe('Instead of line/column: a snippet occurring once; @@ marks the cursor.'),
 };
 
 export const rangeInput = {
   file_path: filePath,
-  start_line: oneBased('start_line').describe('1-based start line.'),
-  start_column: oneBased('start_column').describe('1-based start column (characters).'),
-  end_line: oneBased('end_line').describe('1-based end line.'),
-  end_column: oneBased('end_column').describe('1-based end column (characters), exclusive.'),
+  start_line: oneBased('start_line').describe('1-based.'),
+  start_column: oneBased('start_column').describe('1-based, in characters.'),
+  end_line: oneBased('end_line').describe('1-based.'),
+  end_column: oneBased('end_column').describe('Exclusive.'),
 };
 
 export const readinessInput = {
   wait_for_ready: z
     .boolean()
     .optional()
-    .describe('Wait while the server is still indexing (default true, with progress notifications). false: answer at once with ready:false and the progress.'),
-  ready_timeout_seconds: z.number().positive().optional().describe('How long to wait for readiness (default 300).'),
+    .describe('false: answer at once.'),
+  ready_timeout_seconds: z.number().positive().optional().describe('Default 300.'),
 };
 
 export const pagingInput = {
-  limit: z.number().int().positive().optional().describe('Maximum items to return (default sized to fit an agent client\'s result cap).'),
-  offset: z.number().int().nonnegative().optional().describe('Items to skip (for the next page).'),
+  limit: z.number().int().positive().optional().describe('Page size.'),
+  offset: z.number().int().nonnegative().optional().describe('Items to skip.'),
 };
 
 export const progressOutput = z

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { SETTLED_BY } from '@agent-lsp/lsp';
 import type { Evaluation, SimulationSession } from '@agent-lsp/session';
 import { diagnosticText } from './locations.js';
 import { diagnostic, readyOutput, type DiagnosticOut } from './schemas.js';
 import type { ToolContext } from './toolDefinition.js';
 
-const settledBy = z.enum(['pull', 'version', 'exact', 'quiet', 'timeout']);
+const settledBy = z.enum(SETTLED_BY);
 
 export const sessionOutput = {
   ...readyOutput,
@@ -20,7 +21,7 @@ const evaluationFields = {
   warnings_introduced: z.array(diagnostic).optional().describe('Warnings, information and hints introduced (not counted in net_delta).'),
   warnings_resolved: z.array(diagnostic).optional(),
   net_delta: z.number().optional().describe('Errors introduced minus errors resolved; > 0 means the edits break something.'),
-  confidence: z.enum(['high', 'partial', 'eventual']).optional().describe('high: settled; partial: a timeout cut the wait; eventual: workspace files that only went quiet.'),
+  confidence: z.enum(['high', 'partial', 'eventual']).optional().describe('high: the server confirmed every answer for exactly the text; partial: an edited file unconfirmed (quiet, timeout) or dependents unexamined; eventual: only dependents unconfirmed.'),
   timeout: z.boolean().optional(),
   settled_by: settledBy.optional().describe('The weakest way any file\'s diagnostics settled.'),
   files: z

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AnyToolDefinition, ToolAnnotations } from './toolDefinition.js';
+import { TOOL_DETAILS } from './toolDetails.js';
 
 /** A worked example of one tool: the arguments an agent sends and (an excerpt of) the text answer. */
 export interface ToolDocExample {
@@ -158,7 +159,10 @@ function intro(toolCount: number): string[] {
 }
 
 function toolSection(tool: AnyToolDefinition, example: ToolDocExample | undefined): string[] {
-  const lines: string[] = [`### ${tool.name}`, '', `**${tool.title}** (group \`${tool.group}\`)`, '', tool.description, '', `*${annotationsLine(tool.annotations)}*`, ''];
+  const details = TOOL_DETAILS[tool.name];
+  const lines: string[] = [`### ${tool.name}`, '', `**${tool.title}** (group \`${tool.group}\`)`, '', tool.description, ''];
+  if (details && details !== tool.description) lines.push(details, '');
+  lines.push(`*${annotationsLine(tool.annotations)}*`, '');
 
   const args = shapeFields(tool.input, 'input');
   lines.push('**Arguments**', '');

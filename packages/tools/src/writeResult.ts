@@ -3,8 +3,10 @@ import { readCurrent, unifiedDiff, type Checkpoint, type EditPlan, type FileChan
 import { readyOutput } from './schemas.js';
 import type { ToolContext } from './toolDefinition.js';
 
-/** Past this, a diff in a result is cut (agents' clients cap a result at about 25k tokens). */
-const MAX_DIFF_CHARS = 40_000;
+/** Past this, the diff in structured content is cut (agents' clients cap a result at about 25k tokens). */
+const MAX_DIFF_CHARS = 20_000;
+/** The text form shows the diff's first hunks up to this much; the rest is in structured content. */
+const TEXT_DIFF_CHARS = 4_000;
 
 export const fileChangeOut = z.object({
   file: z.string().describe('Root-relative path (absolute outside the workspace).'),
@@ -72,12 +74,27 @@ export async function writeOrPreview(ctx: ToolContext, dryRun: boolean, build: (
   return committed(ctx, result.checkpoint);
 }
 
+/** The diff's first hunks (whole hunks, at least one) within `max` characters, and how many lines were left out. */
+export function firstHunks(diff: string, max: number): { shown: string; omittedLines: number } {
+  if (diff.length <= max) return { shown: diff, omittedLines: 0 };
+  const starts = [...diff.matchAll(/^(?:@@|--- )/gm)].map((m) => m.index);
+  let cut = starts.filter((i) => i > 0 && i <= max).pop() ?? diff.indexOf('\n@@', 1) + 1;
+  if (cut <= 0) cut = Math.min(diff.length, max);
+  const shown = diff.slice(0, cut);
+  return { shown, omittedLines: diff.slice(cut).split('\n').filter(Boolean).length };
+}
+
+const FILES_LISTED = 20;
+
 export function writeText(r: Partial<Omit<WriteOut, 'ready'>>): string {
   const files = r.files ?? [];
   if (files.length === 0) return r.dry_run ? 'Dry run: nothing would change.' : 'Nothing changed: the files already read that way.';
-  const list = files.map((f) => `${f.file} (${f.change})`).join(', ');
+  const more = files.length > FILES_LISTED ? `, +${files.length - FILES_LISTED} more` : '';
+  const list = files.slice(0, FILES_LISTED).map((f) => `${f.file} (${f.change})`).join(', ') + more;
   const head = r.dry_run
     ? `Dry run, nothing written. Would change ${files.length} file(s): ${list}`
     : `Changed ${files.length} file(s): ${list}. Checkpoint ${r.checkpoint_id ?? '?'} (undo_last or rollback_to undoes it).`;
-  return `${head}\n${r.diff ?? ''}${r.diff_truncated ? '\n… (diff truncated)' : ''}`.trimEnd();
+  const { shown, omittedLines } = firstHunks(r.diff ?? '', TEXT_DIFF_CHARS);
+  const rest = omittedLines || r.diff_truncated ? `\n… ${omittedLines ? `${omittedLines} more diff line(s) in structured content \`diff\`` : ''}${r.diff_truncated ? `${omittedLines ? '; ' : ''}the full diff: ${r.checkpoint_id ? 'checkpoint_diff' : 'too long for one result (see the edits)'}` : ''}` : '';
+  return `${head}\n${shown.trimEnd()}${rest}`.trimEnd();
 }

@@ -1,5 +1,5 @@
 import { splitLines, toAgentDiagnostic, type AgentDiagnostic } from '@agent-lsp/protocol';
-import type { SettledBy } from '@agent-lsp/lsp';
+import { SETTLED_BY, type SettledBy } from '@agent-lsp/lsp';
 import { diffDiagnostics } from './diagnosticDiff.js';
 import { DEPENDENTS_BUDGET_FACTOR, unconfirmed, type DependentsCoverage, type FileEvaluation, type Scope } from './evaluator.js';
 
@@ -36,7 +36,7 @@ export interface Evaluation {
   durationMs: number;
 }
 
-const STRENGTH: SettledBy[] = ['pull', 'exact', 'version', 'quiet', 'timeout'];
+const STRENGTH: readonly SettledBy[] = SETTLED_BY;
 
 /** The answer for a session with no changed text: nothing was sent to the server. */
 export function nothingToEvaluate(scope: Scope, touchedFiles: number, durationMs: number): Evaluation {

@@ -34,7 +34,7 @@ type CompletionOut = z.infer<typeof completionOut>;
 export const getCompletions = defineTool({
   name: 'get_completions',
   title: 'Completions',
-  description: 'What the server would complete at a position (members after a dot, names in scope), in the server\'s order.',
+  description: 'The completions at a position, in the server\'s order.',
   group: 'analysis',
   input: { ...positionInput, ...readinessInput, ...pagingInput },
   output: { ...readyOutput, ...pagingOutput, is_incomplete: z.boolean().optional(), items: z.array(completionOut).optional() },
@@ -83,7 +83,7 @@ const signatureOut = z.object({
 export const getSignatureHelp = defineTool({
   name: 'get_signature_help',
   title: 'Signature help',
-  description: 'The signature(s) of the call the position is inside, and which parameter the cursor is on.',
+  description: 'The signature of the call around a position, and the parameter at the cursor.',
   group: 'analysis',
   input: { ...positionInput, ...readinessInput },
   output: { ...readyOutput, found: z.boolean().optional(), active_signature: z.number().optional(), signatures: z.array(signatureOut).optional() },
@@ -149,8 +149,7 @@ function editSummary(ws: { displayUri(uri: string): string }, edit: WorkspaceEdi
 export const suggestFixes = defineTool({
   name: 'suggest_fixes',
   title: 'Suggest fixes (code actions)',
-  description:
-    'Quick fixes and refactorings the server offers for a range, with the diagnostics there. Lists what each action would change; applies nothing.',
+  description: 'Quick fixes and refactorings for a range, and what each would change. Applies nothing.',
   group: 'analysis',
   input: { ...rangeInput, ...readinessInput },
   output: { ...readyOutput, diagnostics: z.array(diagnostic).optional(), actions: z.array(actionOut).optional(), total: z.number().optional(), complete: z.boolean().optional() },

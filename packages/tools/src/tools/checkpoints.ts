@@ -8,7 +8,7 @@ import { fileChangeOut } from '../writeResult.js';
 const NO_ROOT = 'Call start_lsp with root_dir first, or pass root_dir.';
 
 const rootInput = {
-  root_dir: z.string().optional().describe('Workspace root whose checkpoints to use (default: the current workspace, set by start_lsp).'),
+  root_dir: z.string().optional().describe('Default: the current workspace.'),
 };
 
 const checkpointOut = z.object({
@@ -43,7 +43,7 @@ function checkpointLine(c: CheckpointOut): string {
 export const listCheckpoints = defineTool({
   name: 'list_checkpoints',
   title: 'List checkpoints',
-  description: 'The checkpoints writes left in this workspace, newest first: id, tool call, tool, time, files. They persist on disk across agent-lsp restarts (pruned by count and age).',
+  description: 'The checkpoints of this workspace\'s writes, newest first.',
   group: 'editing',
   input: { ...rootInput, ...pagingInput },
   output: { ...readyOutput, ...pagingOutput, root: z.string().optional(), checkpoints: z.array(checkpointOut).optional() },
@@ -61,9 +61,9 @@ export const listCheckpoints = defineTool({
 export const checkpointDiff = defineTool({
   name: 'checkpoint_diff',
   title: 'Diff of a checkpoint',
-  description: 'The unified diff of what one checkpointed call changed (before → after).',
+  description: 'The diff of what one checkpointed call changed.',
   group: 'editing',
-  input: { checkpoint_id: z.string().min(1).describe('A checkpoint id from list_checkpoints.'), ...rootInput },
+  input: { checkpoint_id: z.string().min(1).describe('From list_checkpoints.'), ...rootInput },
   output: { ...readyOutput, checkpoint: checkpointOut.optional(), diff: z.string().optional() },
   annotations: READ_ONLY,
   async handler(args, ctx) {
@@ -76,8 +76,8 @@ export const checkpointDiff = defineTool({
 });
 
 const rollbackInput = {
-  dry_run: z.boolean().optional().describe('Show what would be restored and write nothing (default false).'),
-  force: z.boolean().optional().describe('Overwrite files changed outside agent-lsp since their last checkpoint (default false: refuse and name them).'),
+  dry_run: z.boolean().optional().describe('Write nothing.'),
+  force: z.boolean().optional().describe('Overwrite files changed outside agent-lsp.'),
   ...rootInput,
 };
 
@@ -138,12 +138,11 @@ async function rollback(
 export const rollbackTo = defineTool({
   name: 'rollback_to',
   title: 'Roll back to a checkpoint',
-  description:
-    'Restores every file the checkpoint (position "before") or the checkpoints after it (position "after") touched, as it was then. Itself a checkpointed call, so it can be undone. Refuses, changing nothing, when a file changed outside agent-lsp since, unless force.',
+  description: 'Restores the files a checkpoint (and later ones) touched. Refuses if one changed elsewhere, unless force.',
   group: 'editing',
   input: {
-    checkpoint_id: z.string().min(1).describe('A checkpoint id from list_checkpoints.'),
-    position: z.enum(['before', 'after']).optional().describe('Restore the state before that call (default) or right after it.'),
+    checkpoint_id: z.string().min(1).describe('From list_checkpoints.'),
+    position: z.enum(['before', 'after']).optional().describe('Before that call (default) or after it.'),
     ...rollbackInput,
   },
   output: rollbackOutput,
@@ -155,8 +154,7 @@ export const rollbackTo = defineTool({
 export const undoLast = defineTool({
   name: 'undo_last',
   title: 'Undo the last write',
-  description:
-    'Rolls back the newest checkpoint (a rollback included: two undo_last in a row restore what the first undid). Refuses, changing nothing, when a file changed outside agent-lsp since, unless force.',
+  description: 'Rolls back the newest checkpoint. Refuses if a file changed elsewhere, unless force.',
   group: 'editing',
   input: rollbackInput,
   output: rollbackOutput,

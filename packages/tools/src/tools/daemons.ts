@@ -23,8 +23,7 @@ const daemonOut = z.object({
 export const getDaemonStatus = defineTool({
   name: 'get_daemon_status',
   title: 'Broker daemon status',
-  description:
-    'The warm language-server brokers on this machine (shared by agent sessions): language, root, readiness and progress, connected clients, uptime, idle time, pids and memory; stale daemon directories and orphan brokers are flagged. `agent-lsp daemon-stop` stops them.',
+  description: 'The warm language-server brokers on this machine: state, clients, memory, pids.',
   group: 'lifecycle',
   input: {},
   output: {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LspConnection, ServerDefinition } from '@agent-lsp/lsp';
+import { SETTLED_BY, type LspConnection, type ServerDefinition } from '@agent-lsp/lsp';
 import { isNotReady, openReadyDocument } from '../documentQuery.js';
 import { failedServersText, serverOutcome, serverOutcomeOutput } from '../fanOut.js';
 import { diagnosticText, PositionMapper } from '../locations.js';
@@ -12,7 +12,7 @@ const DIAGNOSTICS_TIMEOUT_MS = 30_000;
 
 const fileSummary = z.object({
   file: z.string(),
-  settled_by: z.enum(['pull', 'version', 'exact', 'quiet', 'timeout']).describe('How agent-lsp knew the diagnostics describe the current text.'),
+  settled_by: z.enum(SETTLED_BY).describe('How agent-lsp knew the diagnostics describe the current text.'),
   errors: z.number(),
   warnings: z.number(),
 });
@@ -21,10 +21,9 @@ type FileSummary = z.infer<typeof fileSummary>;
 export const getDiagnostics = defineTool({
   name: 'get_diagnostics',
   title: 'Get diagnostics',
-  description:
-    'Errors and warnings for a file as it is on disk now (opened in its server and settled: pull diagnostics, versioned push, the server\'s exact query, or a quiet window, as `settled_by` says). Without file_path: every document agent-lsp has open.',
+  description: 'Errors and warnings of a file as it is on disk now (without file_path: of every open file).',
   group: 'analysis',
-  input: { file_path: z.string().optional().describe('File to check; omit for all open documents.'), ...readinessInput, ...pagingInput },
+  input: { file_path: z.string().optional().describe('Omit for every open file.'), ...readinessInput, ...pagingInput },
   output: {
     ...readyOutput,
     ...pagingOutput,

@@ -6,11 +6,11 @@ import { defineTool, STATEFUL } from '../toolDefinition.js';
 export const openDocument = defineTool({
   name: 'open_document',
   title: 'Open document',
-  description: 'Opens a file in its language server (starting the server if needed), so that diagnostics and queries cover it. Re-syncs a file that changed on disk. Every query tool opens its file by itself; this is for warming up or for get_diagnostics without file_path.',
+  description: 'Opens a file in its server. Queries open their files themselves; this warms up.',
   group: 'workspace',
   input: {
-    file_path: z.string().describe('Path of the file: relative to the workspace root, or absolute.'),
-    language_id: z.string().optional().describe('Override the language picked from the file extension.'),
+    file_path: z.string(),
+    language_id: z.string().optional().describe('Default: from the extension.'),
   },
   output: { ...readyOutput, file: z.string().optional(), language_id: z.string().optional(), version: z.number().optional(), lines: z.number().optional() },
   annotations: STATEFUL,
@@ -35,9 +35,9 @@ export const openDocument = defineTool({
 export const closeDocument = defineTool({
   name: 'close_document',
   title: 'Close document',
-  description: 'Closes a file in its language server (the server then forgets unsaved state and stops reporting on it).',
+  description: 'Closes a file in its server.',
   group: 'workspace',
-  input: { file_path: z.string().describe('Path of the file: relative to the workspace root, or absolute.') },
+  input: { file_path: z.string() },
   output: { ...readyOutput, file: z.string().optional(), closed: z.boolean().optional() },
   annotations: STATEFUL,
   async handler(args, ctx) {

@@ -13,15 +13,14 @@ import { committed, writeOrPreview, writeOutput, writeText } from '../writeResul
 export const applyEdit = defineTool({
   name: 'apply_edit',
   title: 'Apply an edit',
-  description:
-    'Writes an edit to disk as one transaction: a WorkspaceEdit (text edits, file creations, renames, deletions), or file_path + old_text + new_text (old_text must occur exactly once). All files change or none does; the call leaves a checkpoint. dry_run shows the diff and writes nothing.',
+  description: 'Writes a WorkspaceEdit, or file_path + old_text → new_text, as one transaction with a checkpoint.',
   group: 'editing',
   input: {
     workspace_edit: workspaceEditSchema.optional(),
-    file_path: z.string().optional().describe('With old_text and new_text: the file to edit (relative to the workspace root, or absolute).'),
-    old_text: z.string().optional().describe('Exact text to replace; must occur once in the file.'),
-    new_text: z.string().optional().describe('The replacement text.'),
-    dry_run: z.boolean().optional().describe('Show what would change and write nothing (default false).'),
+    file_path: z.string().optional().describe('With old_text and new_text.'),
+    old_text: z.string().optional().describe('Occurs once in the file.'),
+    new_text: z.string().optional().describe('Replacement.'),
+    dry_run: z.boolean().optional().describe('Write nothing.'),
   },
   output: writeOutput,
   annotations: WRITES,
@@ -45,14 +44,13 @@ export const applyEdit = defineTool({
 export const executeCommand = defineTool({
   name: 'execute_command',
   title: 'Execute a server command',
-  description:
-    'Runs a command the language server offers (workspace/executeCommand; see get_server_capabilities → executeCommandProvider), as one transaction: edits the server applies meanwhile (workspace/applyEdit) are written and checkpointed, or all rolled back if the command fails.',
+  description: 'Runs a server command; the edits it applies are written as one checkpointed transaction.',
   group: 'editing',
   input: {
-    command: z.string().min(1).describe('The command id, e.g. "_typescript.organizeImports".'),
-    arguments: z.array(z.unknown()).optional().describe('The command\'s arguments, as the server expects them.'),
-    file_path: z.string().optional().describe('A file the command is about: it is opened (synced with disk) and its server runs the command.'),
-    language_id: z.string().optional().describe('Instead of file_path: which server runs it (python, typescript, …).'),
+    command: z.string().min(1).describe('e.g. "_typescript.organizeImports".'),
+    arguments: z.array(z.unknown()).optional().describe('As the server expects them.'),
+    file_path: z.string().optional().describe('A file the command is about.'),
+    language_id: z.string().optional().describe('Or: which server runs it.'),
     ...readinessInput,
   },
   output: { ...writeOutput, result: z.unknown().optional().describe('What the server answered.') },

@@ -54,13 +54,12 @@ async function startAndMaybeWait(ctx: ToolContext, language: string, args: z.inf
 export const startLsp = defineTool({
   name: 'start_lsp',
   title: 'Start language servers for a workspace',
-  description:
-    'Sets the workspace root. With language_id, starts that language server now and waits until it has indexed the workspace (progress is reported; wait_for_ready:false returns at once). Without it, servers start on first use of a file of their language. Call this first.',
+  description: 'Sets the workspace root; with language_id also starts that server and waits for its indexing. Call this first.',
   group: 'lifecycle',
   input: {
-    root_dir: z.string().describe('Absolute path of the project directory.'),
-    language_id: z.string().optional().describe('Start this server now: python, typescript, javascript, go, c, cpp, rust, or a custom one.'),
-    connect: z.string().optional().describe('host:port of an already running language server to use instead of spawning one (passive mode; needs language_id).'),
+    root_dir: z.string().describe('Absolute project directory.'),
+    language_id: z.string().optional().describe('Start this server now: python, typescript, go, c, cpp, rust, …'),
+    connect: z.string().optional().describe('host:port of a running server to use (needs language_id).'),
     ...readinessInput,
   },
   output: { ...readyOutput, root: z.string().optional(), detected: z.array(z.object({ language: z.string(), server: z.string(), files: z.number(), installed: z.boolean() })).optional(), servers: z.array(serverOut).optional() },
@@ -96,11 +95,11 @@ export const startLsp = defineTool({
 export const restartLspServer = defineTool({
   name: 'restart_lsp_server',
   title: 'Restart language server',
-  description: 'Stops and starts a language server (or every running one), e.g. after installing packages or creating a virtualenv. root_dir switches the workspace first.',
+  description: 'Restarts a language server (or all), e.g. after installing packages.',
   group: 'lifecycle',
   input: {
-    root_dir: z.string().optional().describe('Workspace root to restart in (default: the current one).'),
-    language_id: z.string().optional().describe('Restart only this language\'s server.'),
+    root_dir: z.string().optional().describe('Switch to this root first.'),
+    language_id: z.string().optional().describe('Only this language.'),
     ...readinessInput,
   },
   output: { ...readyOutput, servers: z.array(serverOut).optional() },
@@ -122,11 +121,11 @@ export const restartLspServer = defineTool({
 export const getServerCapabilities = defineTool({
   name: 'get_server_capabilities',
   title: 'Server capabilities',
-  description: 'What a language server supports (its initialize answer plus dynamic registrations), for the server of file_path or language_id.',
+  description: 'What a language server supports (for file_path or language_id).',
   group: 'lifecycle',
   input: {
-    file_path: z.string().optional().describe('A file whose server to describe (give this or language_id).'),
-    language_id: z.string().optional().describe('The language whose server to describe: python, typescript, go, … (give this or file_path).'),
+    file_path: z.string().optional().describe('A file of the server.'),
+    language_id: z.string().optional().describe('Or: its language.'),
   },
   output: {
     ...readyOutput,
@@ -158,9 +157,9 @@ export const getServerCapabilities = defineTool({
 export const detectLspServers = defineTool({
   name: 'detect_lsp_servers',
   title: 'Detect language servers',
-  description: 'Which languages a directory contains and whether agent-lsp has a server for each (installed or not, and how to install it).',
+  description: 'The languages in a directory and whether their servers are installed.',
   group: 'lifecycle',
-  input: { root_dir: z.string().optional().describe('Directory to scan (default: the workspace root).') },
+  input: { root_dir: z.string().optional().describe('Default: the workspace root.') },
   output: {
     ...readyOutput,
     root: z.string().optional(),
@@ -198,7 +197,7 @@ const foldersOutput = { ...readyOutput, folders: z.array(z.string()).optional() 
 export const listWorkspaceFolders = defineTool({
   name: 'list_workspace_folders',
   title: 'List workspace folders',
-  description: 'The workspace roots agent-lsp serves (absolute paths).',
+  description: 'The workspace roots.',
   group: 'workspace',
   input: {},
   output: foldersOutput,
@@ -210,9 +209,9 @@ export const listWorkspaceFolders = defineTool({
 export const addWorkspaceFolder = defineTool({
   name: 'add_workspace_folder',
   title: 'Add workspace folder',
-  description: 'Adds a directory as another workspace root (monorepos, multi-root work); running servers are told.',
+  description: 'Adds a workspace root.',
   group: 'workspace',
-  input: { path: z.string().describe('Absolute path of the directory.') },
+  input: { path: z.string().describe('Absolute.') },
   output: foldersOutput,
   annotations: STATEFUL,
   async handler(args, ctx) {
@@ -224,9 +223,9 @@ export const addWorkspaceFolder = defineTool({
 export const removeWorkspaceFolder = defineTool({
   name: 'remove_workspace_folder',
   title: 'Remove workspace folder',
-  description: 'Removes a workspace root added earlier; running servers are told.',
+  description: 'Removes a workspace root.',
   group: 'workspace',
-  input: { path: z.string().describe('Absolute path of the directory.') },
+  input: { path: z.string().describe('Absolute.') },
   output: foldersOutput,
   annotations: STATEFUL,
   async handler(args, ctx) {

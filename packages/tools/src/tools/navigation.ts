@@ -58,22 +58,18 @@ function locationTool(spec: LocationToolSpec): AnyToolDefinition {
   });
 }
 
-const POSITION_HINT = 'Give the position by line/column (1-based characters) or position_pattern. Waits for the server to finish indexing so the answer is complete.';
-
-export const goToDefinition = locationTool({ name: 'go_to_definition', method: 'textDocument/definition', title: 'Go to definition', noun: 'definition(s)', description: `Where the symbol at a position is defined. ${POSITION_HINT}` });
-export const goToTypeDefinition = locationTool({ name: 'go_to_type_definition', alternative: 'go_to_definition', method: 'textDocument/typeDefinition', title: 'Go to type definition', noun: 'type definition(s)', description: `Where the type of the symbol at a position is defined. ${POSITION_HINT}` });
-export const goToImplementation = locationTool({ name: 'go_to_implementation', alternative: 'go_to_definition', method: 'textDocument/implementation', title: 'Go to implementation', noun: 'implementation(s)', description: `The implementations of the interface, abstract method or type at a position. ${POSITION_HINT}` });
-export const goToDeclaration = locationTool({ name: 'go_to_declaration', alternative: 'go_to_definition', method: 'textDocument/declaration', title: 'Go to declaration', noun: 'declaration(s)', description: `Where the symbol at a position is declared (for C/C++: the header). ${POSITION_HINT}` });
+export const goToDefinition = locationTool({ name: 'go_to_definition', method: 'textDocument/definition', title: 'Go to definition', noun: 'definition(s)', description: 'Where the symbol at a position is defined.' });
+export const goToTypeDefinition = locationTool({ name: 'go_to_type_definition', alternative: 'go_to_definition', method: 'textDocument/typeDefinition', title: 'Go to type definition', noun: 'type definition(s)', description: 'Where the type of the symbol at a position is defined.' });
+export const goToImplementation = locationTool({ name: 'go_to_implementation', alternative: 'go_to_definition', method: 'textDocument/implementation', title: 'Go to implementation', noun: 'implementation(s)', description: 'The implementations of the interface, method or type at a position.' });
+export const goToDeclaration = locationTool({ name: 'go_to_declaration', alternative: 'go_to_definition', method: 'textDocument/declaration', title: 'Go to declaration', noun: 'declaration(s)', description: 'Where the symbol at a position is declared (C/C++: the header).' });
 
 export const findReferences = locationTool({
   name: 'find_references',
   method: 'textDocument/references',
   title: 'Find references',
   noun: 'reference(s)',
-  description:
-    'Every reference to the symbol at a position, across the whole workspace, grouped by file. Waits until the server has indexed the workspace, so the count is complete (never a single-file partial answer). Pages with limit/offset. ' +
-    POSITION_HINT,
-  extraInput: { include_declaration: z.boolean().optional().describe('Include the declaration itself (default true).') },
+  description: 'Every reference to the symbol at a position, workspace-wide, grouped by file; paged.',
+  extraInput: { include_declaration: z.boolean().optional().describe('Default true.') },
   extraParams: (args) => ({ context: { includeDeclaration: args['include_declaration'] ?? true } }),
 });
 

@@ -3,23 +3,41 @@ import type { FormattingOptions, TextEdit, WorkspaceEdit } from 'vscode-language
 import { fromLspRange, UserError } from '@agent-lsp/protocol';
 import { isNotReady, openReadyDocument, positionIn, rangeIn, requireSupport, syncOpenDocuments, type ReadyDocument } from '../documentQuery.js';
 import { notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { positionInput, rangeInput, readinessInput } from '../schemas.js';
+import { PositionMapper } from '../locations.js';
+import { page, pageHeader } from '../paging.js';
+import { editsByUri, possiblyMissed } from '../renameCheck.js';
+import { pagingInput, pagingOutput, positionInput, rangeInput, readinessInput } from '../schemas.js';
 import { defineTool, WRITES, type ToolContext } from '../toolDefinition.js';
 import { writeOrPreview, writeOutput, writeText } from '../writeResult.js';
+
+/** Edits of a rename dry run per page: enough to review, small enough for a client's result cap. */
+const RENAME_EDITS_PAGE = 100;
+/** Possibly missed places listed (the warning gives the count). */
+const MISSED_SHOWN = 50;
+
+const renameEditOut = z.object({ file: z.string(), line: z.number(), column: z.number(), end_line: z.number(), end_column: z.number(), new_text: z.string() });
+const missedOut = z.object({ file: z.string(), line: z.number(), column: z.number() });
 
 export const renameSymbol = defineTool({
   name: 'rename_symbol',
   title: 'Rename symbol',
-  description:
-    'Renames the symbol at a position everywhere the server knows it is used (textDocument/rename), as one transaction: every file changes or none does, and the call leaves a checkpoint. dry_run returns the WorkspaceEdit and the diff and writes nothing.',
+  description: 'Renames the symbol at a position everywhere, as one checkpointed transaction; dry_run previews. Flags places the server missed.',
   group: 'editing',
   input: {
     ...positionInput,
-    new_name: z.string().min(1).describe('The new name.'),
-    dry_run: z.boolean().optional().describe('Return the edit (workspace_edit, diff) without writing (default false).'),
+    new_name: z.string().min(1),
+    dry_run: z.boolean().optional().describe('Preview only (default false).'),
+    ...pagingInput,
     ...readinessInput,
   },
-  output: { ...writeOutput, workspace_edit: z.record(z.string(), z.unknown()).optional().describe('The server\'s WorkspaceEdit (LSP form), ready for apply_edit.') },
+  output: {
+    ...writeOutput,
+    edits: z.array(renameEditOut).optional().describe('Dry run: one page of the edits (1-based, characters, in the files as they are).'),
+    ...pagingOutput,
+    workspace_edit: z.record(z.string(), z.unknown()).optional().describe('Dry run, when every edit fits one page: the server\'s WorkspaceEdit, for apply_edit.'),
+    possibly_missed: z.array(missedOut).optional().describe('References, or word-bounded uses of the old name in the touched files, that no edit covers.'),
+    possibly_missed_total: z.number().optional(),
+  },
   annotations: WRITES,
   async handler(args, ctx) {
     const doc = await openReadyDocument(ctx, args);
@@ -27,20 +45,40 @@ export const renameSymbol = defineTool({
     requireSupport(doc, 'textDocument/rename', 'rename_symbol');
     const { conn, uri } = doc.handle;
     syncOpenDocuments(conn);
-    const edit = await conn.request<WorkspaceEdit | null>('textDocument/rename', { textDocument: { uri }, position: positionIn(doc, args), newName: args.new_name }, { signal: ctx.signal });
+    const position = positionIn(doc, args);
+    const edit = await conn.request<WorkspaceEdit | null>('textDocument/rename', { textDocument: { uri }, position, newName: args.new_name }, { signal: ctx.signal });
     if (!edit || (!edit.changes && !edit.documentChanges)) {
       throw new UserError('invalid_argument', `${conn.server.displayName} cannot rename at this position in ${doc.label}: put the position on the symbol's name.`);
     }
-    const out = await writeOrPreview(ctx, args.dry_run === true, (plan) => plan.applyWorkspaceEdit(edit));
-    return { ...out, workspace_edit: edit };
+    // Before writing: afterwards the references would name the new symbol.
+    const missed = await possiblyMissed(conn, uri, position, edit, (u) => ctx.workspace.displayUri(u), ctx.signal);
+    const dryRun = args.dry_run === true;
+    const out = await writeOrPreview(ctx, dryRun, (plan) => plan.applyWorkspaceEdit(edit));
+    const flagged = missed.length ? { possibly_missed: missed.slice(0, MISSED_SHOWN), possibly_missed_total: missed.length } : {};
+    if (!dryRun) return { ...out, ...flagged };
+    const mapper = new PositionMapper(ctx.workspace, conn);
+    const all = [...editsByUri(edit)].flatMap(([u, edits]) => edits.map((e) => ({ file: ctx.workspace.displayUri(u), ...mapper.range(u, e.range), new_text: e.newText })));
+    const p = page(all, args.offset, args.limit, RENAME_EDITS_PAGE);
+    const { items, ...paging } = p;
+    return { ...out, edits: items, ...paging, ...(paging.offset === 0 && paging.complete ? { workspace_edit: edit } : {}), ...flagged };
   },
-  text: (r) => (!r.ready ? notReadyText(r as NotReadyResult) : writeText(r)),
+  text: (r) => {
+    if (!r.ready) return notReadyText(r as NotReadyResult);
+    const lines = [writeText(r)];
+    if (r.dry_run && r.total !== undefined) lines.push(`Edits (structured content \`edits\`): ${pageHeader(r, 'edit(s)').replace(/:$/, '.')}`);
+    const missed = r.possibly_missed ?? [];
+    if (missed.length) {
+      const more = (r.possibly_missed_total ?? missed.length) - missed.length;
+      lines.push(`WARNING: the server's rename may be incomplete: ${r.possibly_missed_total ?? missed.length} place(s) still name the old symbol (references or the same word in the touched files; macro bodies, comments and strings included), e.g. ${missed.slice(0, 5).map((m) => `${m.file}:${m.line}:${m.column}`).join(', ')}${more > 0 ? ` (+${more} more)` : ''}. Check them before relying on the rename.`);
+    }
+    return lines.join('\n');
+  },
 });
 
 const formatInput = {
-  apply: z.boolean().optional().describe('Write the formatted text (one transaction, with a checkpoint). Default false: return the edits only.'),
-  tab_size: z.number().int().positive().optional().describe('Spaces per indentation level (default 4).'),
-  insert_spaces: z.boolean().optional().describe('Indent with spaces rather than tabs (default true).'),
+  apply: z.boolean().optional().describe('Write it (default: edits only).'),
+  tab_size: z.number().int().positive().optional().describe('Default 4.'),
+  insert_spaces: z.boolean().optional().describe('Default true.'),
   ...readinessInput,
 };
 
@@ -66,7 +104,7 @@ async function format(
 export const formatDocument = defineTool({
   name: 'format_document',
   title: 'Format document',
-  description: 'Formats a whole file with its language server (textDocument/formatting). Returns the edits and the diff; with apply: true writes them as one transaction with a checkpoint.',
+  description: 'Formats a file: the edits, or with apply: true written (checkpointed).',
   group: 'editing',
   input: { file_path: positionInput.file_path, ...formatInput },
   output: formatOutput,
@@ -83,7 +121,7 @@ export const formatDocument = defineTool({
 export const formatRange = defineTool({
   name: 'format_range',
   title: 'Format range',
-  description: 'Formats part of a file with its language server (textDocument/rangeFormatting). Returns the edits and the diff; with apply: true writes them as one transaction with a checkpoint.',
+  description: 'Formats a range: the edits, or with apply: true written (checkpointed).',
   group: 'editing',
   input: { ...rangeInput, ...formatInput },
   output: formatOutput,

@@ -23,13 +23,12 @@ function isSession(x: SimulationSession | NotReadyResult): x is SimulationSessio
 export const createSimulationSession = defineTool({
   name: 'create_simulation_session',
   title: 'Create a simulation session',
-  description:
-    'Starts a speculative session: an isolated, in-memory view of the workspace where simulate_edit changes files without touching disk, evaluate_session shows which diagnostics the edits introduce or resolve, and commit_session (a patch, or apply: true to write) or discard_session ends it. Sessions never see each other\'s edits, also across agents sharing one server.',
+  description: 'Starts a speculative session: edits held in memory, never on disk, judged by the real server.',
   group: 'simulation',
   concurrency: 'exclusive',
   input: {
-    workspace_root: z.string().optional().describe('The workspace (default: the current one; starts it when none is set).'),
-    language: z.string().describe('Language whose server evaluates the edits: python, typescript, go, cpp, …'),
+    workspace_root: z.string().optional().describe('Default: the current workspace.'),
+    language: z.string().describe('python, typescript, go, cpp, …'),
     ...readinessInput,
   },
   output: { ...sessionOutput, language: z.string().optional(), workspace_root: z.string().optional() },
@@ -45,8 +44,7 @@ export const createSimulationSession = defineTool({
 export const simulateEdit = defineTool({
   name: 'simulate_edit',
   title: 'Simulate an edit',
-  description:
-    'Applies an edit to a session\'s in-memory view (never to disk), given as a 1-based range or as old_text, plus new_text. The first edit of a file records its baseline (its diagnostics on disk). Does not evaluate: call evaluate_session.',
+  description: 'Applies an edit (a range or old_text) to a session\'s in-memory view. Does not evaluate.',
   group: 'simulation',
   concurrency: 'exclusive',
   input: { ...sessionIdInput, ...editInput },
@@ -67,8 +65,7 @@ function evaluated(ctx: ToolContext, session: SimulationSession, e: Evaluation) 
 export const evaluateSession = defineTool({
   name: 'evaluate_session',
   title: 'Evaluate a simulation session',
-  description:
-    'Which errors a session\'s edits introduce and resolve, against the baselines: ranges of existing diagnostics are mapped through the edits, so an error that only moved is neither. net_delta counts errors; warnings and hints are listed apart. scope "workspace" also checks the files that reference what changed. The server\'s buffers are restored before it answers.',
+  description: 'The errors a session\'s edits introduce and resolve (net_delta) against the files on disk.',
   group: 'simulation',
   concurrency: 'exclusive',
   input: { ...sessionIdInput, ...evaluationInput },
@@ -90,11 +87,10 @@ function stepOut(ctx: ToolContext, step: number, e: Evaluation): ChainStepOut {
 export const simulateChain = defineTool({
   name: 'simulate_chain',
   title: 'Simulate a chain of edits',
-  description:
-    'Applies edits in order to a session, evaluating after each step against the baseline. safe_to_apply_through_step is the last step k such that steps 1..k all have net_delta ≤ 0 (0 when step 1 already breaks something). Every edit is checked first; an invalid one applies nothing.',
+  description: 'Applies edits in order, evaluating after each; says through which step they are safe.',
   group: 'simulation',
   concurrency: 'exclusive',
-  input: { ...sessionIdInput, edits: z.array(z.object(editInput)).min(1).describe('Edits in order; each range refers to the text after the previous steps.'), ...evaluationInput },
+  input: { ...sessionIdInput, edits: z.array(z.object(editInput)).min(1).describe('In order; each on the text after the previous.'), ...evaluationInput },
   output: {
     ...sessionOutput,
     steps: z.array(chainStep).optional(),
@@ -130,16 +126,15 @@ export const simulateChain = defineTool({
 export const previewEdit = defineTool({
   name: 'preview_edit',
   title: 'Preview an edit',
-  description:
-    'One edit\'s effect on the diagnostics, without writing anything: standalone (a temporary session, destroyed afterwards) or, with session_id, added to that session and evaluated. Same result as evaluate_session.',
+  description: 'One edit\'s effect on the diagnostics, nothing written (in a temporary session, or session_id\'s).',
   group: 'simulation',
   concurrency: 'exclusive',
   input: {
-    workspace_root: z.string().optional().describe('Standalone: the workspace (default: the current one).'),
-    language: z.string().optional().describe('Standalone: the language (default: from the file\'s extension).'),
+    workspace_root: z.string().optional().describe('Default: the current workspace.'),
+    language: z.string().optional().describe('Default: from the extension.'),
     ...editInput,
     ...evaluationInput,
-    session_id: z.string().optional().describe('Add the edit to this session (kept afterwards) instead of a temporary one.'),
+    session_id: z.string().optional().describe('Add to this session instead of a temporary one.'),
     ...readinessInput,
   },
   output: evaluationOutput,

@@ -11,20 +11,20 @@ export const DEFAULT_TIMEOUT_MS: Record<Scope, number> = { file: 3000, workspace
 /** An edit: a 1-based range, or old_text (occurring once), replaced by new_text. */
 export const editInput = {
   file_path: filePath,
-  start_line: oneBased('start_line').optional().describe('1-based start line of the replaced range (or give old_text).'),
-  start_column: oneBased('start_column').optional().describe('1-based start column, in characters.'),
-  end_line: oneBased('end_line').optional().describe('1-based end line.'),
-  end_column: oneBased('end_column').optional().describe('1-based end column (characters), exclusive. start = end inserts.'),
-  old_text: z.string().optional().describe('Instead of a range: the exact text to replace, occurring once in the file as the session sees it.'),
-  new_text: z.string().describe('The replacement text ("" deletes).'),
+  start_line: oneBased('start_line').optional().describe('1-based (or old_text).'),
+  start_column: oneBased('start_column').optional().describe('1-based, in characters.'),
+  end_line: oneBased('end_line').optional().describe('1-based.'),
+  end_column: oneBased('end_column').optional().describe('Exclusive.'),
+  old_text: z.string().optional().describe('Instead of a range: text occurring once.'),
+  new_text: z.string().describe('"" deletes.'),
 };
 
 export const evaluationInput = {
-  scope: z.enum(['file', 'workspace']).optional().describe('file (default): the edited files. workspace: also the files that reference what the edits changed.'),
-  timeout_ms: z.number().int().positive().optional().describe('How long to wait for diagnostics to settle (default 3000 for file scope, 8000 for workspace).'),
+  scope: z.enum(['file', 'workspace']).optional().describe('workspace: also the files depending on the edits.'),
+  timeout_ms: z.number().int().positive().optional().describe('Settle wait (default 3000; workspace 8000).'),
 };
 
-export const sessionIdInput = { session_id: z.string().min(1).describe('The id create_simulation_session returned.') };
+export const sessionIdInput = { session_id: z.string().min(1).describe('From create_simulation_session.') };
 
 export interface EditArgs {
   file_path: string;

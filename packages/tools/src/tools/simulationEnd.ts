@@ -9,17 +9,16 @@ import { sessionIdInput } from './simulationArgs.js';
 export const commitSession = defineTool({
   name: 'commit_session',
   title: 'Commit a simulation session',
-  description:
-    'Ends a session with its edits as a WorkspaceEdit (minimal edits per file) and a unified diff, writing nothing (default). apply: true writes them as one transaction with a checkpoint, and the servers then see the new disk; it refuses, writing nothing, if a touched file changed on disk since the session\'s baseline.',
+  description: 'Ends a session with its edits as a patch; apply: true writes them (checkpointed).',
   group: 'simulation',
   concurrency: 'none',
   input: {
     ...sessionIdInput,
-    apply: z.boolean().optional().describe('Write the edits to disk (default false: return the patch only).'),
+    apply: z.boolean().optional().describe('Write them (default: the patch only).'),
     target: z
       .string()
       .optional()
-      .describe('Write the edited files under this directory instead of over the originals (<target>/<path relative to the root>; inside the workspace). Implies a write; the originals are left as they are.'),
+      .describe('Write under this directory instead (inside the workspace).'),
   },
   output: {
     ...sessionOutput,
@@ -76,7 +75,7 @@ function targetDestination(roots: readonly string[], target: string): (path: str
 export const discardSession = defineTool({
   name: 'discard_session',
   title: 'Discard a simulation session',
-  description: 'Drops a session\'s edits. Nothing was written to disk, and the server already holds the disk\'s text again. The id stays valid for destroy_session.',
+  description: 'Drops a session\'s edits (nothing was written).',
   group: 'simulation',
   concurrency: 'none',
   input: sessionIdInput,
@@ -93,7 +92,7 @@ export const discardSession = defineTool({
 export const destroySession = defineTool({
   name: 'destroy_session',
   title: 'Destroy a simulation session',
-  description: 'Releases a session in any phase (also a dirty one); its id is invalid afterwards. Nothing is written.',
+  description: 'Releases a session in any phase; its id becomes invalid.',
   group: 'simulation',
   concurrency: 'none',
   input: sessionIdInput,

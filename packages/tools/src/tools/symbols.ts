@@ -29,7 +29,7 @@ function hoverText(contents: Hover['contents']): string {
 export const inspectSymbol = defineTool({
   name: 'inspect_symbol',
   title: 'Inspect symbol (hover)',
-  description: 'Type, signature and documentation of the symbol at a position (the editor hover).',
+  description: 'Type, signature and documentation of the symbol at a position (hover).',
   group: 'analysis',
   input: { ...positionInput, ...readinessInput },
   output: {
@@ -75,7 +75,7 @@ const FUNCTION_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>([SymbolKind.
 export const listSymbols = defineTool({
   name: 'list_symbols',
   title: 'List symbols in a file',
-  description: 'The outline of a file: classes and their members, functions, methods, top-level variables, with ranges and nesting. Locals inside functions only with include_locals.',
+  description: 'A file\'s outline: classes and their members, functions, methods, with ranges and nesting; locals with include_locals.',
   group: 'analysis',
   input: {
     file_path: positionInput.file_path,
@@ -190,13 +190,12 @@ async function symbolServers(ctx: ToolContext, language: string | undefined): Pr
 export const findSymbol = defineTool({
   name: 'find_symbol',
   title: 'Find symbol in workspace',
-  description:
-    'Search the workspace for symbols by name (workspace/symbol). Exact name matches are listed first and marked match:"exact"; servers also return fuzzy matches, marked as such. Optional kind filter (function, class, method, variable, …).',
+  description: 'Finds symbols by name in the workspace; exact matches first.',
   group: 'navigation',
   input: {
-    query: z.string().min(1).describe('Symbol name or part of it.'),
-    kind: z.string().optional().describe(`Only symbols of this kind: ${SYMBOL_KIND_NAMES.join(', ')}.`),
-    language_id: z.string().optional().describe('Which server to ask (python, typescript, go, …); default: every running server and every language the workspace has a project of.'),
+    query: z.string().min(1).describe('Name or part of it.'),
+    kind: z.string().optional().describe('Only this kind: class, function, method, variable, …'),
+    language_id: z.string().optional().describe('Default: every running server and every language the workspace has a project of.'),
     ...readinessInput,
     ...pagingInput,
   },

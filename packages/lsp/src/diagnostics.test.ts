@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { Diagnostic } from 'vscode-languageserver-protocol';
+import { DiagnosticsCollector, type DiagnosticsHost } from './diagnostics.js';
+import { DocumentStore } from './documents.js';
+
+const URI = 'file:///w/a.c';
+const OTHER = 'file:///w/b.h';
+const error = (message: string): Diagnostic => ({ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, message, severity: 1 });
+
+/** A push-only host; `probe` decides how the server answers a request (never, by default). */
+function host(probe: () => Promise<unknown> = () => new Promise(() => undefined)) {
+  const documents = new DocumentStore({ didOpen: () => undefined, didChange: () => undefined, didClose: () => undefined });
+  const h: DiagnosticsHost = {
+    documents,
+    supportsPullDiagnostics: () => false,
+    exactDiagnostics: undefined,
+    request: <R>() => probe() as Promise<R>,
+  };
+  return { documents, collector: new DiagnosticsCollector(h) };
+}
+
+describe('DiagnosticsCollector: settling by push', () => {
+  it('a versioned push settles its version; an unversioned push after a change (a close\'s clear) settles nothing', async () => {
+    const { documents, collector } = host();
+    documents.sync(URI, 'c', 'int a;');
+    collector.onPublish({ uri: URI, version: 1, diagnostics: [error('old')] });
+    expect(await collector.settle(URI, 2000)).toMatchObject({ settledBy: 'version', diagnostics: [error('old')] });
+
+    documents.sync(URI, 'c', 'int b = x;');
+    const settling = collector.settle(URI, 1500);
+    collector.onPublish({ uri: URI, diagnostics: [] });
+    // A quiet window after it is not an answer for the new text.
+    expect((await settling).settledBy).toBe('timeout');
+  });
+
+  it('a push for an earlier version of the very same text settles it, unless another document changed since', async () => {
+    const { documents, collector } = host();
+    documents.sync(URI, 'c', 'int a;');
+    collector.onPublish({ uri: URI, version: 1, diagnostics: [error('for int a')] });
+    documents.sync(URI, 'c', 'int b;');
+    documents.sync(URI, 'c', 'int a;');
+    expect(await collector.settle(URI, 2000)).toMatchObject({ settledBy: 'version', diagnostics: [error('for int a')] });
+
+    documents.sync(URI, 'c', 'int b;');
+    documents.sync(OTHER, 'c', '#define X 1');
+    documents.sync(URI, 'c', 'int a;');
+    expect((await collector.settle(URI, 1000)).settledBy).toBe('timeout');
+  });
+
+  it('for a server whose pushes carry no version: a push after the change settles once the server answered a later request, else it is only quiet', async () => {
+    const answering = host(() => Promise.reject(new Error('method not found')));
+    answering.documents.sync(URI, 'c', 'int a;');
+    const settled = answering.collector.settle(URI, 5000);
+    answering.collector.onPublish({ uri: URI, diagnostics: [error('new')] });
+    expect(await settled).toMatchObject({ settledBy: 'push', diagnostics: [error('new')] });
+
+    const silent = host();
+    silent.documents.sync(URI, 'c', 'int a;');
+    const quiet = silent.collector.settle(URI, 5000);
+    silent.collector.onPublish({ uri: URI, diagnostics: [error('new')] });
+    expect((await quiet).settledBy).toBe('quiet');
+  });
+});

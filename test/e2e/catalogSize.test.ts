@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
+
+/** The whole catalogue an agent's context pays for on every turn, without output schemas. */
+const CATALOGUE_LIMIT_BYTES = 30_000;
+/** One tool's description: a sentence or three; longer explanations belong in docs/tools.md. */
+const DESCRIPTION_LIMIT_BYTES = 160;
+
+const bytes = (x: unknown) => Buffer.byteLength(JSON.stringify(x), 'utf8');
+
+describe('tools/list size', () => {
+  let agent: AgentLspClient;
+  beforeAll(async () => {
+    agent = await startAgentLsp();
+  });
+  afterAll(async () => {
+    await agent?.close();
+  });
+
+  it('fits: the catalogue without output schemas, and every description', async () => {
+    const { tools } = await agent.client.listTools();
+    const rows = tools.map((t) => {
+      const { outputSchema, ...lean } = t;
+      return { name: t.name, description: Buffer.byteLength(t.description ?? '', 'utf8'), lean: bytes(lean), full: bytes(t), output: outputSchema ? bytes(outputSchema) : 0 };
+    });
+    rows.sort((a, b) => b.lean - a.lean);
+    const total = { lean: rows.reduce((n, r) => n + r.lean, 0), full: bytes(tools) };
+    console.log(
+      [
+        `tools/list: ${tools.length} tools, ${total.full} bytes with output schemas, ${total.lean} without (limit ${CATALOGUE_LIMIT_BYTES})`,
+        'tool                          description  without-output  with-output',
+        ...rows.map((r) => `${r.name.padEnd(30)}${String(r.description).padStart(11)}${String(r.lean).padStart(16)}${String(r.full).padStart(13)}`),
+      ].join('\n'),
+    );
+    expect(total.lean).toBeLessThanOrEqual(CATALOGUE_LIMIT_BYTES);
+    expect(rows.filter((r) => r.description > DESCRIPTION_LIMIT_BYTES).map((r) => `${r.name}: ${r.description} bytes`)).toEqual([]);
+  });
+});
