@@ -16,3 +16,4 @@ export * from './startServer.js';
 export * from './socketTransport.js';
 export * from './exclusiveSection.js';
 export * from './exclusiveAccess.js';
+export * from './restartBudget.js';
