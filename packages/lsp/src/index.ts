@@ -17,3 +17,4 @@ export * from './socketTransport.js';
 export * from './exclusiveSection.js';
 export * from './exclusiveAccess.js';
 export * from './restartBudget.js';
+export * from './linkedTransport.js';
