@@ -1,33 +1,24 @@
-import { chmodSync, rmSync, unlinkSync } from 'node:fs';
-import { createServer, connect, type Server, type Socket } from 'node:net';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Socket } from 'node:net';
 import lockfile from 'proper-lockfile';
-import {
-  AGENT_LSP_PROTOCOL_VERSION,
-  AGENT_LSP_VERSION,
-  uriToPath,
-  BrokerStatusNotification,
-  type AgentLspExperimental,
-  type BrokerState,
-  type BrokerStatusParams,
-} from '@agent-lsp/protocol';
-import { startDirectConnection, type DocumentStore, type LspConnection, type Logger, type ServerDefinition } from '@agent-lsp/lsp';
-import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, FileEvent, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+import { AGENT_LSP_PROTOCOL_VERSION, AGENT_LSP_VERSION, uriToPath, BrokerStatusNotification, type AgentLspExperimental, type BrokerStatusParams } from '@agent-lsp/protocol';
+import type { DocumentStore, LspConnection, Logger, ServerDefinition } from '@agent-lsp/lsp';
+import type { FileEvent } from 'vscode-languageserver-protocol';
+import { AcceptLoop } from './acceptLoop.js';
 import { ClientSession, type BrokerHost } from './clientSession.js';
 import { DiagnosticsBridge } from './diagnosticsBridge.js';
 import { LeaseManager, type LeaseHost } from './lease.js';
-import { isClientToken, ownToken } from './progressTokens.js';
 import { WorkspaceWatcher } from './watcher.js';
-import { DAEMON_SCHEMA, daemonFilePath, writeDaemonFile, type DaemonInfo } from './daemonFile.js';
+import { DAEMON_SCHEMA, daemonFilePath, type DaemonInfo } from './daemonFile.js';
 import { ensurePrivateDir, socketPathFor } from './paths.js';
+import { ServerInstance } from './serverInstance.js';
 import { SharedDocuments } from './sharedDocuments.js';
+import { StatusWriter, type StatusWriterOptions } from './statusWriter.js';
+
+export { socketAnswers } from './acceptLoop.js';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
-/** Server restarts allowed within RESTART_WINDOW_MS before the broker gives up and exits. */
-const RESTART_BUDGET = 5;
-const RESTART_WINDOW_MS = 3 * 60_000;
-/** Client requests during which a server may ask the client to apply an edit. */
-const EDIT_CAUSING_METHODS = ['workspace/executeCommand', 'codeAction/resolve', 'textDocument/codeAction', 'textDocument/rename', 'workspace/willRenameFiles', 'workspace/willCreateFiles', 'workspace/willDeleteFiles'];
 const LOCK_STALE_MS = 10_000;
 
 export interface BrokerOptions {
@@ -37,6 +28,8 @@ export interface BrokerOptions {
   server: ServerDefinition;
   idleTimeoutMs: number;
   logger: Logger;
+  /** How daemon.json is written (tests inject failures); temp file + rename by default. */
+  writeStatus?: StatusWriterOptions['write'];
 }
 
 /** Lock files live beside their (never created) targets: `<dir>/lifetime.lock`, `<dir>/spawn.lock`. */
@@ -46,43 +39,64 @@ export function lockTarget(dir: string, name: 'lifetime' | 'spawn'): string {
 
 /**
  * The daemon: one warm language server for one (root, profile), shared by any number of clients
- * over a Unix socket. `run()` resolves once it has stopped and removed its files.
+ * over a Unix socket. It wires its parts together — the accept loop (socket and clients), the
+ * server instance (restarts, fan-out, applyEdit routing), shared documents, exclusive sections,
+ * the watcher and the status writer — and owns its lifetime: the lifetime lock, the idle timer and
+ * stopping. `run()` resolves once it has stopped and removed its files. Process-wide effects
+ * (signal handlers) belong to the entry point, which calls `stop()`.
  */
 export class Broker implements BrokerHost, LeaseHost {
   readonly documents = new SharedDocuments(
-    () => this.conn?.documents,
+    () => this.instance.connection?.documents,
     (uri) => this.bridge.changed(uri),
   );
-  private readonly bridge: DiagnosticsBridge;
   readonly lease: LeaseManager;
+  private readonly bridge: DiagnosticsBridge;
+  private readonly instance: ServerInstance;
+  private readonly accepting: AcceptLoop<ClientSession>;
+  private readonly status: StatusWriter;
+  private readonly socketPath: string;
   private watcher: WorkspaceWatcher | undefined;
-  private crashTimes: number[] = [];
-  private restarts = 0;
-  private readonly clients = new Set<ClientSession>();
-  private nextClientId = 1;
-  private conn: LspConnection | undefined;
-  private serverStarted: Promise<LspConnection> | undefined;
-  private state: BrokerState = 'starting';
-  private listener: Server | undefined;
-  private socketPath = '';
   private releaseLock: (() => Promise<void>) | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
-  private writeTimer: NodeJS.Timeout | undefined;
   private lastActivity = Date.now();
   private readonly startedAt = new Date();
   private stopping: Promise<void> | undefined;
   private resolveStopped: (() => void) | undefined;
 
   constructor(private readonly options: BrokerOptions) {
-    this.bridge = new DiagnosticsBridge(this.documents, () => this.clients, () => this.conn, options.logger, (client, uri) => this.lease.visible(client.id, uri));
+    const clients = () => this.accepting.clients;
+    this.bridge = new DiagnosticsBridge(this.documents, clients, () => this.instance.connection, options.logger, (client, uri) => this.lease.visible(client.id, uri));
     this.lease = new LeaseManager(this);
+    this.instance = new ServerInstance({
+      server: options.server,
+      root: options.root,
+      logger: options.logger,
+      clients,
+      documents: this.documents,
+      bridge: this.bridge,
+      onStatusChanged: () => this.statusChanged(),
+      onGiveUp: (reason) => void this.stop(reason),
+    });
+    this.socketPath = socketPathFor(options.dir, options.key);
+    this.accepting = new AcceptLoop({
+      socketPath: this.socketPath,
+      logger: options.logger,
+      open: (id: number, socket: Socket) => new ClientSession(id, socket, this),
+      onClientsChanged: () => {
+        this.touch();
+        this.scheduleIdle();
+        this.status.changed();
+      },
+    });
+    this.status = new StatusWriter({ dir: options.dir, snapshot: () => this.info(), logger: options.logger, ...(options.writeStatus ? { write: options.writeStatus } : {}) });
   }
 
   get logger(): Logger {
     return this.options.logger;
   }
 
-  /** Runs until stopped (idle timeout, SIGTERM, $/agentLsp/stop, server gone). */
+  /** Runs until stopped (idle timeout, $/agentLsp/stop, server gone, or the entry point's stop()). */
   async run(): Promise<'stopped' | 'already-running'> {
     const { dir, logger } = this.options;
     ensurePrivateDir(dir);
@@ -102,29 +116,21 @@ export class Broker implements BrokerHost, LeaseHost {
       logger.info(`another broker holds ${dir} (${(err as Error).message}); exiting`);
       return 'already-running';
     }
-    this.socketPath = socketPathFor(dir, this.options.key);
-    if (!(await this.listen())) {
+    if (this.stopping || !(await this.accepting.listen())) {
       await this.releaseLock();
-      return 'already-running';
+      return this.stopping ? 'stopped' : 'already-running';
     }
     const stopped = new Promise<void>((resolve) => (this.resolveStopped = resolve));
-    const onSignal = (signal: string) => void this.stop(signal);
-    process.once('SIGTERM', onSignal);
-    process.once('SIGINT', onSignal);
-    this.writeStatus();
+    this.status.changed();
     this.scheduleIdle();
-    this.serverStarted = this.startServer();
-    this.serverStarted.catch((err: Error) => {
-      logger.error(`language server failed to start: ${err.message}`);
-      void this.stop('server failed to start');
-    });
+    this.instance.start();
     this.watcher = new WorkspaceWatcher({
       root: this.options.root,
       logger,
       onChanges: (changes) => {
         logger.debug(`watched files changed: ${changes.map((c) => `${c.type}:${c.uri}`).join(' ')}`);
         for (const c of changes) this.documents.diskChanged(c.uri);
-        this.conn?.notify('workspace/didChangeWatchedFiles', { changes });
+        this.instance.connection?.notify('workspace/didChangeWatchedFiles', { changes });
       },
     });
     this.watcher.start();
@@ -132,159 +138,36 @@ export class Broker implements BrokerHost, LeaseHost {
     return 'stopped';
   }
 
-  /** Binds the socket: EADDRINUSE with a live peer means another broker won; a dead file is removed. */
-  private async listen(): Promise<boolean> {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const server = createServer((socket) => this.accept(socket));
-      const result = await new Promise<'ok' | 'in-use'>((resolve, reject) => {
-        server.once('error', (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve('in-use') : reject(err)));
-        server.listen(this.socketPath, () => resolve('ok'));
-      });
-      if (result === 'ok') {
-        chmodSync(this.socketPath, 0o600); // the owner only (its 0700 directory already guards it)
-        this.listener = server;
-        return true;
-      }
-      if (await socketAnswers(this.socketPath)) {
-        this.logger.info(`a live broker already listens on ${this.socketPath}; exiting`);
-        return false;
-      }
-      unlinkSync(this.socketPath);
-    }
-    return false;
-  }
-
-  private async startServer(): Promise<LspConnection> {
-    const { server, root, logger } = this.options;
-    const conn = await startDirectConnection({
-      server,
-      rootDir: root,
-      workspaceFolders: [root],
-      logger,
-      onApplyEdit: (params) => this.routeApplyEdit(params),
-    });
-    this.conn = conn;
-    this.documents.resyncAll();
-    const onReadiness = () => {
-      this.state = conn.readiness.state;
-      this.statusChanged();
-    };
-    conn.readiness.onChange(onReadiness);
-    onReadiness();
-    conn.onServerNotification(({ method, params }) => this.fanOut(method, params));
-    conn.onCrash((err) => this.serverCrashed(err));
-    conn.onDiagnosticsRefresh(() => this.bridge.refreshAll());
-    // Registrations made after a client connected reach it too (replay covers the earlier ones).
-    conn.onRegistrationChange(({ method, params }) => {
-      for (const c of this.clients) c.forwardRegistration(method, params);
-    });
-    return conn;
-  }
-
-  /**
-   * The server died: its pending requests already failed with an error naming the crash. Clients
-   * are told `restarting`; a new server gets every document clients hold, within a budget.
-   */
-  private serverCrashed(err: Error): void {
-    if (this.stopping) return;
-    const now = Date.now();
-    this.crashTimes = [...this.crashTimes.filter((t) => now - t < RESTART_WINDOW_MS), now];
-    this.options.logger.error(`language server crashed (${this.crashTimes.length} in 3 min): ${err.message}`);
-    if (this.crashTimes.length > RESTART_BUDGET) {
-      void this.stop(`server crashed ${this.crashTimes.length} times in 3 minutes`);
-      return;
-    }
-    this.conn = undefined;
-    this.state = 'restarting';
-    this.restarts++;
-    this.statusChanged();
-    this.serverStarted = this.startServer();
-    this.serverStarted.catch((e: Error) => void this.stop(`server failed to restart: ${e.message}`));
-  }
-
-  /** Server notifications reach every client; a client's own progress reaches that client only. */
-  private fanOut(method: string, params: unknown): void {
-    if (method === 'textDocument/publishDiagnostics') {
-      this.bridge.forwardPush(params as PublishDiagnosticsParams);
-      return;
-    }
-    if (method === '$/progress') {
-      const token = (params as { token?: unknown }).token;
-      if (isClientToken(token)) {
-        for (const c of this.clients) {
-          const own = ownToken(token, c.tokenPrefix);
-          if (own !== undefined) c.notify(method, { ...(params as object), token: own });
-        }
-        return;
-      }
-    }
-    for (const c of this.clients) c.notify(method, params);
-  }
-
-  /** workspace/applyEdit goes to the client whose request made the server ask for it. */
-  private async routeApplyEdit(params: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult> {
-    let target: ClientSession | undefined;
-    let latest = -1;
-    for (const c of this.clients) {
-      const since = c.inFlightSince(EDIT_CAUSING_METHODS);
-      if (since !== undefined && since > latest) {
-        latest = since;
-        target = c;
-      }
-    }
-    if (!target) return { applied: false, failureReason: 'no client request in flight asked for this edit' };
-    try {
-      return await target.request<ApplyWorkspaceEditResult>('workspace/applyEdit', params);
-    } catch (err) {
-      return { applied: false, failureReason: `client ${target.id}: ${(err as Error).message}` };
-    }
-  }
-
   server(): Promise<LspConnection> {
-    return this.serverStarted ?? Promise.reject(new Error('broker is not running'));
+    return this.instance.ready();
   }
 
-  private status(): BrokerStatusParams {
-    const snap = this.conn?.readiness.snapshot();
-    const out: BrokerStatusParams = { state: this.stopping ? 'stopping' : this.state, ready: snap?.ready === true && !this.stopping };
+  private statusParams(): BrokerStatusParams {
+    const snap = this.instance.connection?.readiness.snapshot();
+    const out: BrokerStatusParams = { state: this.stopping ? 'stopping' : this.instance.state, ready: snap?.ready === true && !this.stopping };
     if (snap?.progress) out.progress = snap.progress;
     return out;
   }
 
   experimental(): AgentLspExperimental {
-    return { protocol: AGENT_LSP_PROTOCOL_VERSION, key: this.options.key, ...this.status() };
+    return { protocol: AGENT_LSP_PROTOCOL_VERSION, key: this.options.key, ...this.statusParams() };
   }
 
-  /** Readiness or clients changed: tell clients and rewrite daemon.json now (status readers poll it). */
+  /** Readiness changed: tell clients, and rewrite daemon.json (status readers poll it). */
   private statusChanged(): void {
     this.broadcastStatus();
-    this.writeStatus(true);
+    this.status.changed();
   }
 
   private broadcastStatus(): void {
-    const status = this.status();
-    for (const c of this.clients) c.notify(BrokerStatusNotification.type, status);
-  }
-
-  private accept(socket: Socket): void {
-    if (this.stopping) {
-      socket.destroy();
-      return;
-    }
-    const session = new ClientSession(this.nextClientId++, socket, this);
-    this.clients.add(session);
-    this.touch();
-    this.scheduleIdle();
-    this.writeStatus(true);
+    const status = this.statusParams();
+    for (const c of this.accepting.clients) c.notify(BrokerStatusNotification.type, status);
   }
 
   removeClient(session: ClientSession): void {
-    if (!this.clients.delete(session)) return;
+    if (!this.accepting.remove(session)) return;
     this.lease.clientGone(session.id);
     this.documents.dropClient(session.id);
-    this.touch();
-    this.scheduleIdle();
-    this.writeStatus(true);
   }
 
   clientReportedChanges(changes: FileEvent[]): void {
@@ -296,12 +179,12 @@ export class Broker implements BrokerHost, LeaseHost {
 
   // LeaseHost
   serverDocuments(): DocumentStore | undefined {
-    return this.conn?.documents;
+    return this.instance.connection?.documents;
   }
 
   inFlightOfOthers(client: number): number {
     let n = 0;
-    for (const c of this.clients) if (c.id !== client) n += c.inFlightCount;
+    for (const c of this.accepting.clients) if (c.id !== client) n += c.inFlightCount;
     return n;
   }
 
@@ -316,7 +199,7 @@ export class Broker implements BrokerHost, LeaseHost {
   }
 
   clientCount(): number {
-    return this.clients.size;
+    return this.accepting.clients.size;
   }
 
   touch(): void {
@@ -326,30 +209,14 @@ export class Broker implements BrokerHost, LeaseHost {
   /** The idle timeout runs only while no client is connected. */
   private scheduleIdle(): void {
     clearTimeout(this.idleTimer);
-    if (this.clients.size > 0 || this.stopping) return;
+    if (this.accepting.clients.size > 0 || this.stopping) return;
     this.idleTimer = setTimeout(() => void this.stop('idle timeout'), this.options.idleTimeoutMs);
-  }
-
-  /** Coalesces bursts of changes (progress lines) into one atomic daemon.json write; `now` skips the wait. */
-  private writeStatus(now = false): void {
-    if (this.stopping) return;
-    if (now) {
-      clearTimeout(this.writeTimer);
-      this.writeTimer = undefined;
-      writeDaemonFile(this.options.dir, this.info());
-      return;
-    }
-    if (this.writeTimer) return;
-    this.writeTimer = setTimeout(() => {
-      this.writeTimer = undefined;
-      if (!this.stopping) writeDaemonFile(this.options.dir, this.info());
-    }, 50);
   }
 
   info(): DaemonInfo {
     const { key, root, server, idleTimeoutMs } = this.options;
-    const conn = this.conn;
-    const status = this.status();
+    const conn = this.instance.connection;
+    const status = this.statusParams();
     const info: DaemonInfo = {
       schema: DAEMON_SCHEMA,
       key,
@@ -361,10 +228,10 @@ export class Broker implements BrokerHost, LeaseHost {
       server: { name: conn?.serverInfo?.name ?? server.displayName, command: conn?.resolved.command ?? [] },
       state: status.state,
       ready: status.ready,
-      clients: this.clients.size,
+      clients: this.accepting.clients.size,
       lastActivityAt: new Date(this.lastActivity).toISOString(),
       idleTimeoutMs,
-      restarts: this.restarts,
+      restarts: this.instance.restarts,
     };
     if (conn?.serverInfo?.version) info.server.version = conn.serverInfo.version;
     if (conn?.pid !== undefined) info.server.pid = conn.pid;
@@ -379,35 +246,28 @@ export class Broker implements BrokerHost, LeaseHost {
       const { dir, logger } = this.options;
       logger.info(`stopping: ${reason}`);
       clearTimeout(this.idleTimer);
-      clearTimeout(this.writeTimer);
+      this.instance.stopRestarting();
+      const statusClosed = this.status.close();
       this.watcher?.dispose();
       this.bridge.dispose();
       this.lease.dispose();
       this.documents.dispose();
       this.broadcastStatus();
-      for (const c of [...this.clients]) c.close();
-      await this.conn?.shutdown().catch(() => undefined);
-      await new Promise<void>((r) => (this.listener ? this.listener.close(() => r()) : r()));
-      rmSync(daemonFilePath(dir), { force: true });
-      rmSync(this.socketPath, { force: true });
+      const listenerClosed = this.accepting.close();
+      for (const c of [...this.accepting.clients]) c.close();
+      await this.instance.shutdown();
+      await listenerClosed;
+      await statusClosed;
+      for (const path of [daemonFilePath(dir), this.socketPath]) {
+        try {
+          rmSync(path, { force: true });
+        } catch (err) {
+          logger.warn(`could not remove ${path}: ${(err as Error).message}`);
+        }
+      }
       await this.releaseLock?.().catch(() => undefined);
       this.resolveStopped?.();
     })();
     return this.stopping;
   }
-}
-
-/** Whether something accepts connections on a Unix socket path. */
-export function socketAnswers(path: string, timeoutMs = 1000): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = connect(path);
-    const done = (v: boolean) => {
-      clearTimeout(timer);
-      s.destroy();
-      resolve(v);
-    };
-    const timer = setTimeout(() => done(false), timeoutMs);
-    s.once('connect', () => done(true));
-    s.once('error', () => done(false));
-  });
 }

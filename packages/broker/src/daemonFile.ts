@@ -1,4 +1,5 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrokerProgress, BrokerState } from '@agent-lsp/protocol';
 
@@ -44,4 +45,19 @@ export function writeDaemonFile(dir: string, info: DaemonInfo): void {
   const temp = `${target}.${process.pid}.tmp`;
   writeFileSync(temp, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
   renameSync(temp, target);
+}
+
+let tempCounter = 0;
+
+/** writeDaemonFile off the event loop (the broker's status writes); the temp file goes on failure. */
+export async function writeDaemonFileAsync(dir: string, info: DaemonInfo): Promise<void> {
+  const target = daemonFilePath(dir);
+  const temp = `${target}.${process.pid}.${tempCounter++}.tmp`;
+  try {
+    await writeFile(temp, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
+    await rename(temp, target);
+  } catch (err) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw err;
+  }
 }

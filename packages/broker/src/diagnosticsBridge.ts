@@ -75,8 +75,9 @@ export class DiagnosticsBridge {
   }
 
   private async pullAndPush(conn: LspConnection, uri: string): Promise<void> {
-    const before = conn.documents.get(uri);
-    if (!before) return;
+    // The store updates its documents in place: remember the version, not the object.
+    const before = conn.documents.get(uri)?.version;
+    if (before === undefined) return;
     let report: DocumentDiagnosticReport;
     try {
       report = await conn.request<DocumentDiagnosticReport>('textDocument/diagnostic', { textDocument: { uri } }, { timeoutMs: 60_000 });
@@ -86,7 +87,7 @@ export class DiagnosticsBridge {
     }
     const after = conn.documents.get(uri);
     // The text moved on while we pulled: a newer pull is scheduled and will push instead.
-    if (!after || after.version !== before.version || report.kind !== 'full') return;
+    if (!after || after.version !== before || report.kind !== 'full') return;
     for (const client of this.pushOnlyHolders(uri)) {
       client.notify('textDocument/publishDiagnostics', this.forClient(client, uri, report.items, after.text));
     }

@@ -1,59 +1,141 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '@agent-lsp/lsp';
-import { clampLeaseMs, DEFAULT_LEASE_MS, LeaseManager, MAX_LEASE_MS, MIN_LEASE_MS, type LeaseHost } from './lease.js';
+import { LeaseManager, type LeaseHost } from './lease.js';
 import { SharedDocuments } from './sharedDocuments.js';
 
-function leases(): LeaseManager {
-  const host: LeaseHost = {
-    logger: createLogger({ level: 'error' }),
+/** A broker as the lease manager sees it, with in-flight counts the test sets. */
+function host() {
+  const inFlight = new Map<number, number>();
+  const sections: boolean[] = [];
+  const h: LeaseHost = {
+    logger: createLogger({ level: 'error', sink: () => undefined }),
     documents: new SharedDocuments(() => undefined),
     serverDocuments: () => undefined,
-    inFlightOfOthers: () => 0,
-    exclusive: () => undefined,
+    inFlightOfOthers: (client) => [...inFlight].reduce((n, [c, k]) => (c === client ? n : n + k), 0),
+    exclusive: (active) => sections.push(active),
     restored: () => undefined,
-    clientCount: () => 1,
+    clientCount: () => 3,
   };
-  return new LeaseManager(host);
+  return { h, inFlight, sections };
 }
 
-describe('lease length', () => {
+/** Whether a promise has settled by the time pending microtasks ran. */
+async function settled(p: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void p.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+  return done;
+}
+
+describe('LeaseManager', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
 
-  it('is clamped to [MIN_LEASE_MS, MAX_LEASE_MS], the default when absent', () => {
-    expect(clampLeaseMs(2e9)).toBe(MAX_LEASE_MS);
-    expect(clampLeaseMs(2 ** 40)).toBe(MAX_LEASE_MS);
-    expect(clampLeaseMs(0)).toBe(MIN_LEASE_MS);
-    expect(clampLeaseMs(-5)).toBe(MIN_LEASE_MS);
-    expect(clampLeaseMs(30_000)).toBe(30_000);
-    expect(clampLeaseMs(undefined)).toBe(DEFAULT_LEASE_MS);
-    expect(clampLeaseMs(Number.NaN)).toBe(DEFAULT_LEASE_MS);
+  it('grants only once the other clients\' in-flight requests have drained, holding their new messages meanwhile', async () => {
+    const { h, inFlight, sections } = host();
+    const leases = new LeaseManager(h);
+    inFlight.set(2, 2);
+    const grant = leases.acquire(1, 60_000);
+    expect(await settled(grant)).toBe(false);
+    // Client 2's next message already waits: the gate closed when the grant began.
+    expect(await settled(leases.gate(2))).toBe(false);
+    expect(await settled(leases.gate(1))).toBe(true);
+    inFlight.set(2, 1);
+    leases.requestSettled();
+    expect(await settled(grant)).toBe(false);
+    inFlight.set(2, 0);
+    leases.requestSettled();
+    expect(await settled(grant)).toBe(true);
+    expect(sections).toEqual([true]);
+    expect(leases.stats()).toMatchObject({ lease: { client: 1 }, waiting: 1 });
+    leases.dispose();
   });
 
-  it('holds a lease asked for 2^31 ms for MAX_LEASE_MS, not 1 ms (acquire and renew)', async () => {
-    vi.useFakeTimers({ now: 1_000_000 });
-    const manager = leases();
-    const lease = await manager.acquire(1, 2 ** 31);
-    expect(lease.expiresAt).toBe(1_000_000 + MAX_LEASE_MS);
-    vi.advanceTimersByTime(10);
-    expect(manager.stats().lease?.client).toBe(1);
-    const renewed = manager.renew(1, lease.leaseId, 2e9);
-    expect(renewed.expiresAt).toBe(1_000_010 + MAX_LEASE_MS);
-    vi.advanceTimersByTime(MAX_LEASE_MS - 1);
-    expect(manager.stats().lease?.client).toBe(1);
-    vi.advanceTimersByTime(1);
-    expect(manager.stats().lease).toBeNull();
-    manager.dispose();
+  it('lets every held message go when disposed while a lease is held', async () => {
+    const { h } = host();
+    const leases = new LeaseManager(h);
+    await leases.acquire(1);
+    const held = leases.gate(2);
+    expect(await settled(held)).toBe(false);
+    leases.dispose();
+    expect(await settled(held)).toBe(true);
   });
 
-  it('gives a lease asked for 0 ms at least MIN_LEASE_MS', async () => {
-    vi.useFakeTimers({ now: 5_000 });
-    const manager = leases();
-    const lease = await manager.acquire(2, 0);
-    expect(lease.expiresAt).toBe(5_000 + MIN_LEASE_MS);
-    vi.advanceTimersByTime(MIN_LEASE_MS - 1);
-    expect(manager.stats().lease?.client).toBe(2);
-    manager.dispose();
+  it('grants queued acquires in arrival order, one at a time', async () => {
+    const { h } = host();
+    const leases = new LeaseManager(h);
+    const order: number[] = [];
+    const a = await leases.acquire(1);
+    const b = leases.acquire(2).then((r) => (order.push(2), r));
+    const c = leases.acquire(3).then((r) => (order.push(3), r));
+    expect(await settled(b)).toBe(false);
+    leases.release(1, a.leaseId);
+    const bLease = await b;
+    expect(await settled(c)).toBe(false);
+    leases.release(2, bLease.leaseId);
+    await c;
+    expect(order).toEqual([2, 3]);
+    leases.dispose();
+  });
+
+  it('ends an expired lease (reopening the gate), and a renewal extends it', async () => {
+    vi.useFakeTimers();
+    const { h, sections } = host();
+    const leases = new LeaseManager(h);
+    const lease = await leases.acquire(1, 1000);
+    await vi.advanceTimersByTimeAsync(900);
+    expect(leases.renew(1, lease.leaseId, 1000).expiresAt).toBeGreaterThan(lease.expiresAt);
+    await vi.advanceTimersByTimeAsync(900);
+    expect(leases.stats().lease).toMatchObject({ client: 1 });
+    const waiting = leases.gate(2);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(leases.stats().lease).toBeNull();
+    await waiting;
+    expect(sections).toEqual([true, false]);
+    expect(() => leases.renew(1, lease.leaseId)).toThrow(/not held by this client \(it may have expired\)/);
+    leases.dispose();
+  });
+
+  it('refuses renew and release from a client that does not hold the lease', async () => {
+    const { h } = host();
+    const leases = new LeaseManager(h);
+    const lease = await leases.acquire(1);
+    expect(() => leases.renew(2, lease.leaseId)).toThrow(/not held by this client/);
+    expect(() => leases.release(2, lease.leaseId)).toThrow(/not held by this client/);
+    expect(() => leases.renew(1, 'another-id')).toThrow(/not held by this client/);
+    expect(leases.stats().lease).toMatchObject({ client: 1 });
+    leases.dispose();
+  });
+
+  it('ends the lease when its holder disconnects and grants the next; a queued client that leaves is dropped', async () => {
+    const { h } = host();
+    const leases = new LeaseManager(h);
+    await leases.acquire(1);
+    const leaving = leases.acquire(2);
+    const next = leases.acquire(3);
+    leases.clientGone(2);
+    await expect(leaving).rejects.toThrow(/client disconnected/);
+    leases.clientGone(1);
+    await expect(next).resolves.toMatchObject({ leaseId: expect.any(String) });
+    expect(leases.stats().lease).toMatchObject({ client: 3 });
+    leases.dispose();
+  });
+
+  it('lets the others go when the client being granted disconnects while they drain', async () => {
+    const { h, inFlight, sections } = host();
+    const leases = new LeaseManager(h);
+    inFlight.set(2, 1);
+    const grant = leases.acquire(1);
+    const held = leases.gate(2);
+    expect(await settled(held)).toBe(false);
+    leases.clientGone(1);
+    expect(await settled(held)).toBe(true);
+    expect(await settled(grant)).toBe(false);
+    expect(sections).toEqual([true, false]);
+    leases.dispose();
   });
 });

@@ -224,6 +224,9 @@ export class LeaseManager {
 
   dispose(): void {
     if (this.lease) clearTimeout(this.lease.timer);
+    // Nothing is held any more: a waiting gate must not find the holder still set and spin.
+    this.lease = undefined;
+    this.pendingHolder = undefined;
     for (const q of this.acquireQueue.splice(0)) q.fail(new Error('broker stopping'));
     this.reopenGate();
   }

@@ -1,67 +1,21 @@
-import {
-  CancellationTokenSource,
-  ResponseError,
-  createMessageConnection,
-  type NotificationType,
-  type RequestType,
-  type RequestType0,
-  StreamMessageReader,
-  StreamMessageWriter,
-  type MessageConnection,
-} from 'vscode-jsonrpc/node';
-import type {
-  ApplyWorkspaceEditParams,
-  ConfigurationParams,
-  InitializeResult,
-  LogMessageParams,
-  PublishDiagnosticsParams,
-  RegistrationParams,
-  ServerCapabilities,
-  UnregistrationParams,
-  WorkDoneProgressBegin,
-  WorkDoneProgressEnd,
-  WorkDoneProgressReport,
-} from 'vscode-languageserver-protocol';
-import {
-  AGENT_LSP_VERSION,
-  DisposableStore,
-  Emitter,
-  ErrorCodes,
-  pathToUri,
-  WireError,
-  type AgentLspExperimental,
-  type Disposable,
-} from '@agent-lsp/protocol';
+import { ResponseError, createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection, type NotificationType, type RequestType, type RequestType0 } from 'vscode-jsonrpc/node';
+import type { InitializeResult, LogMessageParams, ServerCapabilities } from 'vscode-languageserver-protocol';
+import { AGENT_LSP_VERSION, DisposableStore, Emitter, ErrorCodes, pathToUri, WireError, type AgentLspExperimental, type Disposable } from '@agent-lsp/protocol';
 import { LocalExclusiveAccess, type ExclusiveAccess, type ExclusiveOptions } from './exclusiveAccess.js';
 import { CLIENT_CAPABILITIES } from './clientCapabilities.js';
 import { DiagnosticsCollector } from './diagnostics.js';
 import { DocumentStore } from './documents.js';
-import { ConnectionClosedError, RequestCancelledError, RequestTimeoutError, ServerCrashedError } from './errors.js';
+import { ConnectionClosedError, ServerCrashedError } from './errors.js';
+import { trackedRequest, type PendingRequest, type RequestOptions } from './trackedRequest.js';
 import type { Logger } from './logger.js';
 import { ProgressTracker } from './progress.js';
 import { Readiness } from './readiness.js';
 import { attachReadinessStrategy } from './readinessStrategies.js';
 import type { ResolvedServer, ServerDefinition } from './serverProfile.js';
-import { answerConfiguration, refuseApplyEdit, RegistrationTable, toWorkspaceFolders, type ApplyEditHandler } from './serverRequests.js';
+import { offers } from './serverCapabilities.js';
+import { installServerHandlers, type RegistrationChange } from './serverHandlers.js';
+import { refuseApplyEdit, RegistrationTable, toWorkspaceFolders, type ApplyEditHandler } from './serverRequests.js';
 import type { ServerTransport } from './serverProcess.js';
-
-/** The ServerCapabilities field behind each request method tools use. */
-const CAPABILITY_OF: Record<string, keyof ServerCapabilities> = {
-  'textDocument/definition': 'definitionProvider',
-  'textDocument/typeDefinition': 'typeDefinitionProvider',
-  'textDocument/implementation': 'implementationProvider',
-  'textDocument/declaration': 'declarationProvider',
-  'textDocument/references': 'referencesProvider',
-  'textDocument/hover': 'hoverProvider',
-  'textDocument/documentSymbol': 'documentSymbolProvider',
-  'workspace/symbol': 'workspaceSymbolProvider',
-  'textDocument/completion': 'completionProvider',
-  'textDocument/signatureHelp': 'signatureHelpProvider',
-  'textDocument/codeAction': 'codeActionProvider',
-  'textDocument/rename': 'renameProvider',
-  'textDocument/formatting': 'documentFormattingProvider',
-  'textDocument/rangeFormatting': 'documentRangeFormattingProvider',
-};
 
 export type ConnectionState = 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed';
 
@@ -78,21 +32,11 @@ export interface LspConnectionOptions {
   exclusiveAccess?: ExclusiveAccess;
 }
 
-export interface RequestOptions {
-  timeoutMs?: number;
-  signal?: AbortSignal;
-}
-
-export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+export { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './trackedRequest.js';
 const PEER_EXIT_GRACE_MS = 500;
 const MESSAGE_WRITE_ERROR = ErrorCodes.MessageWriteError;
 /** Messages of the write errors that mean the transport is gone (Node's stream and socket errors). */
 const TRANSPORT_FAILURE = /\b(EPIPE|ECONNRESET|ERR_STREAM_DESTROYED|ERR_STREAM_WRITE_AFTER_END)\b|write after end|after a stream was destroyed|socket has been ended/;
-
-interface PendingRequest {
-  reject(err: Error): void;
-  cancel(): void;
-}
 
 /**
  * One LSP session with one language server, over any transport (child stdio now; broker socket
@@ -109,7 +53,7 @@ export class LspConnection implements Disposable {
   private readonly crashEmitter = new Emitter<Error>();
   private readonly notificationEmitter = new Emitter<{ method: string; params: unknown }>();
   private readonly refreshEmitter = new Emitter<void>();
-  private readonly registrationEmitter = new Emitter<{ method: 'client/registerCapability' | 'client/unregisterCapability'; params: RegistrationParams | UnregistrationParams }>();
+  private readonly registrationEmitter = new Emitter<RegistrationChange>();
   private crashError: Error | undefined;
   private initResult: InitializeResult | undefined;
   private folders: string[];
@@ -158,7 +102,19 @@ export class LspConnection implements Disposable {
     this.disposables.add(this.notificationEmitter);
     this.disposables.add(this.refreshEmitter);
     this.disposables.add(this.registrationEmitter);
-    this.installHandlers(options.onApplyEdit ?? refuseApplyEdit);
+    installServerHandlers(this.rpc, {
+      settings: options.resolved.settings,
+      logger: options.logger,
+      registrations: this.registrations,
+      folders: () => this.folders,
+      onApplyEdit: options.onApplyEdit ?? refuseApplyEdit,
+      registrationChanged: (e) => this.registrationEmitter.fire(e),
+      diagnosticsRefresh: () => this.refreshEmitter.fire(),
+      publishDiagnostics: (p) => this.diagnostics.onPublish(p),
+      progress: (token, value) => this.progress.handle(token, value),
+      logMessage: (p) => this.logEmitter.fire(p),
+      notification: (e) => this.notificationEmitter.fire(e),
+    });
     this.rpc.listen();
     void options.transport.exited.then((info) => {
       const tail = info.stderrTail ? `; last output: ${info.stderrTail.split('\n').slice(-3).join(' | ')}` : '';
@@ -252,62 +208,11 @@ export class LspConnection implements Disposable {
    * registration. Methods we do not know the capability of count as offered.
    */
   supports(method: string): boolean {
-    const key = CAPABILITY_OF[method];
-    if (!key) return true;
-    const value = (this.capabilities as Record<string, unknown>)[key];
-    return (value !== undefined && value !== false && value !== null) || this.registrations.has(method);
+    return offers(this.capabilities, this.registrations, method);
   }
 
   dynamicRegistrations() {
     return this.registrations.all();
-  }
-
-  private installHandlers(onApplyEdit: ApplyEditHandler): void {
-    const rpc = this.rpc;
-    const { resolved, logger } = this.options;
-    rpc.onRequest('workspace/configuration', (p: ConfigurationParams) => answerConfiguration(resolved.settings, p));
-    rpc.onRequest('window/workDoneProgress/create', () => null);
-    rpc.onRequest('client/registerCapability', (p: RegistrationParams) => {
-      this.registrations.register(p);
-      this.registrationEmitter.fire({ method: 'client/registerCapability', params: p });
-      return null;
-    });
-    rpc.onRequest('client/unregisterCapability', (p: UnregistrationParams) => {
-      this.registrations.unregister(p);
-      this.registrationEmitter.fire({ method: 'client/unregisterCapability', params: p });
-      return null;
-    });
-    rpc.onRequest('workspace/workspaceFolders', () => toWorkspaceFolders(this.folders, pathToUri));
-    rpc.onRequest('workspace/applyEdit', (p: ApplyWorkspaceEditParams) => onApplyEdit(p));
-    rpc.onRequest('window/showMessageRequest', () => null);
-    rpc.onRequest('window/showDocument', () => ({ success: false }));
-    rpc.onRequest('workspace/diagnostic/refresh', () => {
-      this.refreshEmitter.fire();
-      return null;
-    });
-    for (const m of ['workspace/semanticTokens/refresh', 'workspace/codeLens/refresh', 'workspace/inlayHint/refresh', 'workspace/inlineValue/refresh', 'workspace/foldingRange/refresh']) {
-      rpc.onRequest(m, () => null);
-    }
-    rpc.onRequest((method) => {
-      logger.warn(`server request ${method} is not supported; answered with an error`);
-      return new ResponseError(ErrorCodes.MethodNotFound, `agent-lsp does not handle ${method}`);
-    });
-    const onNotification = <P>(method: string, handler: (params: P) => void) =>
-      rpc.onNotification(method, (params: P) => {
-        handler(params);
-        this.notificationEmitter.fire({ method, params });
-      });
-    onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => this.diagnostics.onPublish(p));
-    onNotification('$/progress', (p: { token: string | number; value: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd }) => {
-      if (p.value && typeof p.value === 'object' && 'kind' in p.value) this.progress.handle(p.token, p.value);
-    });
-    onNotification('window/logMessage', (p: LogMessageParams) => {
-      logger.debug(`server log: ${p.message}`);
-      this.logEmitter.fire(p);
-    });
-    onNotification('window/showMessage', (p: LogMessageParams) => logger.info(`server message: ${p.message}`));
-    rpc.onNotification((method: string, params: unknown) => this.notificationEmitter.fire({ method, params }));
-    rpc.onError(([err]) => logger.debug(`rpc error: ${err.message}`));
   }
 
   private async initialize(timeoutMs: number): Promise<void> {
@@ -338,36 +243,7 @@ export class LspConnection implements Disposable {
     if (this.stateValue === 'stopped' || this.stateValue === 'stopping') {
       if (method !== 'shutdown') return Promise.reject(new ConnectionClosedError(this.options.server.displayName));
     }
-    const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    const cts = new CancellationTokenSource();
-    return new Promise<R>((resolve, reject) => {
-      let settled = false;
-      const finish = (fn: () => void) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
-        this.pending.delete(entry);
-        cts.dispose();
-        fn();
-      };
-      const entry: PendingRequest = { reject: (err) => finish(() => reject(err)), cancel: () => cts.cancel() };
-      const timer = setTimeout(() => {
-        cts.cancel();
-        finish(() => reject(new RequestTimeoutError(method, timeoutMs)));
-      }, timeoutMs);
-      const onAbort = () => {
-        cts.cancel();
-        finish(() => reject(new RequestCancelledError(method)));
-      };
-      if (options.signal?.aborted) return onAbort();
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      this.pending.add(entry);
-      this.rpc.sendRequest<R>(method, params, cts.token).then(
-        (value) => finish(() => resolve(value)),
-        (err: unknown) => finish(() => reject(this.failedSend(method, err))),
-      );
-    });
+    return trackedRequest(method, options, this.pending, (token) => this.rpc.sendRequest<R>(method, params, token), (err) => this.failedSend(method, err));
   }
 
   notify(method: string, params: unknown): void {

@@ -17,3 +17,5 @@ export * from './socketTransport.js';
 export * from './exclusiveSection.js';
 export * from './exclusiveAccess.js';
 export * from './atomicFile.js';
+export * from './restartBudget.js';
+export * from './linkedTransport.js';

@@ -3,6 +3,7 @@ import { displayPath, pathToUri, uriToPath, UserError, type Disposable } from '@
 import {
   connectPassive,
   ReadWriteLock,
+  RestartBudget,
   ServerCrashedError,
   startDirectConnection,
   type LspConnection,
@@ -36,10 +37,6 @@ export interface WorkspaceOptions {
   onApplyEdit?: StartDirectOptions['onApplyEdit'];
 }
 
-/** Automatic restarts after crashes allowed per server within RESTART_WINDOW_MS. */
-const RESTART_BUDGET = 5;
-const RESTART_WINDOW_MS = 3 * 60_000;
-
 export interface DocumentHandle {
   conn: LspConnection;
   path: string;
@@ -57,7 +54,8 @@ export class Workspace implements Disposable {
   /** The root guessed from a file path, while it is still the primary root (answers name it). */
   private inferred: string | undefined;
   private readonly connections = new Map<string, Promise<LspConnection>>();
-  private readonly crashTimes = new Map<string, number[]>();
+  /** Automatic restarts after crashes, per server. */
+  private readonly restartBudgets = new Map<string, RestartBudget>();
   /** Files outside the roots that a server named in an answer: readable, never writable. */
   private readonly serverNamed = new Set<string>();
   private readonly connect: ConnectionFactory;
@@ -218,14 +216,13 @@ export class Workspace implements Disposable {
   }
 
   private checkRestartBudget(server: ServerDefinition): void {
-    const now = Date.now();
-    const recent = (this.crashTimes.get(server.id) ?? []).filter((t) => now - t < RESTART_WINDOW_MS);
-    recent.push(now);
-    this.crashTimes.set(server.id, recent);
-    if (recent.length > RESTART_BUDGET) {
+    let budget = this.restartBudgets.get(server.id);
+    if (!budget) this.restartBudgets.set(server.id, (budget = new RestartBudget()));
+    const { recent, allowed } = budget.crashed();
+    if (!allowed) {
       throw new UserError(
         'server_failed',
-        `${server.displayName} crashed ${recent.length} times in 3 minutes; agent-lsp stopped restarting it. Check \`agent-lsp doctor\`, then call restart_lsp_server.`,
+        `${server.displayName} crashed ${recent} times in ${budget.windowMinutes} minutes; agent-lsp stopped restarting it. Check \`agent-lsp doctor\`, then call restart_lsp_server.`,
       );
     }
   }
@@ -238,7 +235,7 @@ export class Workspace implements Disposable {
       const def = server ?? this.registry.servers.find((s) => s.id === id);
       const old = this.connections.get(id);
       this.connections.delete(id);
-      this.crashTimes.delete(id);
+      this.restartBudgets.delete(id);
       if (old) await (await old.catch(() => undefined))?.shutdown();
       if (def) restarted.push(await this.connection(def));
     }

@@ -1,0 +1,161 @@
+import type { BrokerState } from '@agent-lsp/protocol';
+import { RestartBudget, startDirectConnection, type LspConnection, type Logger, type ServerDefinition } from '@agent-lsp/lsp';
+import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+import type { ClientSession } from './clientSession.js';
+import type { DiagnosticsBridge } from './diagnosticsBridge.js';
+import { isClientToken, ownToken } from './progressTokens.js';
+import type { SharedDocuments } from './sharedDocuments.js';
+
+/** Client requests during which a server may ask the client to apply an edit. */
+const EDIT_CAUSING_METHODS = ['workspace/executeCommand', 'codeAction/resolve', 'textDocument/codeAction', 'textDocument/rename', 'workspace/willRenameFiles', 'workspace/willCreateFiles', 'workspace/willDeleteFiles'];
+
+export interface ServerInstanceOptions {
+  server: ServerDefinition;
+  root: string;
+  logger: Logger;
+  clients: () => Iterable<ClientSession>;
+  documents: SharedDocuments;
+  bridge: DiagnosticsBridge;
+  /** State, readiness or restart count changed. */
+  onStatusChanged(): void;
+  /** The server cannot be (re)started any more: the broker should stop. */
+  onGiveUp(reason: string): void;
+}
+
+/**
+ * The broker's one language server: started, restarted after a crash within a budget (re-opening
+ * the documents clients hold), its notifications fanned out to clients, its registrations passed
+ * on, and its workspace/applyEdit requests routed to the client whose request caused them.
+ */
+export class ServerInstance {
+  private conn: LspConnection | undefined;
+  private started: Promise<LspConnection> | undefined;
+  private stateValue: BrokerState = 'starting';
+  private restartCount = 0;
+  private readonly budget = new RestartBudget();
+  private stopped = false;
+
+  constructor(private readonly options: ServerInstanceOptions) {}
+
+  /** The running connection, if the server is up. */
+  get connection(): LspConnection | undefined {
+    return this.conn;
+  }
+
+  get state(): BrokerState {
+    return this.stateValue;
+  }
+
+  get restarts(): number {
+    return this.restartCount;
+  }
+
+  /** Resolves once the server is initialized (not necessarily indexed). */
+  ready(): Promise<LspConnection> {
+    return this.started ?? Promise.reject(new Error('broker is not running'));
+  }
+
+  start(): void {
+    this.started = this.launch();
+    this.started.catch((err: Error) => {
+      this.options.logger.error(`language server failed to start: ${err.message}`);
+      this.options.onGiveUp('server failed to start');
+    });
+  }
+
+  private async launch(): Promise<LspConnection> {
+    const { server, root, logger, documents, bridge } = this.options;
+    const conn = await startDirectConnection({
+      server,
+      rootDir: root,
+      workspaceFolders: [root],
+      logger,
+      onApplyEdit: (params) => this.routeApplyEdit(params),
+    });
+    this.conn = conn;
+    documents.resyncAll();
+    const onReadiness = () => {
+      this.stateValue = conn.readiness.state;
+      this.options.onStatusChanged();
+    };
+    conn.readiness.onChange(onReadiness);
+    onReadiness();
+    conn.onServerNotification(({ method, params }) => this.fanOut(method, params));
+    conn.onCrash((err) => this.crashed(err));
+    conn.onDiagnosticsRefresh(() => bridge.refreshAll());
+    // Registrations made after a client connected reach it too (replay covers the earlier ones).
+    conn.onRegistrationChange(({ method, params }) => {
+      for (const c of this.options.clients()) c.forwardRegistration(method, params);
+    });
+    return conn;
+  }
+
+  /**
+   * The server died: its pending requests already failed with an error naming the crash. Clients
+   * are told `restarting`; a new server gets every document clients hold, within the budget.
+   */
+  private crashed(err: Error): void {
+    if (this.stopped) return;
+    const { recent, allowed } = this.budget.crashed();
+    this.options.logger.error(`language server crashed (${recent} in ${this.budget.windowMinutes} min): ${err.message}`);
+    if (!allowed) {
+      this.options.onGiveUp(`server crashed ${recent} times in ${this.budget.windowMinutes} minutes`);
+      return;
+    }
+    this.conn = undefined;
+    this.stateValue = 'restarting';
+    this.restartCount++;
+    this.options.onStatusChanged();
+    this.started = this.launch();
+    this.started.catch((e: Error) => this.options.onGiveUp(`server failed to restart: ${e.message}`));
+  }
+
+  /** Server notifications reach every client; a client's own progress reaches that client only. */
+  private fanOut(method: string, params: unknown): void {
+    if (method === 'textDocument/publishDiagnostics') {
+      this.options.bridge.forwardPush(params as PublishDiagnosticsParams);
+      return;
+    }
+    if (method === '$/progress') {
+      const token = (params as { token?: unknown }).token;
+      if (isClientToken(token)) {
+        for (const c of this.options.clients()) {
+          const own = ownToken(token, c.tokenPrefix);
+          if (own !== undefined) c.notify(method, { ...(params as object), token: own });
+        }
+        return;
+      }
+    }
+    for (const c of this.options.clients()) c.notify(method, params);
+  }
+
+  /** workspace/applyEdit goes to the client whose request made the server ask for it. */
+  private async routeApplyEdit(params: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult> {
+    let target: ClientSession | undefined;
+    let latest = -1;
+    for (const c of this.options.clients()) {
+      const since = c.inFlightSince(EDIT_CAUSING_METHODS);
+      if (since !== undefined && since > latest) {
+        latest = since;
+        target = c;
+      }
+    }
+    if (!target) return { applied: false, failureReason: 'no client request in flight asked for this edit' };
+    try {
+      return await target.request<ApplyWorkspaceEditResult>('workspace/applyEdit', params);
+    } catch (err) {
+      return { applied: false, failureReason: `client ${target.id}: ${(err as Error).message}` };
+    }
+  }
+
+  /** From now on a crash is not restarted (the broker is stopping). */
+  stopRestarting(): void {
+    this.stopped = true;
+  }
+
+  /** Stops the server (its whole process group); no restart follows. */
+  async shutdown(): Promise<void> {
+    this.stopped = true;
+    await this.conn?.shutdown().catch(() => undefined);
+  }
+}

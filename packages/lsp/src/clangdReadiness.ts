@@ -1,0 +1,45 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { pathToUri, toDisposable } from '@agent-lsp/protocol';
+import type { ReadinessFamily } from './readinessContext.js';
+import { findSourceFiles } from './seedFile.js';
+
+/** Without a compilation database clangd knows only open files: open this many sources at most. */
+export const CLANGD_OPEN_LIMIT = 200;
+const C_SOURCES = ['.c', '.cc', '.cpp', '.cxx'];
+
+/**
+ * clangd: with compile_commands.json, opening one file makes clangd read it and index everything
+ * in the background (with progress). Without one, clangd indexes only what is open: the sources
+ * are opened so references reach them. Ready once each opened file has been parsed (its first
+ * diagnostics push) and no indexing progress is running.
+ */
+export const clangdReadiness: ReadinessFamily = ({ conn, store }) => {
+  const { readiness, progress, logger } = conn;
+  const hasDatabase = ['compile_commands.json', join('build', 'compile_commands.json')].some((p) => existsSync(join(conn.rootDir, p)));
+  const files = findSourceFiles(conn.rootDir, C_SOURCES, hasDatabase ? 1 : CLANGD_OPEN_LIMIT);
+  if (!hasDatabase && files.length >= CLANGD_OPEN_LIMIT) {
+    logger.warn(`no compile_commands.json and more than ${CLANGD_OPEN_LIMIT} C/C++ sources: clangd will not know every file; generate a compilation database for complete answers`);
+  }
+  readiness.indexing({ title: 'parsing sources', message: `${files.length} file(s)` });
+  const waiting = new Set(files.map((f) => pathToUri(f)));
+  let settleTimer: NodeJS.Timeout | undefined;
+  store.add(toDisposable(() => clearTimeout(settleTimer)));
+  const maybeReady = () => {
+    clearTimeout(settleTimer);
+    if (waiting.size > 0 || progress.activeCount() > 0 || readiness.state === 'ready') return;
+    // Indexing progress may begin just after the last parse: give it a moment to show up.
+    settleTimer = setTimeout(() => progress.activeCount() === 0 && waiting.size === 0 && readiness.ready(), 500);
+  };
+  store.add(conn.diagnostics.onPush((uri) => waiting.delete(uri) && maybeReady()));
+  store.add(progress.onProgress(() => maybeReady()));
+  for (const file of files) {
+    try {
+      conn.documents.sync(pathToUri(file), conn.server.extensions[extname(file)] ?? 'cpp', readFileSync(file, 'utf8'), { internal: true });
+    } catch (err) {
+      waiting.delete(pathToUri(file));
+      logger.debug(`could not open ${file}: ${(err as Error).message}`);
+    }
+  }
+  maybeReady();
+};

@@ -1,0 +1,58 @@
+import { CancellationTokenSource, type CancellationToken } from 'vscode-jsonrpc/node';
+import { RequestCancelledError, RequestTimeoutError } from './errors.js';
+
+export interface RequestOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+
+/** A request on its way: the connection rejects every one of them at once when its peer goes. */
+export interface PendingRequest {
+  reject(err: Error): void;
+  cancel(): void;
+}
+
+/**
+ * Sends one request with a timeout and an abort signal (both cancel it at the peer with
+ * `$/cancelRequest`), registered in `pending` until it settles.
+ */
+export function trackedRequest<R>(
+  method: string,
+  options: RequestOptions,
+  pending: Set<PendingRequest>,
+  send: (token: CancellationToken) => Promise<R>,
+  sendFailed: (err: unknown) => Error,
+): Promise<R> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const cts = new CancellationTokenSource();
+  return new Promise<R>((resolve, reject) => {
+    let settled = false;
+    const finish = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      pending.delete(entry);
+      cts.dispose();
+      fn();
+    };
+    const entry: PendingRequest = { reject: (err) => finish(() => reject(err)), cancel: () => cts.cancel() };
+    const timer = setTimeout(() => {
+      cts.cancel();
+      finish(() => reject(new RequestTimeoutError(method, timeoutMs)));
+    }, timeoutMs);
+    const onAbort = () => {
+      cts.cancel();
+      finish(() => reject(new RequestCancelledError(method)));
+    };
+    if (options.signal?.aborted) return onAbort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    pending.add(entry);
+    send(cts.token).then(
+      (value) => finish(() => resolve(value)),
+      (err: unknown) => finish(() => reject(sendFailed(err))),
+    );
+  });
+}
