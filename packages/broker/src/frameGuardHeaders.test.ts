@@ -10,7 +10,7 @@ function frame(body: string, extraHeaders = ''): Buffer {
 async function through(chunks: Buffer[], maxFrameBytes?: number): Promise<{ passed: string; violations: string[] }> {
   const source = new PassThrough();
   const violations: string[] = [];
-  const out: Readable = guardFrames(source, (r) => violations.push(r), maxFrameBytes);
+  const out: Readable = guardFrames(source, (r) => violations.push(r), maxFrameBytes === undefined ? {} : { maxFrameBytes });
   const parts: Buffer[] = [];
   out.on('data', (c: Buffer) => parts.push(c));
   const ended = new Promise((r) => out.once('end', r));
