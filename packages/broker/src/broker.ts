@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import lockfile from 'proper-lockfile';
 import { AGENT_LSP_PROTOCOL_VERSION, AGENT_LSP_VERSION, uriToPath, BrokerStatusNotification, type AgentLspExperimental, type BrokerStatusParams } from '@agent-lsp/protocol';
-import type { DocumentStore, LspConnection, Logger, ServerDefinition } from '@agent-lsp/lsp';
+import type { DocumentStore, LspConnection, Logger, ResolvedServer, ServerDefinition } from '@agent-lsp/lsp';
 import type { FileEvent } from 'vscode-languageserver-protocol';
 import { AcceptLoop } from './acceptLoop.js';
 import { ClientSession, type BrokerHost } from './clientSession.js';
@@ -26,6 +26,8 @@ export interface BrokerOptions {
   dir: string;
   root: string;
   server: ServerDefinition;
+  /** The server resolved for the root (the key was computed from it). */
+  resolved?: ResolvedServer;
   idleTimeoutMs: number;
   logger: Logger;
   /** How daemon.json is written (tests inject failures); temp file + rename by default. */
@@ -70,6 +72,7 @@ export class Broker implements BrokerHost, LeaseHost {
     this.lease = new LeaseManager(this);
     this.instance = new ServerInstance({
       server: options.server,
+      ...(options.resolved ? { resolved: options.resolved } : {}),
       root: options.root,
       logger: options.logger,
       clients,

@@ -32,8 +32,12 @@ async function pullServer(answer: (text: string) => Promise<Diagnostic[]> | Diag
   const texts = new Map<string, string>();
   link.peer.onRequest('initialize', () => ({ capabilities: { textDocumentSync: 1, diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false } } }));
   link.peer.onRequest('shutdown', () => null);
-  link.peer.onNotification('textDocument/didOpen', (p: { textDocument: { uri: string; text: string } }) => texts.set(p.textDocument.uri, p.textDocument.text));
-  link.peer.onNotification('textDocument/didChange', (p: { textDocument: { uri: string }; contentChanges: { text: string }[] }) => texts.set(p.textDocument.uri, p.contentChanges.at(-1)?.text ?? ''));
+  link.peer.onNotification('textDocument/didOpen', (p: { textDocument: { uri: string; text: string } }) => {
+    texts.set(p.textDocument.uri, p.textDocument.text);
+  });
+  link.peer.onNotification('textDocument/didChange', (p: { textDocument: { uri: string }; contentChanges: { text: string }[] }) => {
+    texts.set(p.textDocument.uri, p.contentChanges.at(-1)?.text ?? '');
+  });
   link.peer.onRequest('textDocument/diagnostic', async (p: { textDocument: { uri: string } }) => ({ kind: 'full', items: await answer(texts.get(p.textDocument.uri) ?? '') }));
   link.peer.listen();
   const resolved = server.resolve('/') as NonNullable<ReturnType<ServerDefinition['resolve']>>;

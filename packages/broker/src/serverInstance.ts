@@ -1,5 +1,5 @@
 import type { BrokerState } from '@agent-lsp/protocol';
-import { RestartBudget, startDirectConnection, type LspConnection, type Logger, type ServerDefinition } from '@agent-lsp/lsp';
+import { RestartBudget, startDirectConnection, type LspConnection, type Logger, type ResolvedServer, type ServerDefinition } from '@agent-lsp/lsp';
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import type { ClientSession } from './clientSession.js';
 import type { DiagnosticsBridge } from './diagnosticsBridge.js';
@@ -11,6 +11,8 @@ const EDIT_CAUSING_METHODS = ['workspace/executeCommand', 'codeAction/resolve', 
 
 export interface ServerInstanceOptions {
   server: ServerDefinition;
+  /** Resolved once by the entry point (the broker key depends on it): every restart runs the same command. */
+  resolved?: ResolvedServer;
   root: string;
   logger: Logger;
   clients: () => Iterable<ClientSession>;
@@ -64,9 +66,10 @@ export class ServerInstance {
   }
 
   private async launch(): Promise<LspConnection> {
-    const { server, root, logger, documents, bridge } = this.options;
+    const { server, resolved, root, logger, documents, bridge } = this.options;
     const conn = await startDirectConnection({
       server,
+      ...(resolved ? { resolved } : {}),
       rootDir: root,
       workspaceFolders: [root],
       logger,

@@ -30,7 +30,7 @@ export async function runBrokerCommand(registry: ServerRegistry, opts: BrokerCom
     return 1;
   }
   logger.info(`starting for ${root} (${server.displayName}), pid ${process.pid}`);
-  const broker = new Broker({ key, dir: daemonDir(key), root, server, idleTimeoutMs, logger });
+  const broker = new Broker({ key, dir: daemonDir(key), root, server, resolved, idleTimeoutMs, logger });
   // Process-wide effects live here, at the entry point: the broker only knows stop().
   const onSignal = (signal: NodeJS.Signals) => void broker.stop(signal);
   process.once('SIGTERM', onSignal);

@@ -5,7 +5,7 @@ import type { ReadWriteLock } from './exclusiveSection.js';
 import type { Logger } from './logger.js';
 import { spawnServerProcess } from './serverProcess.js';
 import { connectSocketTransport } from './socketTransport.js';
-import type { ServerDefinition } from './serverProfile.js';
+import type { ResolvedServer, ServerDefinition } from './serverProfile.js';
 
 export interface StartDirectOptions {
   server: ServerDefinition;
@@ -15,12 +15,14 @@ export interface StartDirectOptions {
   onApplyEdit?: LspConnectionOptions['onApplyEdit'];
   /** The front's shared/exclusive section (one per workspace, shared by its connections). */
   section?: ReadWriteLock;
+  /** The server already resolved for this root (PATH and interpreter probing are not free). */
+  resolved?: ResolvedServer;
 }
 
 /** Direct mode: spawns the server as our child and initializes it. */
 export async function startDirectConnection(options: StartDirectOptions): Promise<LspConnection> {
   const { server, rootDir } = options;
-  const resolved = server.resolve(rootDir);
+  const resolved = options.resolved ?? server.resolve(rootDir);
   if (!resolved) {
     throw new UserError('server_not_found', `${server.displayName} was not found. ${server.installHint} Run \`agent-lsp doctor\` to check every server.`);
   }
