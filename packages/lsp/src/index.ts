@@ -15,3 +15,4 @@ export * from './connection.js';
 export * from './startServer.js';
 export * from './socketTransport.js';
 export * from './exclusiveSection.js';
+export * from './sourceTree.js';
