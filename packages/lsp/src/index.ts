@@ -15,4 +15,6 @@ export * from './connection.js';
 export * from './startServer.js';
 export * from './socketTransport.js';
 export * from './exclusiveSection.js';
+export * from './diskText.js';
+export * from './diskSync.js';
 export * from './sourceTree.js';
