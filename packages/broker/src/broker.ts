@@ -123,8 +123,8 @@ export class Broker implements BrokerHost, LeaseHost {
       logger,
       onChanges: (changes) => {
         logger.debug(`watched files changed: ${changes.map((c) => `${c.type}:${c.uri}`).join(' ')}`);
-        for (const c of changes) this.documents.diskChanged(c.uri);
-        this.conn?.notify('workspace/didChangeWatchedFiles', { changes });
+        // Open documents that are the disk's take the new text first; then the server hears of all.
+        void this.documents.diskChanged(changes.map((c) => c.uri)).finally(() => this.conn?.notify('workspace/didChangeWatchedFiles', { changes }));
       },
     });
     this.watcher.start();
@@ -239,8 +239,9 @@ export class Broker implements BrokerHost, LeaseHost {
     }
   }
 
+  /** The server, once started; documents no client holds are checked against the disk before each use. */
   server(): Promise<LspConnection> {
-    return this.serverStarted ?? Promise.reject(new Error('broker is not running'));
+    return (this.serverStarted ?? Promise.reject(new Error('broker is not running'))).then((conn) => this.documents.refreshUnheld().then(() => conn));
   }
 
   private status(): BrokerStatusParams {

@@ -6,3 +6,4 @@ export * from './discovery.js';
 export * from './spawnBroker.js';
 export * from './status.js';
 export * from './stop.js';
+export * from './watcher.js';

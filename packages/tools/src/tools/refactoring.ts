@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FormattingOptions, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { fromLspRange, UserError } from '@agent-lsp/protocol';
-import { isNotReady, openReadyDocument, positionIn, rangeIn, requireSupport, syncOpenDocuments, type ReadyDocument } from '../documentQuery.js';
+import { isNotReady, openReadyDocument, positionIn, rangeIn, requireSupport, type ReadyDocument } from '../documentQuery.js';
 import { notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { positionInput, rangeInput, readinessInput } from '../schemas.js';
 import { defineTool, WRITES, type ToolContext } from '../toolDefinition.js';
@@ -26,7 +26,7 @@ export const renameSymbol = defineTool({
     if (isNotReady(doc)) return doc;
     requireSupport(doc, 'textDocument/rename', 'rename_symbol');
     const { conn, uri } = doc.handle;
-    syncOpenDocuments(conn);
+    await ctx.workspace.syncFromDisk(); // the server computes the edit on its copies: they must be the disk's
     const edit = await conn.request<WorkspaceEdit | null>('textDocument/rename', { textDocument: { uri }, position: positionIn(doc, args), newName: args.new_name }, { signal: ctx.signal });
     if (!edit || (!edit.changes && !edit.documentChanges)) {
       throw new UserError('invalid_argument', `${conn.server.displayName} cannot rename at this position in ${doc.label}: put the position on the symbol's name.`);
