@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,5 +110,15 @@ describe('SharedDocuments and the disk', () => {
     docs.restored([a.uri]);
     await docs.settled();
     expect(store.get(a.uri)?.disk).toBeDefined();
+  });
+
+  it('opens and closes a FIFO without ever reading from it (the broker must not block)', async () => {
+    const fifo = join(dir, 'pipe.py');
+    execFileSync('mkfifo', [fifo]);
+    const uri = pathToUri(fifo);
+    open(FRONT, uri, 'x = 1\n');
+    docs.didClose(FRONT, { textDocument: { uri } });
+    await docs.settled();
+    expect(store.get(uri)).toBeUndefined();
   });
 });
