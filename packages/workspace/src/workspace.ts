@@ -248,7 +248,9 @@ export class Workspace implements Disposable {
     const uri = pathToUri(path);
     if (conn.documents.get(uri)?.disk) {
       await syncWithDisk(conn.documents, [uri], { ownText: 'replace' });
-      const doc = conn.documents.get(uri);
+      const open = conn.documents.get(uri);
+      // The same text again changes nothing but makes a document agent-lsp opened for itself the agent's.
+      const doc = open && conn.documents.sync(uri, open.languageId, open.text);
       if (doc) return { conn, path, uri, languageId: route.languageId, doc };
     }
     const file = await readDiskText(path, this.display(path));
