@@ -16,7 +16,7 @@ export class DirectModeWatcher implements Disposable {
 
   constructor(
     root: string,
-    private readonly logger: Logger,
+    logger: Logger,
     private readonly section: ReadWriteLock,
     private readonly connections: () => LspConnection[],
   ) {
@@ -39,17 +39,13 @@ export class DirectModeWatcher implements Disposable {
   }
 
   private async changed(changes: FileEvent[]): Promise<void> {
-    const announce = () => {
+    await this.section.shared(() => {
       for (const conn of this.connections()) {
-        if (conn.broker) continue; // its broker's own watcher reports the same files
-        try {
-          conn.notify('workspace/didChangeWatchedFiles', { changes });
-        } catch (err) {
-          this.logger.debug(`could not tell ${conn.server.displayName} about changed files: ${(err as Error).message}`);
-        }
+        // A broker's own watcher reports the same files to its server.
+        if (!conn.broker) conn.notify('workspace/didChangeWatchedFiles', { changes });
       }
-    };
-    await this.section.shared(() => Promise.resolve(announce()));
+      return Promise.resolve();
+    });
   }
 
   dispose(): void {

@@ -231,7 +231,10 @@ export class Workspace implements Disposable {
     return restarted;
   }
 
-  /** Runs an ordinary tool call: alongside other calls, never inside a speculative evaluation. */
+  /**
+   * Runs an ordinary tool call: alongside other calls, never inside a speculative evaluation, and
+   * after the documents the servers hold for us were brought in step with the disk (read-your-writes).
+   */
   shared<T>(fn: () => Promise<T>): Promise<T> {
     return this.section.shared(fn);
   }
@@ -288,13 +291,7 @@ export class Workspace implements Disposable {
       const path = uriToPath(c.uri);
       if (path) this.watcher?.suppress(path);
     }
-    for (const conn of this.startedConnections()) {
-      try {
-        conn.notify('workspace/didChangeWatchedFiles', { changes });
-      } catch (err) {
-        this.options.logger.warn(`could not tell ${conn.server.displayName} about changed files: ${(err as Error).message}`);
-      }
-    }
+    for (const conn of this.startedConnections()) conn.notify('workspace/didChangeWatchedFiles', { changes });
   }
 
   /** The front's watcher: `off` while only brokers (or nothing) run, `degraded` past the OS's watch limit. */
