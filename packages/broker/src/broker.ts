@@ -132,8 +132,8 @@ export class Broker implements BrokerHost, LeaseHost {
       logger,
       onChanges: (changes) => {
         logger.debug(`watched files changed: ${changes.map((c) => `${c.type}:${c.uri}`).join(' ')}`);
-        for (const c of changes) this.documents.diskChanged(c.uri);
-        this.instance.connection?.notify('workspace/didChangeWatchedFiles', { changes });
+        // Open documents that are the disk's take the new text first; then the server hears of all.
+        void this.documents.diskChanged(changes.map((c) => c.uri)).finally(() => this.instance.connection?.notify('workspace/didChangeWatchedFiles', { changes }));
       },
     });
     this.watcher.start();
@@ -141,8 +141,9 @@ export class Broker implements BrokerHost, LeaseHost {
     return 'stopped';
   }
 
+  /** The server, once started; documents no client holds are checked against the disk before each use. */
   server(): Promise<LspConnection> {
-    return this.instance.ready();
+    return this.instance.ready().then((conn) => this.documents.refreshUnheld().then(() => conn));
   }
 
   private statusParams(): BrokerStatusParams {

@@ -8,3 +8,4 @@ export * from './spawnBroker.js';
 export * from './brokerLog.js';
 export * from './status.js';
 export * from './stop.js';
+export * from './watcher.js';

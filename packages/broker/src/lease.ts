@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BrokerAcquireResult, BrokerStats } from '@agent-lsp/protocol';
-import type { DocumentStore, Logger } from '@agent-lsp/lsp';
+import type { DocumentSnapshot, DocumentStore, Logger } from '@agent-lsp/lsp';
 import type { ClientDocument, SharedDocuments } from './sharedDocuments.js';
 
 export const DEFAULT_LEASE_MS = 60_000;
@@ -17,18 +17,17 @@ export function clampLeaseMs(leaseMs: number | undefined): number {
   return Math.min(MAX_LEASE_MS, Math.max(MIN_LEASE_MS, leaseMs));
 }
 
-/** What was there before the holder first touched a document during its lease. */
-interface Before {
-  server: { languageId: string; text: string } | undefined;
-  holder: ClientDocument | undefined;
-}
-
 interface Lease {
   client: number;
   id: string;
   expiresAt: number;
   timer: NodeJS.Timeout;
-  changed: Map<string, Before>;
+  /** The server's documents before the holder first touched them (the one restore mechanism of lsp/). */
+  server: DocumentSnapshot | undefined;
+  /** The store the snapshot belongs to: a server restarted since is not restored from it. */
+  store: DocumentStore | undefined;
+  /** The holder's own copies before it first touched them. */
+  holder: Map<string, ClientDocument | undefined>;
 }
 
 export interface LeaseHost {
@@ -115,7 +114,9 @@ export class LeaseManager {
       id: randomUUID(),
       expiresAt,
       timer: setTimeout(() => this.end('lease expired'), request.leaseMs),
-      changed: new Map(),
+      server: undefined,
+      store: undefined,
+      holder: new Map(),
     };
     this.granted++;
     this.host.logger.debug(`lease ${this.lease.id} granted to client ${request.client}`);
@@ -157,19 +158,21 @@ export class LeaseManager {
   /** The holder is about to change `uri`: remember what was there first. */
   noteChange(client: number, uri: string): void {
     const lease = this.lease;
-    if (!lease || lease.client !== client || lease.changed.has(uri)) return;
-    const serverDoc = this.host.serverDocuments()?.get(uri);
+    if (!lease || lease.client !== client || lease.holder.has(uri)) return;
+    const store = this.host.serverDocuments();
+    if (store && !lease.server) {
+      lease.store = store;
+      lease.server = store.snapshot();
+    }
+    lease.server?.record(uri);
     const holderDoc = this.host.documents.clientDocument(client, uri);
-    lease.changed.set(uri, {
-      server: serverDoc ? { languageId: serverDoc.languageId, text: serverDoc.text } : undefined,
-      holder: holderDoc ? { ...holderDoc } : undefined,
-    });
+    lease.holder.set(uri, holderDoc ? { ...holderDoc } : undefined);
   }
 
   /** While a lease is held, notifications about the documents it changed go to the holder only. */
   visible(client: number, uri: string): boolean {
     const lease = this.lease;
-    return !lease || lease.client === client || !lease.changed.has(uri);
+    return !lease || lease.client === client || !lease.holder.has(uri);
   }
 
   clientGone(client: number): void {
@@ -190,8 +193,8 @@ export class LeaseManager {
     if (!lease) return;
     clearTimeout(lease.timer);
     this.lease = undefined;
-    const uris = [...lease.changed.keys()];
-    for (const [uri, before] of lease.changed) this.restore(lease.client, uri, before);
+    const uris = [...lease.holder.keys()];
+    this.restore(lease);
     this.host.logger.debug(`lease ${lease.id} of client ${lease.client} ended (${reason}); restored ${uris.length} document(s)`);
     this.host.restored(uris);
     this.host.exclusive(false);
@@ -199,20 +202,26 @@ export class LeaseManager {
     void this.next();
   }
 
-  private restore(client: number, uri: string, before: Before): void {
-    this.host.documents.setClientDocument(client, uri, before.holder);
+  /**
+   * The holder's copies and the server's documents back as they were before the lease. A server
+   * restarted meanwhile is given what the clients hold (the holder's restored copies included).
+   */
+  private restore(lease: Lease): void {
+    const { documents } = this.host;
+    for (const [uri, before] of lease.holder) documents.setClientDocument(lease.client, uri, before);
     const store = this.host.serverDocuments();
-    if (!store) return;
-    if (before.server) {
-      store.sync(uri, before.server.languageId, before.server.text);
-      return;
+    try {
+      if (store && lease.server && lease.store === store) store.restore(lease.server);
+      else if (store) documents.resyncAll();
+    } catch (err) {
+      this.host.logger.error(`lease ${lease.id}: ${(err as Error).message}`);
     }
-    const other = this.host.documents.holders(uri).map((c) => this.host.documents.clientDocument(c, uri)).find((d) => d !== undefined);
-    if (other) store.sync(uri, other.languageId, other.text);
-    else store.close(uri);
+    documents.restored([...lease.holder.keys()]);
   }
 
-  stats(): BrokerStats {
+  /** Answered once the document decisions of messages received before it are made (disk checks). */
+  async stats(): Promise<BrokerStats> {
+    await this.host.documents.settled();
     return {
       clients: this.host.clientCount(),
       waiting: this.waitingCount,

@@ -3,20 +3,10 @@ import type {
   DidCloseTextDocumentParams,
   DidOpenTextDocumentParams,
 } from 'vscode-languageserver-protocol';
-import { readFileSync } from 'node:fs';
-import { applyTextEdits, uriToPath } from '@agent-lsp/protocol';
-import type { DocumentStore } from '@agent-lsp/lsp';
+import { applyTextEdits } from '@agent-lsp/protocol';
+import { syncWithDisk, type DocumentStore } from '@agent-lsp/lsp';
 
 const LINGER_MS = 5 * 60_000;
-
-function diskText(uri: string): string | undefined {
-  const path = uriToPath(uri);
-  try {
-    return path ? readFileSync(path, 'utf8') : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 export interface ClientDocument {
   languageId: string;
@@ -30,11 +20,18 @@ export interface ClientDocument {
  * text and version are kept; the server holds one copy under the broker's own version counter (its
  * DocumentStore): the text any client sent last. A second client's differing didOpen becomes a full
  * didChange; the server's copy is closed only when no client holds the document any more.
+ *
+ * Freshness: the server's copy is known to be the disk's when it equals the file (checked after a
+ * didOpen and when the last holder lets go). Such copies follow the disk (`diskChanged`, from the
+ * watcher, and `refreshUnheld`, before a request reaches the server); a client's own unsaved
+ * text is never overwritten by disk.
  */
 export class SharedDocuments {
   private readonly byClient = new Map<number, Map<string, ClientDocument>>();
   /** Documents no client holds any more, kept open in the server for a while (see release). */
   private readonly lingering = new Map<string, NodeJS.Timeout>();
+  /** Disk checks under way; stats and tests wait for them (`settled`). */
+  private readonly checks = new Set<Promise<unknown>>();
 
   constructor(
     private readonly server: () => DocumentStore | undefined,
@@ -47,6 +44,8 @@ export class SharedDocuments {
     this.stopLingering(uri);
     this.docsOf(client).set(uri, { languageId, version, text });
     this.push(uri, languageId, text);
+    // A client that opens a file usually sends the disk's text: then the server's copy follows the disk.
+    this.track(this.adopt(uri));
   }
 
   didChange(client: number, p: DidChangeTextDocumentParams): void {
@@ -105,11 +104,6 @@ export class SharedDocuments {
     this.onSynced(uri);
   }
 
-  /**
-   * The last holder let go. When the server's text is the disk's, the document stays open for
-   * LINGER_MS: the next agent that opens it (a new front, minutes later) finds the server's work on
-   * it done instead of starting over. Unsaved text is closed at once, so nobody else sees it.
-   */
   private release(client: number, uri: string): void {
     this.docsOf(client).delete(uri);
     const other = [...this.byClient.values()].map((docs) => docs.get(uri)).find((d) => d !== undefined);
@@ -117,27 +111,118 @@ export class SharedDocuments {
       this.push(uri, other.languageId, other.text);
       return;
     }
-    const store = this.server();
-    const held = store?.get(uri);
-    if (held && held.text === diskText(uri)) {
-      this.stopLingering(uri);
-      this.lingering.set(
-        uri,
-        setTimeout(() => {
-          this.lingering.delete(uri);
-          if (this.holders(uri).length === 0 && this.server()?.close(uri)) this.onSynced(uri);
-        }, LINGER_MS),
-      );
-      return;
-    }
-    if (store?.close(uri)) this.onSynced(uri);
+    this.releaseServerCopy(uri);
   }
 
-  /** The file changed on disk: a lingering copy is stale, close it now. */
-  diskChanged(uri: string): void {
-    if (!this.lingering.has(uri)) return;
+  /**
+   * The last holder let go. When the server's text is the disk's, the document stays open for
+   * LINGER_MS: the next agent that opens it (a new front, minutes later) finds the server's work on
+   * it done instead of starting over. Unsaved text is closed as soon as that is known, so nobody
+   * else sees it.
+   */
+  private releaseServerCopy(uri: string): void {
+    const held = this.server()?.get(uri);
+    if (!held) return;
+    if (held.disk) {
+      this.linger(uri);
+      return;
+    }
+    // Not known to be the disk's text (changed since opened, or opened a moment ago): look.
+    this.track(
+      this.adopt(uri).then(() => {
+        if (this.holders(uri).length > 0 || this.lingering.has(uri)) return;
+        if (this.server()?.get(uri)?.disk) this.linger(uri);
+        else if (this.server()?.close(uri)) this.onSynced(uri);
+      }),
+    );
+  }
+
+  private linger(uri: string): void {
     this.stopLingering(uri);
-    if (this.holders(uri).length === 0 && this.server()?.close(uri)) this.onSynced(uri);
+    this.lingering.set(
+      uri,
+      setTimeout(() => {
+        this.lingering.delete(uri);
+        if (this.holders(uri).length === 0 && this.server()?.close(uri)) this.onSynced(uri);
+      }, LINGER_MS),
+    );
+  }
+
+  /** Records the server's copy of `uri` as the disk's when it equals the file now. */
+  private async adopt(uri: string): Promise<void> {
+    const store = this.server();
+    if (store) await syncWithDisk(store, [uri], { ownText: 'keep', closeMissing: false });
+  }
+
+  private track(check: Promise<unknown>): void {
+    const settled = check.catch(() => undefined).finally(() => this.checks.delete(settled));
+    this.checks.add(settled);
+  }
+
+  /** Resolves once the disk checks started so far are done. */
+  async settled(): Promise<void> {
+    while (this.checks.size > 0) await Promise.all([...this.checks]);
+  }
+
+  /**
+   * Documents the server holds that no client holds (lingering ones, the broker's own): when their
+   * file changed since they were synced (size + mtime, then content), they get the disk's text, or
+   * are closed when the file is gone. Runs before a request reaches the server, so an answer is
+   * never computed on a stale copy nobody holds, even when the watcher has not fired (or cannot:
+   * ENOSPC).
+   */
+  async refreshUnheld(): Promise<void> {
+    const store = this.server();
+    if (!store) return;
+    try {
+      const outcome = await syncWithDisk(store, this.unheld(store), { ownText: 'replace' });
+      this.synced(outcome.resynced, outcome.closed);
+    } catch {
+      // the server went away meanwhile: the request that follows fails with that error
+    }
+  }
+
+  private unheld(store: DocumentStore, among: readonly string[] = store.uris({ includeInternal: true })): string[] {
+    const held = new Set<string>();
+    for (const docs of this.byClient.values()) for (const uri of docs.keys()) held.add(uri);
+    return among.filter((uri) => !held.has(uri) && store.get(uri) !== undefined);
+  }
+
+  /**
+   * Files changed on disk (the watcher): server copies that are the disk's follow it — the ones no
+   * client holds, and held ones whose holders' text was the disk's (a gone file closes only the
+   * former). A client's own unsaved text is left alone.
+   */
+  async diskChanged(uris: readonly string[]): Promise<void> {
+    const store = this.server();
+    if (!store) return;
+    const unheld = this.unheld(store, uris);
+    const held = uris.filter((uri) => store.get(uri) !== undefined && !unheld.includes(uri));
+    try {
+      const [a, b] = await Promise.all([
+        syncWithDisk(store, unheld, { ownText: 'replace' }),
+        syncWithDisk(store, held, { ownText: 'keep', closeMissing: false }),
+      ]);
+      this.synced([...a.resynced, ...b.resynced], [...a.closed, ...b.closed]);
+    } catch {
+      // the server went away meanwhile: a restarted one gets the clients' documents afresh
+    }
+  }
+
+  private synced(resynced: readonly string[], closed: readonly string[]): void {
+    for (const uri of closed) this.stopLingering(uri);
+    for (const uri of [...resynced, ...closed]) this.onSynced(uri);
+  }
+
+  /**
+   * An exclusive section ended and put these documents back: one that no client holds any more
+   * is released like any other (lingers when it is the disk's text, else closes).
+   */
+  restored(uris: readonly string[]): void {
+    for (const uri of uris) {
+      if (this.holders(uri).length > 0 || this.lingering.has(uri) || !this.server()?.get(uri)) continue;
+      this.releaseServerCopy(uri);
+    }
   }
 
   private stopLingering(uri: string): void {

@@ -36,6 +36,10 @@ describe('WorkspaceWatcher', () => {
     for (const dir of ['node_modules/pkg', '.git', 'dist', '__pycache__']) expect(WorkspaceWatcher.isIgnored(root, join(root, dir, 'x.py'))).toBe(true);
     expect(WorkspaceWatcher.isIgnored(root, join(root, 'src', '.a.py.agent-lsp-12-abcd0123.tmp'))).toBe(true);
     expect(WorkspaceWatcher.isIgnored(root, join(root, 'src', 'builder.py'))).toBe(false);
+    // The one list of directories nobody indexes (lsp's sourceTree): every dot-directory too.
+    expect(WorkspaceWatcher.isIgnored(root, join(root, '.cache', 'x.py'))).toBe(true);
+    expect(WorkspaceWatcher.isIgnored(root, join(root, 'target'), true)).toBe(true);
+    expect(WorkspaceWatcher.isIgnored(root, join(root, 'build'), false)).toBe(false);
   });
 
   it('sends a batch for an outside write, but none for node_modules', async () => {

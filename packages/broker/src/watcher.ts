@@ -1,11 +1,10 @@
-import { relative, sep } from 'node:path';
+import type { Stats } from 'node:fs';
+import { basename, relative } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
 import { pathToUri, type Disposable } from '@agent-lsp/protocol';
-import type { Logger } from '@agent-lsp/lsp';
+import { inNotIndexedDir, isNotIndexedDir, type Logger } from '@agent-lsp/lsp';
 
-/** Directories whose changes no server needs to hear about (and whose watches would be many). */
-const IGNORED_DIRS = new Set(['.git', '.hg', '.svn', 'node_modules', '__pycache__', '.venv', 'venv', '.tox', '.mypy_cache', '.pytest_cache', 'dist', 'build', 'out', 'target', 'coverage', '.next', '.turbo']);
 const BATCH_MS = 100;
 const OWN_TEMP_FILE = /\.agent-lsp-\d+-[0-9a-f]+\.tmp$/;
 /** How long a path we wrote ourselves stays suppressed. */
@@ -18,9 +17,10 @@ export interface WorkspaceWatcherOptions {
 }
 
 /**
- * One watcher per broker: files created, changed or deleted by anything else (shell, git, editors)
- * reach the server as workspace/didChangeWatchedFiles. chokidar 5 has no glob support, so ignores
- * are a predicate on the path relative to the root.
+ * One watcher per workspace (in the broker for its server; in the front for servers it runs
+ * itself): files created, changed or deleted by anything else (shell, git, editors) are reported
+ * in batches. chokidar 5 has no glob support, so ignores are a predicate on the path relative to
+ * the root: the directories nobody indexes (lsp's sourceTree) and our own temp files.
  */
 export class WorkspaceWatcher implements Disposable {
   private watcher: FSWatcher | undefined;
@@ -33,17 +33,18 @@ export class WorkspaceWatcher implements Disposable {
 
   constructor(private readonly options: WorkspaceWatcherOptions) {}
 
-  static isIgnored(root: string, path: string): boolean {
+  /** Whether changes at `path` (a directory when `isDirectory`) are never reported. */
+  static isIgnored(root: string, path: string, isDirectory = false): boolean {
     const rel = relative(root, path);
     if (rel === '' || rel.startsWith('..')) return false;
     // The transaction writer's temp files (see packages/session fileWriter) are never news.
     if (OWN_TEMP_FILE.test(path)) return true;
-    return rel.split(sep).some((part) => IGNORED_DIRS.has(part));
+    return inNotIndexedDir(root, path) || (isDirectory && isNotIndexedDir(basename(path)));
   }
 
   start(): void {
     const { root, logger } = this.options;
-    const w = watch(root, { ignoreInitial: true, persistent: true, ignored: (path: string) => WorkspaceWatcher.isIgnored(root, path) });
+    const w = watch(root, { ignoreInitial: true, persistent: true, ignored: (path: string, stats?: Stats) => WorkspaceWatcher.isIgnored(root, path, stats?.isDirectory() === true) });
     this.watcher = w;
     w.on('add', (p: string) => this.record(p, FileChangeType.Created));
     w.on('change', (p: string) => this.record(p, FileChangeType.Changed));

@@ -19,3 +19,6 @@ export * from './exclusiveAccess.js';
 export * from './atomicFile.js';
 export * from './restartBudget.js';
 export * from './linkedTransport.js';
+export * from './diskText.js';
+export * from './diskSync.js';
+export * from './sourceTree.js';

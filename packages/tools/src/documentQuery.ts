@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
 import type { Position } from 'vscode-languageserver-protocol';
-import type { LspConnection } from '@agent-lsp/lsp';
-import { resolvePositionPattern, uriToPath, toLspPosition, toLspRange, UserError, type UserRange } from '@agent-lsp/protocol';
+import { resolvePositionPattern, toLspPosition, toLspRange, UserError, type UserRange } from '@agent-lsp/protocol';
 import type { DocumentHandle } from '@agent-lsp/workspace';
 import { awaitReady, type NotReadyResult, type ReadinessArgs } from './readinessGate.js';
 import type { ToolContext } from './toolDefinition.js';
@@ -27,11 +25,15 @@ export async function openReadyDocument(
   await ctx.workspace.ensureRoots(args.file_path);
   const path = ctx.workspace.resolveFile(args.file_path);
   const handle = await ctx.workspace.openDocument(path, args.language_id);
+  const label = ctx.workspace.display(path);
   const notReady = await awaitReady(handle.conn, args, ctx);
   if (notReady) return notReady;
-  // A file can change on disk while we waited; the server must see the current text.
-  const fresh = await ctx.workspace.openDocument(path, args.language_id);
-  return { handle: fresh, label: ctx.workspace.display(path) };
+  // A file can change on disk while we waited; the server must see the current text (a stat
+  // tells whether it did; the file is read again only then).
+  await ctx.workspace.syncFromDisk([path]);
+  const doc = handle.conn.documents.get(handle.uri);
+  if (!doc) throw new UserError('file_not_found', `${label} was removed while agent-lsp waited for ${handle.conn.server.displayName}.`);
+  return { handle: { ...handle, doc }, label };
 }
 
 /** Refuses, with a message that says what to use instead, a request the server does not offer. */
@@ -65,23 +67,3 @@ export function rangeIn(doc: ReadyDocument, args: { start_line: number; start_co
   return toLspRange(doc.handle.doc.text, r);
 }
 
-/**
- * Brings every document open in a server in step with the disk (closing deleted ones). Needed
- * before asking for an edit that spans files: the server computes it on its own copies, and one
- * changed on disk by someone else since it was opened would get edits at the wrong places.
- */
-export function syncOpenDocuments(conn: LspConnection): void {
-  for (const uri of conn.documents.uris({ includeInternal: true })) {
-    const doc = conn.documents.get(uri);
-    const path = uriToPath(uri);
-    if (!doc || !path) continue;
-    let text: string | undefined;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch {
-      text = undefined;
-    }
-    if (text === undefined) conn.documents.close(uri);
-    else conn.documents.sync(uri, doc.languageId, text, { internal: doc.internal });
-  }
-}

@@ -1,11 +1,12 @@
-import { readFileSync } from 'node:fs';
+import type { FileEvent } from 'vscode-languageserver-protocol';
 import { displayPath, pathToUri, uriToPath, UserError, type Disposable } from '@agent-lsp/protocol';
 import {
   connectPassive,
-  ReadWriteLock,
+  readDiskText,
   RestartBudget,
   ServerCrashedError,
   startDirectConnection,
+  syncWithDisk,
   type LspConnection,
   type Logger,
   type OpenDocument,
@@ -13,6 +14,8 @@ import {
   type ServerRegistry,
   type StartDirectOptions,
 } from '@agent-lsp/lsp';
+import { DirectModeWatcher, type WatchState } from './directWatcher.js';
+import { FreshSection } from './freshSection.js';
 import { resolveDirectory, resolveFilePath } from './pathResolver.js';
 import { inferRoot } from './rootInference.js';
 
@@ -56,14 +59,19 @@ export class Workspace implements Disposable {
   private readonly connections = new Map<string, Promise<LspConnection>>();
   /** Automatic restarts after crashes, per server. */
   private readonly restartBudgets = new Map<string, RestartBudget>();
+  /** What each connection promise resolved to, so freshness checks never wait for a starting server. */
+  private readonly started = new WeakMap<Promise<LspConnection>, LspConnection>();
+  /** Watches the primary root for the servers this front runs itself (brokers watch their own). */
+  private watcher: DirectModeWatcher | undefined;
   /** Files outside the roots that a server named in an answer: readable, never writable. */
   private readonly serverNamed = new Set<string>();
   private readonly connect: ConnectionFactory;
   /**
    * Tool calls run in shared sections; a speculative evaluation (LspConnection.runExclusive) takes
    * it exclusively, so nothing of this front reads or resyncs a buffer that holds an overlay.
+   * Either kind starts by syncing the open documents with the disk (read-your-writes).
    */
-  private readonly section = new ReadWriteLock();
+  private readonly section = new FreshSection(() => this.syncFromDisk());
   /** Servers reached over TCP instead of spawned (start_lsp connect), by server id. */
   private readonly passive = new Map<string, string>();
 
@@ -211,7 +219,13 @@ export class Workspace implements Disposable {
     const address = this.passive.get(server.id);
     const starting = address ? connectPassive({ ...base, address }) : this.connect(base);
     this.connections.set(server.id, starting);
-    starting.catch(() => this.connections.delete(server.id));
+    starting.then(
+      (conn) => {
+        this.started.set(starting, conn);
+        if (!conn.broker && this.connections.get(server.id) === starting) this.watch(root);
+      },
+      () => this.connections.delete(server.id),
+    );
     return starting;
   }
 
@@ -242,7 +256,10 @@ export class Workspace implements Disposable {
     return restarted;
   }
 
-  /** Runs an ordinary tool call: alongside other calls, never inside a speculative evaluation. */
+  /**
+   * Runs an ordinary tool call: alongside other calls, never inside a speculative evaluation, and
+   * after the documents the servers hold for us were brought in step with the disk (read-your-writes).
+   */
   shared<T>(fn: () => Promise<T>): Promise<T> {
     return this.section.shared(fn);
   }
@@ -263,21 +280,78 @@ export class Workspace implements Disposable {
     }
   }
 
-  /** Opens (or re-syncs with disk) a file in its server; the server sees what is on disk now. */
+  /**
+   * Opens a file in its server, or brings an open one in step with the disk: the server sees what
+   * is on disk now. The file is read once (an open one only when a stat says it changed).
+   */
   async openDocument(path: string, languageOverride?: string): Promise<DocumentHandle> {
     const route = languageOverride
       ? { server: this.registry.forLanguage(languageOverride), languageId: languageOverride }
       : this.registry.forFileOrThrow(path);
     const conn = await this.connection(route.server);
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (err) {
-      throw new UserError('file_not_found', `Could not read ${this.display(path)}: ${(err as Error).message}`);
-    }
     const uri = pathToUri(path);
-    const doc = conn.documents.sync(uri, route.languageId, text);
+    if (conn.documents.get(uri)?.disk) {
+      await syncWithDisk(conn.documents, [uri], { ownText: 'replace' });
+      const open = conn.documents.get(uri);
+      // The same text again changes nothing but makes a document agent-lsp opened for itself the agent's.
+      const doc = open && conn.documents.sync(uri, open.languageId, open.text);
+      if (doc) return { conn, path, uri, languageId: route.languageId, doc };
+    }
+    const file = await readDiskText(path, this.display(path));
+    if (!file) throw new UserError('file_not_found', `Could not read ${this.display(path)}: it does not exist (any more).`);
+    const doc = conn.documents.sync(uri, route.languageId, file.text, { disk: file.state });
     return { conn, path, uri, languageId: route.languageId, doc };
+  }
+
+  /**
+   * Read-your-writes: every document a server holds open for this front whose file changed since
+   * it was synced (size + mtime, then content hash) gets the disk's text, or is closed when the
+   * file is gone. `paths` narrows it to those files; `force` compares their content even when the
+   * stat is unchanged (after our own writes). Servers still starting hold nothing yet and are
+   * not waited for.
+   */
+  async syncFromDisk(paths?: readonly string[], options: { force?: boolean } = {}): Promise<void> {
+    const uris = paths?.map(pathToUri);
+    await Promise.all(
+      this.startedConnections().map(async (conn) => {
+        try {
+          await syncWithDisk(conn.documents, uris ?? conn.documents.uris({ includeInternal: true }), { ownText: 'replace', force: options.force === true });
+        } catch (err) {
+          this.options.logger.warn(`could not bring ${conn.server.displayName}'s buffers in step with the disk: ${(err as Error).message}`);
+        }
+      }),
+    );
+  }
+
+  /**
+   * Files agent-lsp itself changed on disk (the transaction layer): every server hears of them,
+   * and the front's watcher does not report them again.
+   */
+  announceDiskChanges(changes: readonly FileEvent[]): void {
+    for (const c of changes) {
+      const path = uriToPath(c.uri);
+      if (path) this.watcher?.suppress(path);
+    }
+    for (const conn of this.startedConnections()) conn.notify('workspace/didChangeWatchedFiles', { changes });
+  }
+
+  /** The front's watcher: `off` while only brokers (or nothing) run, `degraded` past the OS's watch limit. */
+  get watching(): WatchState | 'off' {
+    return this.watcher?.state ?? 'off';
+  }
+
+  private watch(root: string): void {
+    if (this.watcher || root !== this.primaryRoot) return;
+    this.watcher = new DirectModeWatcher(root, this.options.logger, this.section, () => this.startedConnections());
+  }
+
+  private startedConnections(): LspConnection[] {
+    const out: LspConnection[] = [];
+    for (const p of this.connections.values()) {
+      const conn = this.started.get(p);
+      if (conn?.isAlive) out.push(conn);
+    }
+    return out;
   }
 
   async closeDocument(path: string): Promise<boolean> {
@@ -293,6 +367,8 @@ export class Workspace implements Disposable {
   }
 
   async stopAll(): Promise<void> {
+    this.watcher?.dispose();
+    this.watcher = undefined;
     const all = [...this.connections.values()];
     this.connections.clear();
     await Promise.all(all.map(async (p) => (await p.catch(() => undefined))?.shutdown()));

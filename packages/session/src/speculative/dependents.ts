@@ -1,14 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { basename, extname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, extname } from 'node:path';
 import type { DocumentSymbol, Location, Range, SymbolInformation } from 'vscode-languageserver-protocol';
 import { uriToPath } from '@agent-lsp/protocol';
-import type { LspConnection, ServerDefinition } from '@agent-lsp/lsp';
+import { walkSourceTree, type LspConnection, type ServerDefinition } from '@agent-lsp/lsp';
 import type { OverlayFile } from './overlay.js';
 import { touches } from './rangeMapping.js';
 import { minimalEdits } from './textLocation.js';
 
-/** Directories no importer is looked for in. */
-const SKIP_DIRS = new Set(['.git', 'node_modules', 'dist', 'build', 'out', '.venv', 'venv', '__pycache__', '.mypy_cache', 'target', '.cache']);
 const MAX_SCANNED_FILES = 5000;
 const REQUEST_TIMEOUT_MS = 15_000;
 
@@ -94,29 +92,18 @@ function namingFiles(roots: readonly string[], server: ServerDefinition, files: 
   const pattern = new RegExp(`\\b(${stems.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\b`);
   const out: string[] = [];
   let scanned = 0;
-  const walk = (dir: string) => {
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      if (scanned >= MAX_SCANNED_FILES) return;
-      const path = join(dir, e.name);
-      if (e.isDirectory()) {
-        if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) walk(path);
-      } else if (e.isFile() && server.extensions[extname(e.name).toLowerCase()]) {
-        scanned++;
-        try {
-          if (pattern.test(readFileSync(path, 'utf8'))) out.push(path);
-        } catch {
-          // unreadable: not an importer we can check
-        }
+  for (const root of roots) {
+    for (const path of walkSourceTree(root)) {
+      if (scanned >= MAX_SCANNED_FILES) break;
+      if (!server.extensions[extname(path).toLowerCase()]) continue;
+      scanned++;
+      try {
+        if (pattern.test(readFileSync(path, 'utf8'))) out.push(path);
+      } catch {
+        // unreadable: not an importer we can check
       }
     }
-  };
-  for (const root of roots) walk(root);
+  }
   return out;
 }
 

@@ -1,33 +1,28 @@
-import type { LspConnection, SettledDiagnostics } from '@agent-lsp/lsp';
+import type { DocumentSnapshot, LspConnection, SettledDiagnostics } from '@agent-lsp/lsp';
 import { RequestTimeoutError } from '@agent-lsp/lsp';
 
-interface Prior {
-  languageId: string;
-  text: string;
-  internal: boolean;
-}
-
 /**
- * The server's buffers as an evaluation changes them inside an exclusive section: remembers what
- * each document was before its first change (open with some text, or not open) and puts exactly
- * that back on restore, so the section ends with the server as it found it.
+ * The server's buffers as an evaluation changes them inside an exclusive section: a thin layer
+ * over the document store's snapshot, which remembers what each document was before its first
+ * change (open with some text, or not open) and puts exactly that back on restore, so the section
+ * ends with the server as it found it.
  */
 export class ServerBuffers {
-  private readonly prior = new Map<string, Prior | null>();
+  private snapshot: DocumentSnapshot;
 
-  constructor(private readonly conn: LspConnection) {}
+  constructor(private readonly conn: LspConnection) {
+    this.snapshot = conn.documents.snapshot();
+  }
 
-  private remember(uri: string): void {
-    if (this.prior.has(uri)) return;
-    const doc = this.conn.documents.get(uri);
-    this.prior.set(uri, doc ? { languageId: doc.languageId, text: doc.text, internal: doc.internal } : null);
+  /** Internal unless the document was open for the agent before the section. */
+  private internal(uri: string): boolean {
+    this.snapshot.record(uri);
+    return this.snapshot.before(uri)?.internal ?? true;
   }
 
   /** Makes the server hold `text` for `uri` (opening it when needed). */
   hold(uri: string, languageId: string, text: string): void {
-    this.remember(uri);
-    const before = this.prior.get(uri);
-    this.conn.documents.sync(uri, languageId, text, { internal: before ? before.internal : true });
+    this.conn.documents.sync(uri, languageId, text, { internal: this.internal(uri) });
   }
 
   /**
@@ -35,30 +30,17 @@ export class ServerBuffers {
    * buffers as they are now (clangd and gopls do not re-check an unchanged open file on their own).
    */
   reopen(uri: string, languageId: string, text: string): void {
-    this.remember(uri);
-    const before = this.prior.get(uri);
+    const internal = this.internal(uri);
     if (this.conn.documents.get(uri)) this.conn.documents.close(uri);
     this.conn.diagnostics.forget(uri);
-    this.conn.documents.sync(uri, languageId, text, { internal: before ? before.internal : true });
+    this.conn.documents.sync(uri, languageId, text, { internal });
   }
 
   /** Every changed document back as it was (or closed again); throws after trying them all. */
   restore(): void {
-    const failures: string[] = [];
-    for (const [uri, before] of [...this.prior].reverse()) {
-      try {
-        if (before) {
-          this.conn.documents.sync(uri, before.languageId, before.text, { internal: before.internal });
-        } else if (this.conn.documents.get(uri)) {
-          this.conn.documents.close(uri);
-          this.conn.diagnostics.forget(uri);
-        }
-      } catch (err) {
-        failures.push(`${uri}: ${(err as Error).message}`);
-      }
-    }
-    this.prior.clear();
-    if (failures.length) throw new Error(`could not restore the server's buffers: ${failures.join('; ')}`);
+    const snapshot = this.snapshot;
+    this.snapshot = this.conn.documents.snapshot();
+    this.conn.documents.restore(snapshot);
   }
 }
 

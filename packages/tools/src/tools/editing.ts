@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { MAX_JSON_DEPTH, nestsDeeperThan, UserError } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
-import { isNotReady, openReadyDocument, syncOpenDocuments } from '../documentQuery.js';
+import { isNotReady, openReadyDocument } from '../documentQuery.js';
 import { checkCommandAllowed } from '../serverCommands.js';
 import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { workspaceEditSchema } from '../lspSchemas.js';
@@ -75,7 +75,7 @@ export const executeCommand = defineTool({
       throw new UserError('invalid_argument', 'Pass file_path (a file the command is about) or language_id to say which server runs the command.');
     }
     checkCommandAllowed(conn, args.command, args.arguments ?? []);
-    syncOpenDocuments(conn);
+    await ctx.workspace.syncFromDisk(); // the server computes the edit on its copies: they must be the disk's
     const result = await ctx.session.transactions.withServerEdits(ctx.call, ctx.signal, () =>
       conn.request<unknown>('workspace/executeCommand', { command: args.command, arguments: args.arguments ?? [] }, { signal: ctx.signal }),
     );

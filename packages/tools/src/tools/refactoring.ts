@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FormattingOptions, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { fromLspRange, UserError } from '@agent-lsp/protocol';
-import { isNotReady, openReadyDocument, positionIn, rangeIn, requireSupport, syncOpenDocuments, type ReadyDocument } from '../documentQuery.js';
+import { isNotReady, openReadyDocument, positionIn, rangeIn, requireSupport, type ReadyDocument } from '../documentQuery.js';
 import { notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { PositionMapper } from '../locations.js';
 import { page, pageHeader } from '../paging.js';
@@ -44,7 +44,7 @@ export const renameSymbol = defineTool({
     if (isNotReady(doc)) return doc;
     requireSupport(doc, 'textDocument/rename', 'rename_symbol');
     const { conn, uri } = doc.handle;
-    syncOpenDocuments(conn);
+    await ctx.workspace.syncFromDisk(); // the server computes the edit on its copies: they must be the disk's
     const position = positionIn(doc, args);
     const edit = await conn.request<WorkspaceEdit | null>('textDocument/rename', { textDocument: { uri }, position, newName: args.new_name }, { signal: ctx.signal });
     if (!edit || (!edit.changes && !edit.documentChanges)) {

@@ -1,0 +1,30 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { inNotIndexedDir, walkSourceTree } from './sourceTree.js';
+
+describe('walkSourceTree', () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'agent-lsp-tree-'));
+    for (const f of ['b.py', 'a.py', 'pkg/z.py', 'pkg/deep/y.py', 'node_modules/m/index.js', '.venv/lib/x.py', '__pycache__/c.pyc', 'target/t.rs', 'build/g.py', '.git/HEAD', 'builder/ok.py']) {
+      mkdirSync(join(root, f, '..'), { recursive: true });
+      writeFileSync(join(root, f), '');
+    }
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('yields files nearest first, names sorted, skipping directories nobody indexes', () => {
+    expect([...walkSourceTree(root)].map((p) => relative(root, p))).toEqual(['a.py', 'b.py', 'builder/ok.py', 'pkg/z.py', 'pkg/deep/y.py']);
+    expect([...walkSourceTree(root, { maxDepth: 1 })].map((p) => relative(root, p))).toEqual(['a.py', 'b.py', 'builder/ok.py', 'pkg/z.py']);
+  });
+
+  it('tells whether a path lies below such a directory', () => {
+    expect(inNotIndexedDir(root, join(root, 'node_modules', 'm', 'index.js'))).toBe(true);
+    expect(inNotIndexedDir(root, join(root, '.venv', 'lib', 'x.py'))).toBe(true);
+    expect(inNotIndexedDir(root, join(root, 'builder', 'ok.py'))).toBe(false);
+    // A file named like such a directory is a file.
+    expect(inNotIndexedDir(root, join(root, 'build'))).toBe(false);
+  });
+});

@@ -1,0 +1,69 @@
+import { readdirSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+
+/**
+ * Directories nobody indexes: vendored dependencies, virtual environments, caches and build
+ * output. Every walk over a workspace (seed files, language detection, dependents) and the file
+ * watcher skip them, and every directory whose name starts with a dot (.git, .venv, .tox,
+ * .mypy_cache, .next, .cache, editor settings...).
+ */
+export const NOT_INDEXED_DIRS: ReadonlySet<string> = new Set([
+  'node_modules',
+  '__pycache__',
+  'venv',
+  'site-packages',
+  'dist',
+  'build',
+  'out',
+  'target',
+  'coverage',
+]);
+
+/** Whether a directory of this name is skipped by every walk and by the watcher. */
+export function isNotIndexedDir(name: string): boolean {
+  return name.startsWith('.') || NOT_INDEXED_DIRS.has(name);
+}
+
+/** Whether `path` lies in a directory nobody indexes, below `root` (the root itself never is). */
+export function inNotIndexedDir(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  if (rel === '' || rel.startsWith('..')) return false;
+  const parts = rel.split(sep);
+  parts.pop();
+  return parts.some(isNotIndexedDir);
+}
+
+export interface WalkOptions {
+  /** Levels below the root to enter (the root's own files are depth 0). */
+  maxDepth?: number;
+  /** Directory entries to look at in all before stopping (bounds a walk over a huge tree). */
+  maxEntries?: number;
+}
+
+/**
+ * The regular files under `root`, nearest first (breadth-first, names sorted: deterministic),
+ * skipping directories nobody indexes. Stop iterating to stop the walk.
+ */
+export function* walkSourceTree(root: string, options: WalkOptions = {}): Generator<string> {
+  const maxDepth = options.maxDepth ?? Infinity;
+  const maxEntries = options.maxEntries ?? Infinity;
+  let seen = 0;
+  let level = [root];
+  for (let depth = 0; depth <= maxDepth && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      let entries;
+      try {
+        entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+      } catch {
+        continue;
+      }
+      for (const e of entries) {
+        if (++seen > maxEntries) return;
+        if (e.isFile()) yield join(dir, e.name);
+        else if (e.isDirectory() && !isNotIndexedDir(e.name)) next.push(join(dir, e.name));
+      }
+    }
+    level = next;
+  }
+}

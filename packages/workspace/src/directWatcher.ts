@@ -1,0 +1,54 @@
+import type { FileEvent } from 'vscode-languageserver-protocol';
+import type { Disposable } from '@agent-lsp/protocol';
+import { WorkspaceWatcher } from '@agent-lsp/broker';
+import type { LspConnection, Logger, ReadWriteLock } from '@agent-lsp/lsp';
+
+export type WatchState = 'on' | 'degraded';
+
+/**
+ * The front's watcher, for the servers it runs itself (direct and passive mode; a broker watches
+ * for its own server): the same ignores and the same freshness rule as the broker's. Events are
+ * handled in a shared section, whose door resyncs open documents with the disk (never over an
+ * overlay of a running evaluation); then the servers hear of every changed file.
+ */
+export class DirectModeWatcher implements Disposable {
+  private readonly watcher: WorkspaceWatcher;
+
+  constructor(
+    root: string,
+    logger: Logger,
+    private readonly section: ReadWriteLock,
+    private readonly connections: () => LspConnection[],
+  ) {
+    this.watcher = new WorkspaceWatcher({ root, logger, onChanges: (changes) => void this.changed(changes) });
+    try {
+      this.watcher.start();
+    } catch (err) {
+      this.watcher.degraded = true;
+      logger.warn(`could not watch ${root}: ${(err as Error).message}; outside edits reach the servers only when a query finds them`);
+    }
+  }
+
+  get state(): WatchState {
+    return this.watcher.degraded ? 'degraded' : 'on';
+  }
+
+  /** agent-lsp wrote this file itself and told the servers: no echo. */
+  suppress(path: string): void {
+    this.watcher.suppress(path);
+  }
+
+  private async changed(changes: FileEvent[]): Promise<void> {
+    await this.section.shared(() => {
+      for (const conn of this.connections()) {
+        // A broker's own watcher reports the same files to its server.
+        if (!conn.broker) conn.notify('workspace/didChangeWatchedFiles', { changes });
+      }
+      return Promise.resolve();
+    });
+  }
+
+  dispose(): void {
+    this.watcher.dispose();
+  }
+}
