@@ -51,7 +51,7 @@ describe('LeaseManager', () => {
     leases.requestSettled();
     expect(await settled(grant)).toBe(true);
     expect(sections).toEqual([true]);
-    expect(leases.stats()).toMatchObject({ lease: { client: 1 }, waiting: 1 });
+    expect((await leases.stats())).toMatchObject({ lease: { client: 1 }, waiting: 1 });
     leases.dispose();
   });
 
@@ -90,10 +90,10 @@ describe('LeaseManager', () => {
     await vi.advanceTimersByTimeAsync(900);
     expect(leases.renew(1, lease.leaseId, 1000).expiresAt).toBeGreaterThan(lease.expiresAt);
     await vi.advanceTimersByTimeAsync(900);
-    expect(leases.stats().lease).toMatchObject({ client: 1 });
+    expect((await leases.stats()).lease).toMatchObject({ client: 1 });
     const waiting = leases.gate(2);
     await vi.advanceTimersByTimeAsync(200);
-    expect(leases.stats().lease).toBeNull();
+    expect((await leases.stats()).lease).toBeNull();
     await waiting;
     expect(sections).toEqual([true, false]);
     expect(() => leases.renew(1, lease.leaseId)).toThrow(/not held by this client \(it may have expired\)/);
@@ -107,7 +107,7 @@ describe('LeaseManager', () => {
     expect(() => leases.renew(2, lease.leaseId)).toThrow(/not held by this client/);
     expect(() => leases.release(2, lease.leaseId)).toThrow(/not held by this client/);
     expect(() => leases.renew(1, 'another-id')).toThrow(/not held by this client/);
-    expect(leases.stats().lease).toMatchObject({ client: 1 });
+    expect((await leases.stats()).lease).toMatchObject({ client: 1 });
     leases.dispose();
   });
 
@@ -121,7 +121,7 @@ describe('LeaseManager', () => {
     await expect(leaving).rejects.toThrow(/client disconnected/);
     leases.clientGone(1);
     await expect(next).resolves.toMatchObject({ leaseId: expect.any(String) });
-    expect(leases.stats().lease).toMatchObject({ client: 3 });
+    expect((await leases.stats()).lease).toMatchObject({ client: 3 });
     leases.dispose();
   });
 

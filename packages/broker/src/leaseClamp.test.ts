@@ -37,13 +37,13 @@ describe('lease length', () => {
     const lease = await manager.acquire(1, 2 ** 31);
     expect(lease.expiresAt).toBe(1_000_000 + MAX_LEASE_MS);
     vi.advanceTimersByTime(10);
-    expect(manager.stats().lease?.client).toBe(1);
+    expect((await manager.stats()).lease?.client).toBe(1);
     const renewed = manager.renew(1, lease.leaseId, 2e9);
     expect(renewed.expiresAt).toBe(1_000_010 + MAX_LEASE_MS);
     vi.advanceTimersByTime(MAX_LEASE_MS - 1);
-    expect(manager.stats().lease?.client).toBe(1);
+    expect((await manager.stats()).lease?.client).toBe(1);
     vi.advanceTimersByTime(1);
-    expect(manager.stats().lease).toBeNull();
+    expect((await manager.stats()).lease).toBeNull();
     manager.dispose();
   });
 
@@ -53,7 +53,7 @@ describe('lease length', () => {
     const lease = await manager.acquire(2, 0);
     expect(lease.expiresAt).toBe(5_000 + MIN_LEASE_MS);
     vi.advanceTimersByTime(MIN_LEASE_MS - 1);
-    expect(manager.stats().lease?.client).toBe(2);
+    expect((await manager.stats()).lease?.client).toBe(2);
     manager.dispose();
   });
 });
