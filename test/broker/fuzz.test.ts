@@ -1,7 +1,7 @@
 // Thousands of malformed frames from several raw sockets against one pyright broker: it and its
 // server survive, and a well-behaved client's answers stay right throughout. Deterministic (seeded).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Hover, Location } from 'vscode-languageserver-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -139,6 +139,7 @@ describe('the broker under a fuzzed socket', () => {
   afterAll(async () => {
     good.close();
     await broker.stop();
+    rmSync(root, { recursive: true, force: true });
   });
 
   /** The good client's answers: `distance` hovers as itself, `Point` in its signature goes to the class. */

@@ -40,6 +40,7 @@ describe('a pyright broker with a hostile client', () => {
   afterAll(async () => {
     good.close();
     await broker.stop();
+    rmSync(root, { recursive: true, force: true });
   });
 
   it('closes a client whose request nests thousands deep, and keeps the server for the others', async () => {

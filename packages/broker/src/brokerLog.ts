@@ -37,11 +37,14 @@ export interface RotatingSinkOptions {
 export function rotatingLogSink(options: RotatingSinkOptions): (line: string) => void {
   const { path, maxBytes = MAX_BROKER_LOG_BYTES, fd = 2 } = options;
   const write = options.write ?? ((text: string) => void process.stderr.write(text));
+  // BigInt stats on purpose: on Node 20 a plain fstatSync of a pipe (a test's stderr) leaves the
+  // shared stat buffer so that the next require.resolve returns a symlinked path unresolved, and
+  // the typescript profile (so the broker key) came out different from the front's.
   const size = (): number | undefined => {
     try {
-      const st = fstatSync(fd);
-      const file = statSync(path);
-      return st.isFile() && st.ino === file.ino && st.dev === file.dev ? st.size : undefined;
+      const st = fstatSync(fd, { bigint: true });
+      const file = statSync(path, { bigint: true });
+      return st.isFile() && st.ino === file.ino && st.dev === file.dev ? Number(st.size) : undefined;
     } catch {
       return undefined;
     }
