@@ -15,7 +15,7 @@ const GO = join(FIXTURES, 'go-basic');
 const CPP = join(FIXTURES, 'cpp-basic');
 
 /** Every way a diagnostics answer can settle except giving up. */
-const SETTLED = ['pull', 'version', 'exact', 'quiet'];
+const SETTLED = ['pull', 'version', 'exact', 'push'];
 
 interface Loc {
   file: string;

@@ -20,17 +20,27 @@ function host(probe: () => Promise<unknown> = () => new Promise(() => undefined)
 }
 
 describe('DiagnosticsCollector: settling by push', () => {
-  it('a versioned push settles its version; an unversioned push after a change (a close\'s clear) settles nothing', async () => {
-    const { documents, collector } = host();
+  it('a versioned push settles its version; the clear a close sends (unversioned, before the server read the reopen) settles nothing', async () => {
+    const { documents, collector } = host(() => Promise.reject(new Error('method not found')));
     documents.sync(URI, 'c', 'int a;');
     collector.onPublish({ uri: URI, version: 1, diagnostics: [error('old')] });
     expect(await collector.settle(URI, 2000)).toMatchObject({ settledBy: 'version', diagnostics: [error('old')] });
 
+    documents.close(URI);
+    collector.forget(URI);
     documents.sync(URI, 'c', 'int b = x;');
     const settling = collector.settle(URI, 1500);
     collector.onPublish({ uri: URI, diagnostics: [] });
-    // A quiet window after it is not an answer for the new text.
     expect((await settling).settledBy).toBe('timeout');
+  });
+
+  it('an unversioned push after the text was sent, from a server that also versions (gopls), settles once the server answered a later request', async () => {
+    const { documents, collector } = host(() => Promise.resolve([]));
+    documents.sync(OTHER, 'c', '#define X 1');
+    collector.onPublish({ uri: OTHER, version: 1, diagnostics: [] });
+    documents.sync(URI, 'c', 'int a;');
+    collector.onPublish({ uri: URI, diagnostics: [] });
+    expect(await collector.settle(URI, 5000)).toMatchObject({ settledBy: 'push', diagnostics: [] });
   });
 
   it('a push for an earlier version of the very same text settles it, unless another document changed since', async () => {
@@ -56,7 +66,7 @@ describe('DiagnosticsCollector: settling by push', () => {
 
     const silent = host();
     silent.documents.sync(URI, 'c', 'int a;');
-    const quiet = silent.collector.settle(URI, 5000);
+    const quiet = silent.collector.settle(URI, 1500);
     silent.collector.onPublish({ uri: URI, diagnostics: [error('new')] });
     expect((await quiet).settledBy).toBe('quiet');
   });

@@ -44,8 +44,9 @@ export const QUIET_WINDOW_MS = 500;
  * Collects the server's diagnostics and tells when they describe the current text: pull first,
  * then a server-specific exact query, then a push stamped with the version sent (or with an
  * earlier version of the very same text: clangd does not publish again for a text it already
- * built), then, for servers whose pushes carry no version, a push after the change once the server
- * answered a request sent after it. A quiet window alone settles nothing: it ends as `quiet`.
+ * built), then a push without a version received after the change once the server answered a
+ * request sent after it and went quiet (gopls sends some pushes unversioned; after a close, only a
+ * push after that answer counts). A quiet window alone settles nothing: it ends as `quiet`.
  */
 export class DiagnosticsCollector {
   private readonly pushed = new Map<string, PushedDiagnostics>();
@@ -57,15 +58,12 @@ export class DiagnosticsCollector {
 
   /** Feed for textDocument/publishDiagnostics. */
   onPublish(params: PublishDiagnosticsParams): void {
-    if (params.version !== undefined && params.version !== null) this.versionedPushes = true;
     const doc = this.host.documents.get(params.uri);
     const text = doc !== undefined && params.version === doc.version ? doc.text : undefined;
     this.pushed.set(params.uri, { version: params.version ?? undefined, diagnostics: params.diagnostics, receivedAt: Date.now(), text });
     this.pushEmitter.fire(params.uri);
   }
 
-  /** Set once the server stamped a push with a version: its unversioned pushes (a close's clear) say nothing of a text. */
-  private versionedPushes = false;
 
   /** The last diagnostics the server pushed for each URI (no settling). */
   lastPushed(): Map<string, Diagnostic[]> {
@@ -142,17 +140,24 @@ export class DiagnosticsCollector {
       if (p.version === doc.version) return true;
       return p.text !== undefined && p.text === doc.text && this.othersUnchangedSince(uri, p.receivedAt);
     };
-    const freshUnversioned = () => {
-      const p = current();
-      return p !== undefined && p.version === undefined && !this.versionedPushes && (doc === undefined || p.receivedAt >= doc.syncedAt);
-    };
     if (confirmed()) return Promise.resolve({ uri, diagnostics: current()?.diagnostics ?? [], settledBy: 'version' });
 
     return new Promise((resolve) => {
       let quietTimer: NodeJS.Timeout | undefined;
       let done = false;
-      // Answered after the change was read (JSON-RPC keeps order): the server has processed it.
+      // The server answered a request sent after the text: it has read the change (JSON-RPC keeps order).
       let probeAnswered = false;
+      let quietElapsed = false;
+      // An unversioned push arrived after the probe's answer: it cannot be what the server said
+      // while closing the document before (clangd clears a closed file's diagnostics, unversioned).
+      let pushAfterProbe = false;
+      /** An unversioned push sent after the text was: right after it was sent, unless the document was just closed. */
+      const freshUnversioned = () => {
+        const p = current();
+        if (p === undefined || p.version !== undefined) return false;
+        if (doc === undefined) return true;
+        return p.receivedAt >= doc.syncedAt && (!this.closed.has(uri) || pushAfterProbe);
+      };
       const finish = (settledBy: SettledBy) => {
         if (done) return;
         done = true;
@@ -161,19 +166,30 @@ export class DiagnosticsCollector {
         clearTimeout(quietTimer);
         resolve({ uri, diagnostics: current()?.diagnostics ?? [], settledBy });
       };
+      const settleIfProcessed = () => {
+        if (quietElapsed && probeAnswered && freshUnversioned()) finish('push');
+      };
       const armQuiet = () => {
         clearTimeout(quietTimer);
-        quietTimer = setTimeout(() => finish(probeAnswered ? 'push' : 'quiet'), QUIET_WINDOW_MS);
+        quietElapsed = false;
+        quietTimer = setTimeout(() => {
+          quietElapsed = true;
+          if (doc === undefined) finish('quiet');
+          else settleIfProcessed();
+        }, QUIET_WINDOW_MS);
       };
       const sub = this.pushEmitter.on((pushedUri) => {
         if (pushedUri !== uri) return;
+        if (probeAnswered) pushAfterProbe = true;
         if (confirmed()) finish('version');
         else if (freshUnversioned()) armQuiet();
       });
-      const deadline = setTimeout(() => finish('timeout'), timeoutMs);
-      if (!this.versionedPushes && doc) {
+      // Past the deadline: a window that went quiet without the server confirming is only `quiet`.
+      const deadline = setTimeout(() => finish(quietElapsed && freshUnversioned() ? 'quiet' : 'timeout'), timeoutMs);
+      if (doc) {
         const answered = () => {
           probeAnswered = true;
+          settleIfProcessed();
         };
         this.host.request('textDocument/documentSymbol', { textDocument: { uri } }, { timeoutMs }).then(answered, answered);
       }
@@ -181,9 +197,14 @@ export class DiagnosticsCollector {
     });
   }
 
+  /** The document was closed: what it pushes next may be the close's clear, not an answer. */
   forget(uri: string): void {
     this.pushed.delete(uri);
+    this.closed.add(uri);
   }
+
+  /** URIs closed (forgotten) at some point: their unversioned pushes count only after a probe's answer. */
+  private readonly closed = new Set<string>();
 
   dispose(): void {
     this.pushEmitter.dispose();
