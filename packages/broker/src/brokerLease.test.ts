@@ -45,10 +45,11 @@ async function fakeBroker(answers: { acquire?: () => unknown; renew?: () => unkn
 }
 
 /** Runs a section that waits until its signal aborts (or `ms` passes), and returns what it saw. */
-function sectionUntilLost(conn: LspConnection, ms = 5000): Promise<{ aborted: boolean; reason: unknown }> {
+function sectionUntilLost(conn: LspConnection, ms = 5000, entered: () => void = () => undefined): Promise<{ aborted: boolean; reason: unknown }> {
   return conn.runExclusive(
     (lost) =>
       new Promise((resolve) => {
+        entered();
         const done = () => resolve({ aborted: lost.aborted, reason: lost.reason });
         const timer = setTimeout(done, ms);
         lost.addEventListener('abort', () => (clearTimeout(timer), done()), { once: true });
@@ -97,8 +98,10 @@ describe('BrokerLeaseAccess', () => {
   it('aborts the section when the broker goes away', async () => {
     const b = await fakeBroker({ renew: () => new Promise(() => undefined) });
     opened.push(b);
-    const section = sectionUntilLost(b.conn);
-    while (!b.calls.includes('acquire')) await new Promise((r) => setTimeout(r, 5));
+    let enter: () => void = () => undefined;
+    const entered = new Promise<void>((r) => (enter = r));
+    const section = sectionUntilLost(b.conn, 5000, enter);
+    await entered;
     b.link.disconnect('broker killed');
     const seen = await section;
     expect(seen.aborted).toBe(true);

@@ -6,6 +6,7 @@ import {
   UserError,
   WireError,
   type BrokerAcquireResult,
+  type Disposable,
 } from '@agent-lsp/protocol';
 import { ReadWriteLock, type ExclusiveAccess, type ExclusiveOptions, type LspConnection } from '@agent-lsp/lsp';
 import { DEFAULT_LEASE_MS } from './lease.js';
@@ -73,7 +74,7 @@ class HeldLease {
   readonly lost = new AbortController();
   private readonly renewTimer: NodeJS.Timeout;
   private expiryTimer: NodeJS.Timeout | undefined;
-  private readonly crashWatch;
+  private readonly crashWatch: Disposable;
 
   constructor(
     private readonly conn: LspConnection,
