@@ -1,7 +1,7 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrokerProgress, BrokerState } from '@agent-lsp/protocol';
+import { writeFileAtomic, writeFileAtomicSync } from '@agent-lsp/lsp';
 
 export const DAEMON_SCHEMA = 1;
 
@@ -39,25 +39,12 @@ export function readDaemonFile(dir: string): DaemonInfo | undefined {
   }
 }
 
-/** Atomic: readers see the old file or the new one, never half of one. */
+/** Atomic (lsp's one atomic writer): readers see the old file or the new one, never half of one. */
 export function writeDaemonFile(dir: string, info: DaemonInfo): void {
-  const target = daemonFilePath(dir);
-  const temp = `${target}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
-  renameSync(temp, target);
+  writeFileAtomicSync(daemonFilePath(dir), JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
 }
 
-let tempCounter = 0;
-
 /** writeDaemonFile off the event loop (the broker's status writes); the temp file goes on failure. */
-export async function writeDaemonFileAsync(dir: string, info: DaemonInfo): Promise<void> {
-  const target = daemonFilePath(dir);
-  const temp = `${target}.${process.pid}.${tempCounter++}.tmp`;
-  try {
-    await writeFile(temp, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
-    await rename(temp, target);
-  } catch (err) {
-    await rm(temp, { force: true }).catch(() => undefined);
-    throw err;
-  }
+export function writeDaemonFileAsync(dir: string, info: DaemonInfo): Promise<void> {
+  return writeFileAtomic(daemonFilePath(dir), JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { findExecutable } from './executables.js';
@@ -7,9 +7,10 @@ import type { ResolvedServer, ServerDefinition } from './serverProfile.js';
 
 const require = createRequire(import.meta.url);
 
+/** The package's real directory: part of the broker key, so it must not depend on which symlink resolved it. */
 function packageDir(name: string): string | undefined {
   try {
-    return dirname(require.resolve(`${name}/package.json`));
+    return realpathSync(dirname(require.resolve(`${name}/package.json`)));
   } catch {
     return undefined;
   }

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { pathToUri, toDisposable } from '@agent-lsp/protocol';
 import type { ReadinessFamily } from './readinessContext.js';
+import { readRegularFileSync } from './diskText.js';
 import { findSourceFiles } from './seedFile.js';
 
 /** Without a compilation database clangd knows only open files: open this many sources at most. */
@@ -34,11 +35,12 @@ export const clangdReadiness: ReadinessFamily = ({ conn, store }) => {
   store.add(conn.diagnostics.onPush((uri) => waiting.delete(uri) && maybeReady()));
   store.add(progress.onProgress(() => maybeReady()));
   for (const file of files) {
-    try {
-      conn.documents.sync(pathToUri(file), conn.server.extensions[extname(file)] ?? 'cpp', readFileSync(file, 'utf8'), { internal: true });
-    } catch (err) {
+    const read = readRegularFileSync(file);
+    if (read) {
+      conn.documents.sync(pathToUri(file), conn.server.extensions[extname(file)] ?? 'cpp', read.text, { internal: true, disk: read.state });
+    } else {
       waiting.delete(pathToUri(file));
-      logger.debug(`could not open ${file}: ${(err as Error).message}`);
+      logger.debug(`could not open ${file}`);
     }
   }
   maybeReady();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, readFileSync, statSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { UserError } from '@agent-lsp/protocol';
 
@@ -64,5 +64,22 @@ export async function mayHaveChanged(path: string, state: DiskState): Promise<bo
     return !st.isFile() || st.size !== BigInt(state.size) || st.mtimeNs !== state.mtimeNs || st.ino !== state.ino;
   } catch {
     return true;
+  }
+}
+
+/**
+ * readDiskText for callers that cannot wait (position conversion, readiness seeds, scans in the
+ * front): the same rules — a regular file only, checked by stat before anything opens it (a FIFO
+ * never blocks), at most MAX_DOCUMENT_BYTES. Undefined for a missing file or one that cannot be a
+ * document.
+ */
+export function readRegularFileSync(path: string): DiskFile | undefined {
+  try {
+    const st = statSync(path, { bigint: true });
+    if (!st.isFile() || st.size > BigInt(MAX_DOCUMENT_BYTES)) return undefined;
+    const data = readFileSync(path);
+    return { text: data.toString('utf8'), state: { size: data.length, mtimeNs: st.mtimeNs, ino: st.ino, hash: hashOf(data) } };
+  } catch {
+    return undefined;
   }
 }

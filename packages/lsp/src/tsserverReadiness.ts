@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { pathToUri } from '@agent-lsp/protocol';
 import { SIGNAL_FALLBACK_MS, type ReadinessFamily } from './readinessContext.js';
+import { readRegularFileSync } from './diskText.js';
 import { findSeedFile } from './seedFile.js';
 
 const TS_PROJECT_LOADING = /Initializing JS\/TS language features/;
@@ -30,11 +30,9 @@ export const tsserverReadiness: ReadinessFamily = ({ conn, store }) => {
   }
   readiness.indexing({ title: 'Initializing JS/TS language features', message: 'loading the project' });
   const uri = pathToUri(seed);
-  try {
-    conn.documents.sync(uri, conn.server.extensions[extname(seed)] ?? 'typescript', readFileSync(seed, 'utf8'), { internal: true });
-  } catch (err) {
-    logger.warn(`could not open ${seed} to load the project: ${(err as Error).message}`);
-  }
+  const file = readRegularFileSync(seed);
+  if (file) conn.documents.sync(uri, conn.server.extensions[extname(seed)] ?? 'typescript', file.text, { internal: true, disk: file.state });
+  else logger.warn(`could not open ${seed} to load the project`);
   conn.request('textDocument/documentSymbol', { textDocument: { uri } }, { timeoutMs: SIGNAL_FALLBACK_MS }).then(
     () => {
       seedLoaded = true;

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import type { Diagnostic, Location, LocationLink, Range } from 'vscode-languageserver-protocol';
 import { fromLspRange, splitLines, toAgentDiagnostic, uriToPath } from '@agent-lsp/protocol';
-import type { LspConnection } from '@agent-lsp/lsp';
+import { readRegularFileSync, type LspConnection } from '@agent-lsp/lsp';
 import type { Workspace } from '@agent-lsp/workspace';
 import type { DiagnosticOut, LocationOut } from './schemas.js';
 
@@ -24,11 +23,7 @@ export class PositionMapper {
     let text = this.conn.documents.get(uri)?.text;
     if (text === undefined) {
       const path = uriToPath(uri);
-      try {
-        text = path ? readFileSync(path, 'utf8') : undefined;
-      } catch {
-        text = undefined;
-      }
+      text = path ? readRegularFileSync(path)?.text : undefined;
     }
     const lines = text === undefined ? undefined : splitLines(text);
     this.lines.set(uri, lines);

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import type { Location, Position, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { fromLspPosition, splitLines, uriToPath } from '@agent-lsp/protocol';
-import type { LspConnection } from '@agent-lsp/lsp';
+import { readRegularFileSync, type LspConnection } from '@agent-lsp/lsp';
 
 /** A place a rename's edits did not touch although the old name is there (1-based, characters). */
 export interface MissedPlace {
@@ -60,11 +59,7 @@ function readText(conn: LspConnection, uri: string): string | undefined {
   const open = conn.documents.get(uri)?.text;
   if (open !== undefined) return open;
   const path = uriToPath(uri);
-  try {
-    return path ? readFileSync(path, 'utf8') : undefined;
-  } catch {
-    return undefined;
-  }
+  return path ? readRegularFileSync(path)?.text : undefined;
 }
 
 /**

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { DocumentSymbol, Location, Range, SymbolInformation } from 'vscode-languageserver-protocol';
 import { uriToPath } from '@agent-lsp/protocol';
-import { walkSourceTree, type LspConnection, type ServerDefinition } from '@agent-lsp/lsp';
+import { readRegularFileSync, walkSourceTree, type LspConnection, type ServerDefinition } from '@agent-lsp/lsp';
 import type { OverlayFile } from './overlay.js';
 import { touches } from './rangeMapping.js';
 import { minimalEdits } from './textLocation.js';
@@ -97,11 +96,8 @@ function namingFiles(roots: readonly string[], server: ServerDefinition, files: 
       if (scanned >= MAX_SCANNED_FILES) break;
       if (!server.extensions[extname(path).toLowerCase()]) continue;
       scanned++;
-      try {
-        if (pattern.test(readFileSync(path, 'utf8'))) out.push(path);
-      } catch {
-        // unreadable: not an importer we can check
-      }
+      const text = readRegularFileSync(path)?.text; // unreadable: not an importer we can check
+      if (text !== undefined && pattern.test(text)) out.push(path);
     }
   }
   return out;

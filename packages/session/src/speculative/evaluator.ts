@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import type { Diagnostic, Range, TextEdit } from 'vscode-languageserver-protocol';
 import { pathToUri } from '@agent-lsp/protocol';
-import type { LspConnection, ServerDefinition, SettledBy } from '@agent-lsp/lsp';
+import { readRegularFileSync, type LspConnection, type ServerDefinition, type SettledBy } from '@agent-lsp/lsp';
 import type { BaselineCache } from './baselineCache.js';
 import { findDependents } from './dependents.js';
 import { SimulationError } from './errors.js';
@@ -161,11 +160,9 @@ async function baselineDependents(target: EvaluationTarget, buffers: ServerBuffe
       unexamined.push(path);
       continue;
     }
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (err) {
-      found.problems.push(`${path} could not be read: ${(err as Error).message}`);
+    const text = readRegularFileSync(path)?.text;
+    if (text === undefined) {
+      found.problems.push(`${path} could not be read (missing, not a regular file, or over 64 MiB)`);
       continue;
     }
     const uri = pathToUri(path);

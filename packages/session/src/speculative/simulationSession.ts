@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import type { Range } from 'vscode-languageserver-protocol';
 import { pathToUri, toLspRange, UserError, type UserRange } from '@agent-lsp/protocol';
-import { LocalMutex, type LspConnection, type ServerDefinition } from '@agent-lsp/lsp';
+import { LocalMutex, readRegularFileSync, type LspConnection, type ServerDefinition } from '@agent-lsp/lsp';
 import type { Workspace } from '@agent-lsp/workspace';
 import type { BaselineCache } from './baselineCache.js';
 import { SimulationError } from './errors.js';
@@ -120,11 +119,9 @@ export class SimulationSession {
   }
 
   private readDisk(path: string): string {
-    try {
-      return readFileSync(path, 'utf8');
-    } catch (err) {
-      throw new UserError('file_not_found', `Could not read ${this.label(path)}: ${(err as Error).message}`);
-    }
+    const file = readRegularFileSync(path);
+    if (!file) throw new UserError('file_not_found', `Could not read ${this.label(path)}: it is missing, not a regular file, or larger than 64 MiB.`);
+    return file.text;
   }
 
   private rangeIn(text: string, spec: EditSpec): Range {
