@@ -48,10 +48,10 @@ function pausingWriter(inner, n) {
   };
 }
 
-const session = {};
-if (hooks.sectionMarker || hooks.holdSectionMs || hooks.holdSectionUntil || hooks.stallSectionMs) session.simulations = { hooks: { overlayPushed } };
-if (hooks.pauseAfterFiles) session.writer = pausingWriter(atomicFileWriter, hooks.pauseAfterFiles);
-main(argv, { session, ...(hooks.lease ? { lease: hooks.lease } : {}) }).catch((err) => {
+const ledger = {};
+if (hooks.sectionMarker || hooks.holdSectionMs || hooks.holdSectionUntil || hooks.stallSectionMs) ledger.simulations = { hooks: { overlayPushed } };
+if (hooks.pauseAfterFiles) ledger.writer = pausingWriter(atomicFileWriter, hooks.pauseAfterFiles);
+main(argv, { ledger, ...(hooks.lease ? { lease: hooks.lease } : {}) }).catch((err) => {
   process.stderr.write(`agent-lsp (test front): ${err && err.message ? err.message : String(err)}\n`);
   process.exitCode = 1;
 });

@@ -45,7 +45,7 @@ describe('write tools with an injected clock, ids and file writer', () => {
     server = createAgentLspServer({
       registry: new ServerRegistry(),
       logger: createLogger({ level: 'error', sink: () => undefined }),
-      session: { home: ws.home, writer, clock: steppingClock(new Date('2030-05-06T07:08:09.000Z'), 1000), ids: sequentialIds() },
+      ledger: { home: ws.home, writer, clock: steppingClock(new Date('2030-05-06T07:08:09.000Z'), 1000), ids: sequentialIds() },
     });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.mcp.connect(serverSide);

@@ -21,7 +21,7 @@ export async function startInProcessAgent(options: { home: string; writer?: File
   const server: AgentLspServer = createAgentLspServer({
     registry: new ServerRegistry(),
     logger: createLogger({ level: 'error', sink: () => undefined }),
-    session: { home: options.home, ...(options.writer ? { writer: options.writer } : {}) },
+    ledger: { home: options.home, ...(options.writer ? { writer: options.writer } : {}) },
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.mcp.connect(serverSide);

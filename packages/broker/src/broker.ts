@@ -192,7 +192,7 @@ export class Broker implements BrokerHost, LeaseHost {
     return n;
   }
 
-  exclusive(active: boolean): void {
+  sectionActive(active: boolean): void {
     if (active) this.watcher?.pause();
     else this.watcher?.resume();
   }

@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { AGENT_LSP_PROTOCOL_VERSION, UserError } from '@agent-lsp/protocol';
-import { connectSocketTransport, LspConnection, type ResolvedServer, type StartDirectOptions } from '@agent-lsp/lsp';
+import { connectSocketTransport, LspConnection, type ResolvedServer, type ConnectOptions } from '@agent-lsp/lsp';
 import { BrokerLeaseAccess, type BrokerLeaseOptions } from './brokerLease.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, lockTarget, socketAnswers } from './broker.js';
 import { daemonFilePath, readDaemonFile } from './daemonFile.js';
@@ -10,7 +10,7 @@ import { brokerKey, daemonDir, ensurePrivateDir } from './paths.js';
 import { isBrokerProcess, pidAlive } from './processInfo.js';
 import { spawnBroker } from './spawnBroker.js';
 
-export interface BrokerConnectOptions extends StartDirectOptions {
+export interface BrokerConnectOptions extends ConnectOptions {
   idleTimeoutMs?: number;
   /** How long to wait for a freshly spawned broker to answer. */
   spawnTimeoutMs?: number;

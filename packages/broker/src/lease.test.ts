@@ -12,7 +12,7 @@ function host() {
     documents: new SharedDocuments(() => undefined),
     serverDocuments: () => undefined,
     inFlightOfOthers: (client) => [...inFlight].reduce((n, [c, k]) => (c === client ? n : n + k), 0),
-    exclusive: (active) => sections.push(active),
+    sectionActive: (active) => sections.push(active),
     restored: () => undefined,
     clientCount: () => 3,
   };

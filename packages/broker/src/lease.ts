@@ -37,7 +37,7 @@ export interface LeaseHost {
   /** Requests of clients other than `client` that the server is working on. */
   inFlightOfOthers(client: number): number;
   /** Called when a lease begins (true) or ends (false): defer watcher events meanwhile. */
-  exclusive(active: boolean): void;
+  sectionActive(active: boolean): void;
   /** The holder's documents were restored: the others get diagnostics for the restored text. */
   restored(uris: string[]): void;
   clientCount(): number;
@@ -104,7 +104,7 @@ export class LeaseManager {
     if (!request) return;
     this.pendingHolder = request.client;
     this.closeGate();
-    this.host.exclusive(true);
+    this.host.sectionActive(true);
     while (this.host.inFlightOfOthers(request.client) > 0) await new Promise<void>((r) => (this.drained = r));
     if (this.pendingHolder !== request.client) return; // it disconnected while the others drained
     this.pendingHolder = undefined;
@@ -183,7 +183,7 @@ export class LeaseManager {
     else if (this.pendingHolder === client) {
       this.pendingHolder = undefined;
       this.reopenGate();
-      this.host.exclusive(false);
+      this.host.sectionActive(false);
       void this.next();
     }
   }
@@ -197,7 +197,7 @@ export class LeaseManager {
     this.restore(lease);
     this.host.logger.debug(`lease ${lease.id} of client ${lease.client} ended (${reason}); restored ${uris.length} document(s)`);
     this.host.restored(uris);
-    this.host.exclusive(false);
+    this.host.sectionActive(false);
     this.reopenGate();
     void this.next();
   }

@@ -9,7 +9,7 @@ function leases(): LeaseManager {
     documents: new SharedDocuments(() => undefined),
     serverDocuments: () => undefined,
     inFlightOfOthers: () => 0,
-    exclusive: () => undefined,
+    sectionActive: () => undefined,
     restored: () => undefined,
     clientCount: () => 1,
   };

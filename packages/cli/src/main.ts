@@ -27,7 +27,7 @@ interface ServeOptions {
  * that production never sets. The command line and the environment stay as they are.
  */
 export interface FrontInjection {
-  session?: AgentLspServerOptions['session'];
+  ledger?: AgentLspServerOptions['ledger'];
   lease?: BrokerLeaseOptions;
 }
 
@@ -96,8 +96,8 @@ export function buildProgram(injected: FrontInjection = {}): Command {
       ...(configPath ? { configPath } : {}),
       ...(injected.lease ? { lease: injected.lease } : {}),
     });
-    const session = { ...injected.session, ...(opts.auditLog !== undefined ? { auditLogPath: resolve(opts.auditLog) } : {}) };
-    return serveStdio({ registry: registryFrom(configPath), logger, connect, session, ...(groups ? { toolGroups: groups } : {}), ...(root ? { root } : {}) }).then(
+    const ledger = { ...injected.ledger, ...(opts.auditLog !== undefined ? { auditLogPath: resolve(opts.auditLog) } : {}) };
+    return serveStdio({ registry: registryFrom(configPath), logger, connect, ledger, ...(groups ? { toolGroups: groups } : {}), ...(root ? { root } : {}) }).then(
       exitAfterServe,
     );
   };

@@ -1,4 +1,4 @@
-import { ReadWriteLock } from './exclusiveSection.js';
+import { ReadWriteLock } from './locks.js';
 import type { LspConnection } from './connection.js';
 
 export interface ExclusiveOptions {

@@ -14,7 +14,7 @@ export * from './diagnostics.js';
 export * from './connection.js';
 export * from './startServer.js';
 export * from './socketTransport.js';
-export * from './exclusiveSection.js';
+export * from './locks.js';
 export * from './exclusiveAccess.js';
 export * from './atomicFile.js';
 export * from './restartBudget.js';

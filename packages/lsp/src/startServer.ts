@@ -1,13 +1,13 @@
 import { UserError } from '@agent-lsp/protocol';
 import { LspConnection, type LspConnectionOptions } from './connection.js';
 import { LocalExclusiveAccess } from './exclusiveAccess.js';
-import type { ReadWriteLock } from './exclusiveSection.js';
+import type { ReadWriteLock } from './locks.js';
 import type { Logger } from './logger.js';
 import { spawnServerProcess } from './serverProcess.js';
 import { connectSocketTransport } from './socketTransport.js';
 import type { ResolvedServer, ServerDefinition } from './serverProfile.js';
 
-export interface StartDirectOptions {
+export interface ConnectOptions {
   server: ServerDefinition;
   rootDir: string;
   workspaceFolders: readonly string[];
@@ -20,7 +20,7 @@ export interface StartDirectOptions {
 }
 
 /** Direct mode: spawns the server as our child and initializes it. */
-export async function startDirectConnection(options: StartDirectOptions): Promise<LspConnection> {
+export async function startDirectConnection(options: ConnectOptions): Promise<LspConnection> {
   const { server, rootDir } = options;
   const resolved = options.resolved ?? server.resolve(rootDir);
   if (!resolved) {
@@ -46,7 +46,7 @@ export async function startDirectConnection(options: StartDirectOptions): Promis
 }
 
 /** Passive mode: dials a server someone else started (e.g. `gopls -listen=:9999`); never kills it. */
-export async function connectPassive(options: StartDirectOptions & { address: string }): Promise<LspConnection> {
+export async function connectPassive(options: ConnectOptions & { address: string }): Promise<LspConnection> {
   const { server, address } = options;
   const match = /^(.*):(\d+)$/.exec(address);
   if (!match) throw new UserError('invalid_argument', `connect must be host:port (e.g. localhost:9999), not "${address}".`);

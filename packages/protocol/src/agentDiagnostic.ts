@@ -1,7 +1,8 @@
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { fromLspRange } from './position.js';
 
-export type AgentSeverity = 'error' | 'warning' | 'information' | 'hint';
+export const AGENT_SEVERITIES = ['error', 'warning', 'information', 'hint'] as const;
+export type AgentSeverity = (typeof AGENT_SEVERITIES)[number];
 
 /**
  * A diagnostic as every tool shows it to an agent: 1-based lines and character columns, `file`

@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult } from 'vscode-languageserver-protocol';
 import { uriToPath } from '@agent-lsp/protocol';
 import type { Logger, ServerRegistry } from '@agent-lsp/lsp';
-import { AgentSession, type AgentSessionOptions } from '@agent-lsp/session';
+import { AgentLedger, type AgentLedgerOptions } from '@agent-lsp/session';
 import { inferredRootOutput, selectTools } from '@agent-lsp/tools';
 import { Workspace, type ConnectionFactory } from '@agent-lsp/workspace';
 import { serveCompactToolList } from './toolList.js';
@@ -20,13 +20,13 @@ export interface AgentLspServerOptions {
   /** The workspace root fixed at startup (`serve --root`, AGENT_LSP_ROOT). */
   root?: string;
   /** State home, audit log path, and (for tests) clock, ids and file writer. */
-  session?: Omit<AgentSessionOptions, 'workspace' | 'logger'>;
+  ledger?: Omit<AgentLedgerOptions, 'workspace' | 'logger'>;
 }
 
 export interface AgentLspServer {
   mcp: McpServer;
   workspace: Workspace;
-  session: AgentSession;
+  ledger: AgentLedger;
   /** Stops every language server this front started. */
   close(): Promise<void>;
 }
@@ -42,7 +42,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
     },
   );
   // The servers' workspace/applyEdit requests land in the transaction of the call that caused them.
-  const onApplyEdit = (params: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult> => session.transactions.handleServerEdit(params);
+  const onApplyEdit = (params: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult> => ledger.transactions.handleServerEdit(params);
   const workspace: Workspace = new Workspace({
     registry: options.registry,
     logger: options.logger,
@@ -55,7 +55,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
       return roots.map((r) => uriToPath(r.uri)).filter((p): p is string => p !== undefined);
     },
   });
-  const session: AgentSession = new AgentSession({ ...options.session, workspace, logger: options.logger });
+  const ledger: AgentLedger = new AgentLedger({ ...options.ledger, workspace, logger: options.logger });
 
   const defs = selectTools(options.toolGroups);
   for (const def of defs) {
@@ -72,7 +72,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
             sendProgress: (params) => extra.sendNotification({ method: 'notifications/progress', params }),
           },
           workspace,
-          session,
+          ledger,
           options.logger.child(def.name),
         ),
     );
@@ -83,7 +83,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
   return {
     mcp,
     workspace,
-    session,
+    ledger,
     async close() {
       await workspace.stopAll();
       await mcp.close().catch(() => undefined);

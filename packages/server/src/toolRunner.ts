@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { UserError, WireError } from '@agent-lsp/protocol';
 import type { Logger } from '@agent-lsp/lsp';
-import { fileSystemUserError, SessionError, type AgentSession } from '@agent-lsp/session';
+import { fileSystemUserError, SessionError, type AgentLedger } from '@agent-lsp/session';
 import { inferredRootText, type AnyToolDefinition, type ProgressReport, type ToolContext } from '@agent-lsp/tools';
 import type { Workspace } from '@agent-lsp/workspace';
 
@@ -23,16 +23,16 @@ export async function runTool(
   args: Record<string, unknown>,
   env: ToolCallEnvironment,
   workspace: Workspace,
-  session: AgentSession,
+  ledger: AgentLedger,
   logger: Logger,
 ): Promise<CallToolResult> {
-  const call = session.startCall(def.name);
+  const call = ledger.startCall(def.name);
   let step = 0;
   let lastSent = 0;
   let lastMessage = '';
   const ctx: ToolContext = {
     workspace,
-    session,
+    ledger,
     call,
     signal: env.signal,
     logger,
@@ -50,10 +50,10 @@ export async function runTool(
     },
   };
   try {
-    await session.transactions.recoverWorkspace(env.signal);
+    await ledger.transactions.recoverWorkspace(env.signal);
     const result = await workspace.runCall({ name: def.name, concurrency: def.concurrency ?? 'shared', readOnly: def.annotations.readOnlyHint }, () => def.handler(args, ctx));
-    await session.transactions.recoverWorkspace(env.signal);
-    session.finishCall(call, args, 'ok');
+    await ledger.transactions.recoverWorkspace(env.signal);
+    ledger.finishCall(call, args, 'ok');
     const inferred = workspace.inferredRoot;
     if (inferred === undefined) return { content: [{ type: 'text', text: def.text(result) }], structuredContent: result };
     return {
@@ -63,7 +63,7 @@ export async function runTool(
     };
   } catch (err) {
     const message = errorMessage(def.name, err, logger);
-    session.finishCall(call, args, env.signal.aborted ? 'cancelled' : 'error', message);
+    ledger.finishCall(call, args, env.signal.aborted ? 'cancelled' : 'error', message);
     const inferred = workspace.inferredRoot;
     const text = inferred === undefined ? message : `${message}\n${inferredRootText(inferred)}`;
     return { isError: true, content: [{ type: 'text', text }] };

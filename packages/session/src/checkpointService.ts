@@ -7,6 +7,9 @@ import type { TransactionManager } from './transactionManager.js';
 import { unifiedDiff } from './unifiedDiff.js';
 import type { WorkspaceJournal } from './workspaceJournal.js';
 
+export const RESTORE_ACTIONS = ['restore', 'recreate', 'delete'] as const;
+export type RestoreAction = (typeof RESTORE_ACTIONS)[number];
+
 export interface RollbackRequest {
   /** Undefined: the newest checkpoint (undo_last). */
   checkpointId?: string | undefined;
@@ -19,7 +22,7 @@ export interface RollbackRequest {
 
 export interface RollbackFileOut {
   file: string;
-  action: 'restore' | 'recreate' | 'delete';
+  action: RestoreAction;
   changed_outside: boolean;
 }
 

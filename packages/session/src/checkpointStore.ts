@@ -1,6 +1,10 @@
 import { join } from 'node:path';
 import { SessionError } from './errors.js';
 import { readJson, writeJsonAtomic } from './jsonFile.js';
+import type { RollbackPosition } from './rollbackPlan.js';
+
+export const CHECKPOINT_KINDS = ['write', 'rollback'] as const;
+export type CheckpointKind = (typeof CHECKPOINT_KINDS)[number];
 
 /** One file a checkpointed call changed: content hashes before and after (null: absent). */
 export interface CheckpointFile {
@@ -16,10 +20,10 @@ export interface Checkpoint {
   tool: string;
   /** ISO 8601. */
   time: string;
-  kind: 'write' | 'rollback';
+  kind: CheckpointKind;
   files: CheckpointFile[];
   /** For rollbacks: what was rolled back to. */
-  target?: { checkpoint_id: string; position: 'before' | 'after' };
+  target?: { checkpoint_id: string; position: RollbackPosition };
 }
 
 export interface Retention {

@@ -1,4 +1,4 @@
-export * from './agentSession.js';
+export * from './agentLedger.js';
 export * from './auditLog.js';
 export * from './blobStore.js';
 export * from './checkpointService.js';

@@ -1,7 +1,8 @@
 import { UserError } from '@agent-lsp/protocol';
 import type { Checkpoint } from './checkpointStore.js';
 
-export type RollbackPosition = 'before' | 'after';
+export const ROLLBACK_POSITIONS = ['before', 'after'] as const;
+export type RollbackPosition = (typeof ROLLBACK_POSITIONS)[number];
 
 /** One file a rollback would set back: its hash now, what agent-lsp last left there, and the goal. */
 export interface RollbackFile {

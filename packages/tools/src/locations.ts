@@ -4,8 +4,6 @@ import { readRegularFileSync, type LspConnection } from '@agent-lsp/lsp';
 import type { Workspace } from '@agent-lsp/workspace';
 import type { DiagnosticOut, LocationOut } from './schemas.js';
 
-export { diagnosticMessage } from '@agent-lsp/protocol';
-
 /**
  * Converts server ranges (UTF-16) to agent positions (1-based characters). Needs each file's
  * text: the server's copy when the file is open, else the disk, read once per call.
@@ -86,10 +84,3 @@ export function locationsByFileText(locs: readonly LocationOut[]): string {
   }
   return [...byFile].map(([file, ps]) => `${file}: ${ps.join(' ')}`).join('\n');
 }
-
-export function diagnosticText(d: DiagnosticOut, withFile = true): string {
-  const code = d.code !== undefined ? ` [${d.code}]` : '';
-  const src = d.source ? ` (${d.source})` : '';
-  return `${withFile ? `${d.file}:` : ''}${d.line}:${d.column} ${d.severity}${code}${src}: ${d.message.replace(/\s*\n\s*/g, ' / ')}`;
-}
-

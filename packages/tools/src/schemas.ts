@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentDiagnostic } from '@agent-lsp/protocol';
+import { AGENT_SEVERITIES, type AgentDiagnostic } from '@agent-lsp/protocol';
 
 /** Root-relative or absolute (the server's instructions say so once, for every tool). */
 export const filePath = z.string();
@@ -70,7 +70,7 @@ export const diagnostic = z.object({
   column: z.number(),
   end_line: z.number(),
   end_column: z.number(),
-  severity: z.enum(['error', 'warning', 'information', 'hint']),
+  severity: z.enum(AGENT_SEVERITIES),
   code: z.union([z.string(), z.number()]).optional(),
   source: z.string().optional(),
   message: z.string(),

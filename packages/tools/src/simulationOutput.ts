@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SETTLED_BY } from '@agent-lsp/lsp';
-import type { Evaluation, SimulationSession } from '@agent-lsp/session';
-import { diagnosticText } from './locations.js';
+import { CONFIDENCES, SCOPES, SESSION_PHASES, type Evaluation, type SimulationSession } from '@agent-lsp/session';
+import { diagnosticText } from './diagnosticText.js';
 import { diagnostic, readyOutput, type DiagnosticOut } from './schemas.js';
 import type { ToolContext } from './toolDefinition.js';
 
@@ -10,18 +10,18 @@ const settledBy = z.enum(SETTLED_BY);
 export const sessionOutput = {
   ...readyOutput,
   session_id: z.string().optional(),
-  phase: z.enum(['created', 'mutated', 'evaluating', 'evaluated', 'committed', 'discarded', 'dirty', 'destroyed']).optional().describe('The session\'s phase after the call.'),
+  phase: z.enum(SESSION_PHASES).optional().describe('The session\'s phase after the call.'),
   session_dirty: z.boolean().optional().describe('true when the server\'s state could not be restored: only destroy_session is allowed.'),
 };
 
 const evaluationFields = {
-  scope: z.enum(['file', 'workspace']).optional(),
+  scope: z.enum(SCOPES).optional(),
   errors_introduced: z.array(diagnostic).optional().describe('Errors the edits introduce (positions in the edited text).'),
   errors_resolved: z.array(diagnostic).optional().describe('Errors the edits resolve (positions in the file on disk).'),
   warnings_introduced: z.array(diagnostic).optional().describe('Warnings, information and hints introduced (not counted in net_delta).'),
   warnings_resolved: z.array(diagnostic).optional(),
   net_delta: z.number().optional().describe('Errors introduced minus errors resolved; > 0 means the edits break something.'),
-  confidence: z.enum(['high', 'partial', 'eventual']).optional().describe('high: the server confirmed every answer for exactly the text; partial: an edited file unconfirmed (quiet, timeout) or dependents unexamined; eventual: only dependents unconfirmed.'),
+  confidence: z.enum(CONFIDENCES).optional().describe('high: the server confirmed every answer for exactly the text; partial: an edited file unconfirmed (quiet, timeout) or dependents unexamined; eventual: only dependents unconfirmed.'),
   timeout: z.boolean().optional(),
   settled_by: settledBy.optional().describe('The weakest way any file\'s diagnostics settled.'),
   files: z
@@ -49,7 +49,7 @@ export const chainStep = z.object({
   errors_introduced: z.array(diagnostic),
   errors_resolved: z.array(diagnostic),
   warnings_introduced: z.array(diagnostic),
-  confidence: z.enum(['high', 'partial', 'eventual']),
+  confidence: z.enum(CONFIDENCES),
   settled_by: settledBy.optional(),
 });
 export type ChainStepOut = z.infer<typeof chainStep>;

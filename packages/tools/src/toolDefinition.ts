@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Logger } from '@agent-lsp/lsp';
-import type { AgentSession, ToolCall } from '@agent-lsp/session';
+import type { AgentLedger, ToolCall } from '@agent-lsp/session';
 import type { CallConcurrency, Workspace } from '@agent-lsp/workspace';
 
 export interface ProgressReport {
@@ -13,7 +13,7 @@ export interface ProgressReport {
 export interface ToolContext {
   workspace: Workspace;
   /** Transactions, checkpoints and the audit log of this front. */
-  session: AgentSession;
+  ledger: AgentLedger;
   /** This call, as the audit log and checkpoints name it. */
   call: ToolCall;
   signal: AbortSignal;

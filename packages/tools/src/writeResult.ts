@@ -35,7 +35,7 @@ export interface WriteOut {
   diff_truncated?: boolean;
 }
 
-function changeKind(before: unknown, after: unknown): FileChangeOut['change'] {
+export function changeKind(before: unknown, after: unknown): FileChangeOut['change'] {
   return before === null ? 'created' : after === null ? 'deleted' : 'modified';
 }
 
@@ -60,17 +60,17 @@ export function previewChanges(ctx: ToolContext, changes: readonly FileChange[])
 export function committed(ctx: ToolContext, checkpoint: Checkpoint | undefined): WriteOut {
   if (!checkpoint) return { ready: true, dry_run: false, applied: false, files: [], diff: '' };
   const files = checkpoint.files.map((f) => ({ file: ctx.workspace.display(f.path), change: changeKind(f.before, f.after) }));
-  return { ready: true, dry_run: false, applied: true, checkpoint_id: checkpoint.id, ...withDiff(files, ctx.session.checkpoints.diff(checkpoint.id).diff) };
+  return { ready: true, dry_run: false, applied: true, checkpoint_id: checkpoint.id, ...withDiff(files, ctx.ledger.checkpoints.diff(checkpoint.id).diff) };
 }
 
 /** Plans with `build`; then previews (dry run) or writes the plan as one transaction. */
 export async function writeOrPreview(ctx: ToolContext, dryRun: boolean, build: (plan: EditPlan) => void | Promise<void>): Promise<WriteOut> {
   if (dryRun) {
-    const plan = ctx.session.transactions.newPlan();
+    const plan = ctx.ledger.transactions.newPlan();
     await build(plan);
     return previewChanges(ctx, plan.changes());
   }
-  const result = await ctx.session.transactions.applyPlan(ctx.call, ctx.signal, build);
+  const result = await ctx.ledger.transactions.applyPlan(ctx.call, ctx.signal, build);
   return committed(ctx, result.checkpoint);
 }
 

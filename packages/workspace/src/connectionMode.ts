@@ -1,5 +1,5 @@
 import { connectToBroker, type BrokerLeaseOptions } from '@agent-lsp/broker';
-import { startDirectConnection, type LspConnection, type StartDirectOptions } from '@agent-lsp/lsp';
+import { startDirectConnection, type LspConnection, type ConnectOptions } from '@agent-lsp/lsp';
 import { UserError } from '@agent-lsp/protocol';
 
 export type DaemonMode = 'auto' | 'always' | 'never';
@@ -26,7 +26,7 @@ export interface ConnectionModeOptions {
  * Chooses how each server is reached: a shared broker (daemon mode, the default for Python and
  * TypeScript/JavaScript) or a child of this process (direct mode). Nothing above knows which.
  */
-export function connectionFactory(options: ConnectionModeOptions): (o: StartDirectOptions) => Promise<LspConnection> {
+export function connectionFactory(options: ConnectionModeOptions): (o: ConnectOptions) => Promise<LspConnection> {
   return (o) => {
     const daemon = options.mode === 'always' || (options.mode === 'auto' && DAEMON_BY_DEFAULT.has(o.server.id));
     if (!daemon) return startDirectConnection(o);

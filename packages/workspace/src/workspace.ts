@@ -12,14 +12,14 @@ import {
   type OpenDocument,
   type ServerDefinition,
   type ServerRegistry,
-  type StartDirectOptions,
+  type ConnectOptions,
 } from '@agent-lsp/lsp';
 import { DirectModeWatcher, type WatchState } from './directWatcher.js';
 import { FreshSection } from './freshSection.js';
 import { resolveDirectory, resolveFilePath } from './pathResolver.js';
 import { inferRoot } from './rootInference.js';
 
-export type ConnectionFactory = (options: StartDirectOptions) => Promise<LspConnection>;
+export type ConnectionFactory = (options: ConnectOptions) => Promise<LspConnection>;
 
 /**
  * How a tool call uses the servers: `shared` runs alongside other calls (never inside a
@@ -37,7 +37,7 @@ export interface WorkspaceOptions {
   /** The root fixed at startup (`serve --root`, AGENT_LSP_ROOT; a realpath): the workspace until start_lsp sets another. */
   root?: string;
   /** Answers the servers' workspace/applyEdit requests (the transaction layer); refused when absent. */
-  onApplyEdit?: StartDirectOptions['onApplyEdit'];
+  onApplyEdit?: ConnectOptions['onApplyEdit'];
 }
 
 export interface DocumentHandle {
@@ -214,7 +214,7 @@ export class Workspace implements Disposable {
       this.connections.delete(server.id);
       if (conn) this.checkRestartBudget(server);
     }
-    const base: StartDirectOptions = { server, rootDir: root, workspaceFolders: this.roots, logger: this.options.logger, section: this.section };
+    const base: ConnectOptions = { server, rootDir: root, workspaceFolders: this.roots, logger: this.options.logger, section: this.section };
     if (this.options.onApplyEdit) base.onApplyEdit = this.options.onApplyEdit;
     const address = this.passive.get(server.id);
     const starting = address ? connectPassive({ ...base, address }) : this.connect(base);

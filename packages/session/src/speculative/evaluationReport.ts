@@ -3,7 +3,8 @@ import { SETTLED_BY, type SettledBy } from '@agent-lsp/lsp';
 import { diffDiagnostics } from './diagnosticDiff.js';
 import { DEPENDENTS_BUDGET_FACTOR, unconfirmed, type DependentsCoverage, type FileEvaluation, type Scope } from './evaluator.js';
 
-export type Confidence = 'high' | 'partial' | 'eventual';
+export const CONFIDENCES = ['high', 'partial', 'eventual'] as const;
+export type Confidence = (typeof CONFIDENCES)[number];
 
 export interface FileSettle {
   path: string;

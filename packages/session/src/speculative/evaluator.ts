@@ -18,7 +18,8 @@ export const DEPENDENTS_BUDGET_FACTOR = 4;
 /** How many of the dependents not examined are named (the count is always given). */
 const NAMED_UNEXAMINED = 5;
 
-export type Scope = 'file' | 'workspace';
+export const SCOPES = ['file', 'workspace'] as const;
+export type Scope = (typeof SCOPES)[number];
 
 /** One file's diagnostics before and after, with what the diff needs. */
 export interface FileEvaluation {

@@ -1,6 +1,6 @@
 export * from './commit.js';
 export * from './errors.js';
 export * from './evaluationReport.js';
-export type { EvaluationHooks, Scope } from './evaluator.js';
+export { SCOPES, type EvaluationHooks, type Scope } from './evaluator.js';
 export * from './sessionRegistry.js';
 export * from './simulationSession.js';

@@ -9,7 +9,8 @@ import { nothingToEvaluate, reportEvaluation, type Evaluation } from './evaluati
 import { OverlayFile } from './overlay.js';
 import { rangeOfText } from './textLocation.js';
 
-export type SessionPhase = 'created' | 'mutated' | 'evaluating' | 'evaluated' | 'committed' | 'discarded' | 'dirty' | 'destroyed';
+export const SESSION_PHASES = ['created', 'mutated', 'evaluating', 'evaluated', 'committed', 'discarded', 'dirty', 'destroyed'] as const;
+export type SessionPhase = (typeof SESSION_PHASES)[number];
 
 /** One edit: a range (1-based, characters) or old_text, in the text as the session sees it. */
 export interface EditSpec {

@@ -10,7 +10,8 @@ import type {
 } from 'vscode-languageserver-protocol';
 import { uriToPath } from '@agent-lsp/protocol';
 import { isNotReady, openReadyDocument, positionIn, rangeIn } from '../documentQuery.js';
-import { diagnosticMessage, diagnosticText, PositionMapper } from '../locations.js';
+import { diagnosticMessage, diagnosticText } from '../diagnosticText.js';
+import { PositionMapper } from '../locations.js';
 import { page, pageHeader } from '../paging.js';
 import { notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { diagnostic, pagingInput, pagingOutput, positionInput, rangeInput, readinessInput, readyOutput } from '../schemas.js';

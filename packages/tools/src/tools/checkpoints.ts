@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { Checkpoint, RollbackOutcome, WorkspaceJournal } from '@agent-lsp/session';
+import { CHECKPOINT_KINDS, RESTORE_ACTIONS, ROLLBACK_POSITIONS, type Checkpoint, type RollbackOutcome, type RollbackPosition, type WorkspaceJournal } from '@agent-lsp/session';
 import { page, pageHeader } from '../paging.js';
 import { pagingInput, pagingOutput, readyOutput } from '../schemas.js';
 import { defineTool, READ_ONLY, WRITES, type ToolContext } from '../toolDefinition.js';
-import { fileChangeOut } from '../writeResult.js';
+import { changeKind, fileChangeOut } from '../writeResult.js';
 
 const NO_ROOT = 'Call start_lsp with root_dir first, or pass root_dir.';
 
@@ -16,9 +16,9 @@ const checkpointOut = z.object({
   call_id: z.string(),
   tool: z.string(),
   time: z.string().describe('ISO 8601.'),
-  kind: z.enum(['write', 'rollback']),
+  kind: z.enum(CHECKPOINT_KINDS),
   files: z.array(fileChangeOut),
-  target: z.object({ checkpoint_id: z.string(), position: z.enum(['before', 'after']) }).optional().describe('For rollbacks: what they rolled back to.'),
+  target: z.object({ checkpoint_id: z.string(), position: z.enum(ROLLBACK_POSITIONS) }).optional().describe('For rollbacks: what they rolled back to.'),
 });
 type CheckpointOut = z.infer<typeof checkpointOut>;
 
@@ -29,7 +29,7 @@ function describeCheckpoint(ctx: ToolContext, journal: WorkspaceJournal, c: Chec
     tool: c.tool,
     time: c.time,
     kind: c.kind,
-    files: c.files.map((f) => ({ file: ctx.session.transactions.label(journal, f.path), change: f.before === null ? 'created' : f.after === null ? 'deleted' : 'modified' })),
+    files: c.files.map((f) => ({ file: ctx.ledger.transactions.label(journal, f.path), change: changeKind(f.before, f.after) })),
   };
   if (c.target) out.target = c.target;
   return out;
@@ -50,7 +50,7 @@ export const listCheckpoints = defineTool({
   annotations: READ_ONLY,
   async handler(args, ctx) {
     if (args.root_dir === undefined) await ctx.workspace.ensureRoots(undefined, NO_ROOT);
-    const { journal, checkpoints } = ctx.session.checkpoints.list(args.root_dir);
+    const { journal, checkpoints } = ctx.ledger.checkpoints.list(args.root_dir);
     ctx.call.noteRoot(journal.root);
     const p = page(checkpoints.map((c) => describeCheckpoint(ctx, journal, c)), args.offset, args.limit, 50);
     return { ready: true, root: journal.root, total: p.total, complete: p.complete, offset: p.offset, limit: p.limit, returned: p.returned, checkpoints: p.items };
@@ -68,7 +68,7 @@ export const checkpointDiff = defineTool({
   annotations: READ_ONLY,
   async handler(args, ctx) {
     if (args.root_dir === undefined) await ctx.workspace.ensureRoots(undefined, NO_ROOT);
-    const { journal, checkpoint, diff } = ctx.session.checkpoints.diff(args.checkpoint_id, args.root_dir);
+    const { journal, checkpoint, diff } = ctx.ledger.checkpoints.diff(args.checkpoint_id, args.root_dir);
     ctx.call.noteRoot(journal.root);
     return { ready: true, checkpoint: describeCheckpoint(ctx, journal, checkpoint), diff };
   },
@@ -85,10 +85,10 @@ const rollbackOutput = {
   ...readyOutput,
   root: z.string().optional(),
   target: checkpointOut.optional().describe('The checkpoint rolled back to (or undone).'),
-  position: z.enum(['before', 'after']).optional(),
+  position: z.enum(ROLLBACK_POSITIONS).optional(),
   dry_run: z.boolean().optional(),
   files: z
-    .array(z.object({ file: z.string(), action: z.enum(['restore', 'recreate', 'delete']), changed_outside: z.boolean().describe('Changed outside agent-lsp since its last checkpoint.') }))
+    .array(z.object({ file: z.string(), action: z.enum(RESTORE_ACTIONS), changed_outside: z.boolean().describe('Changed outside agent-lsp since its last checkpoint.') }))
     .optional()
     .describe('Files set back (or that would be).'),
   undone: z.array(z.string()).optional().describe('Checkpoints whose effects are undone, oldest first.'),
@@ -96,7 +96,7 @@ const rollbackOutput = {
 };
 
 function rollbackResult(ctx: ToolContext, o: RollbackOutcome) {
-  const journal = ctx.session.transactions.journal(o.root);
+  const journal = ctx.ledger.transactions.journal(o.root);
   return {
     ready: true,
     root: o.root,
@@ -122,10 +122,10 @@ function rollbackText(r: { target?: CheckpointOut | undefined; position?: string
 async function rollback(
   ctx: ToolContext,
   args: { dry_run?: boolean | undefined; force?: boolean | undefined; root_dir?: string | undefined },
-  target: { checkpointId?: string; position: 'before' | 'after' },
+  target: { checkpointId?: string; position: RollbackPosition },
 ) {
   if (args.root_dir === undefined) await ctx.workspace.ensureRoots(undefined, NO_ROOT);
-  const outcome = await ctx.session.checkpoints.rollback(ctx.call, {
+  const outcome = await ctx.ledger.checkpoints.rollback(ctx.call, {
     ...target,
     dryRun: args.dry_run === true,
     force: args.force === true,
@@ -142,7 +142,7 @@ export const rollbackTo = defineTool({
   group: 'editing',
   input: {
     checkpoint_id: z.string().min(1).describe('From list_checkpoints.'),
-    position: z.enum(['before', 'after']).optional().describe('Before that call (default) or after it.'),
+    position: z.enum(ROLLBACK_POSITIONS).optional().describe('Before that call (default) or after it.'),
     ...rollbackInput,
   },
   output: rollbackOutput,

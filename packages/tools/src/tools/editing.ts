@@ -76,7 +76,7 @@ export const executeCommand = defineTool({
     }
     checkCommandAllowed(conn, args.command, args.arguments ?? []);
     await ctx.workspace.syncFromDisk(); // the server computes the edit on its copies: they must be the disk's
-    const result = await ctx.session.transactions.withServerEdits(ctx.call, ctx.signal, () =>
+    const result = await ctx.ledger.transactions.withServerEdits(ctx.call, ctx.signal, () =>
       conn.request<unknown>('workspace/executeCommand', { command: args.command, arguments: args.arguments ?? [] }, { signal: ctx.signal }),
     );
     return { ...committed(ctx, result.checkpoint), result: result.value ?? null };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Evaluation, SimulationSession } from '@agent-lsp/session';
+import { CONFIDENCES, type Evaluation, type SimulationSession } from '@agent-lsp/session';
 import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { readinessInput } from '../schemas.js';
 import { evaluationOutput, evaluationOut, evaluationText, chainStep, sessionOutput, sessionState, type ChainStepOut } from '../simulationOutput.js';
@@ -13,7 +13,7 @@ async function newSession(ctx: ToolContext, args: { workspace_root?: string | un
   const conn = await ctx.workspace.connection(server);
   const notReady = await awaitReady(conn, args, ctx);
   if (notReady) return notReady;
-  return ctx.session.simulations.create(args.language ?? server.languageIds[0] ?? server.id, root, { workspace: ctx.workspace, conn, server });
+  return ctx.ledger.simulations.create(args.language ?? server.languageIds[0] ?? server.id, root, { workspace: ctx.workspace, conn, server });
 }
 
 function isSession(x: SimulationSession | NotReadyResult): x is SimulationSession {
@@ -51,7 +51,7 @@ export const simulateEdit = defineTool({
   output: { ...sessionOutput, file: z.string().optional(), edit_applied: z.boolean().optional(), version_after: z.number().optional().describe('The session\'s own version of the file after the edit (1, 2, …).') },
   annotations: SIMULATES,
   async handler(args, ctx) {
-    const session = ctx.session.simulations.get(args.session_id);
+    const session = ctx.ledger.simulations.get(args.session_id);
     const result = await session.edit(editSpec(ctx, args));
     return { ...sessionState(session), file: ctx.workspace.display(result.path), edit_applied: true, version_after: result.versionAfter };
   },
@@ -72,7 +72,7 @@ export const evaluateSession = defineTool({
   output: evaluationOutput,
   annotations: READ_ONLY,
   async handler(args, ctx) {
-    const session = ctx.session.simulations.get(args.session_id);
+    const session = ctx.ledger.simulations.get(args.session_id);
     const { scope, timeoutMs } = scopeOf(args);
     return evaluated(ctx, session, await session.evaluate(scope, timeoutMs));
   },
@@ -96,11 +96,11 @@ export const simulateChain = defineTool({
     steps: z.array(chainStep).optional(),
     safe_to_apply_through_step: z.number().optional(),
     cumulative_delta: z.number().optional().describe('net_delta with every step applied.'),
-    confidence: z.enum(['high', 'partial', 'eventual']).optional().describe('The weakest confidence of any step.'),
+    confidence: z.enum(CONFIDENCES).optional().describe('The weakest confidence of any step.'),
   },
   annotations: SIMULATES,
   async handler(args, ctx) {
-    const session = ctx.session.simulations.get(args.session_id);
+    const session = ctx.ledger.simulations.get(args.session_id);
     const { scope, timeoutMs } = scopeOf(args);
     const steps = await session.chain(args.edits.map((e) => editSpec(ctx, e)), scope, timeoutMs);
     const out = steps.map((s) => stepOut(ctx, s.step, s.evaluation));
@@ -142,7 +142,7 @@ export const previewEdit = defineTool({
   async handler(args, ctx) {
     const { scope, timeoutMs } = scopeOf(args);
     if (args.session_id !== undefined) {
-      const session = ctx.session.simulations.get(args.session_id);
+      const session = ctx.ledger.simulations.get(args.session_id);
       await session.edit(editSpec(ctx, args));
       return evaluated(ctx, session, await session.evaluate(scope, timeoutMs));
     }
@@ -152,7 +152,7 @@ export const previewEdit = defineTool({
       const e = await session.editAndEvaluate(editSpec(ctx, args), scope, timeoutMs);
       return { ...evaluationOut(ctx, e), ready: true };
     } finally {
-      ctx.session.simulations.destroy(session.id);
+      ctx.ledger.simulations.destroy(session.id);
     }
   },
   text: (r) => (r.ready ? evaluationText(r) : notReadyText(r as NotReadyResult)),

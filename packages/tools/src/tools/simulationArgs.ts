@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isWithin, UserError } from '@agent-lsp/protocol';
-import type { EditSpec, Scope } from '@agent-lsp/session';
+import { SCOPES, type EditSpec, type Scope } from '@agent-lsp/session';
 import { resolveDirectory } from '@agent-lsp/workspace';
 import { filePath, oneBased } from '../schemas.js';
 import type { ToolContext } from '../toolDefinition.js';
@@ -20,7 +20,7 @@ export const editInput = {
 };
 
 export const evaluationInput = {
-  scope: z.enum(['file', 'workspace']).optional().describe('workspace: also the files depending on the edits.'),
+  scope: z.enum(SCOPES).optional().describe('workspace: also the files depending on the edits.'),
   timeout_ms: z.number().int().positive().optional().describe('Settle wait (default 3000; workspace 8000).'),
 };
 

@@ -31,13 +31,13 @@ export const commitSession = defineTool({
   },
   annotations: WRITES,
   async handler(args, ctx) {
-    const session = ctx.session.simulations.get(args.session_id);
+    const session = ctx.ledger.simulations.get(args.session_id);
     const label = (p: string) => ctx.workspace.display(p);
     const destination = args.target !== undefined ? targetDestination(ctx.workspace.rootList, args.target) : undefined;
     const { patch, checkpointId } = await session.commit(async (files) => {
       const patch = sessionPatch(files, label);
       const write = (args.apply === true || destination !== undefined) && patch.files.length > 0;
-      const checkpoint = write ? await applySessionPatch(ctx.session.transactions, ctx.call, ctx.signal, files, patch, label, destination) : undefined;
+      const checkpoint = write ? await applySessionPatch(ctx.ledger.transactions, ctx.call, ctx.signal, files, patch, label, destination) : undefined;
       session.markCommitted();
       return { patch, checkpointId: checkpoint?.id };
     });
@@ -82,7 +82,7 @@ export const discardSession = defineTool({
   output: { ...sessionOutput, edits_discarded: z.number().optional() },
   annotations: SIMULATES,
   async handler(args, ctx) {
-    const session = ctx.session.simulations.get(args.session_id);
+    const session = ctx.ledger.simulations.get(args.session_id);
     const edits = await session.discard();
     return { ...sessionState(session), edits_discarded: edits };
   },
@@ -98,7 +98,7 @@ export const destroySession = defineTool({
   input: sessionIdInput,
   output: sessionOutput,
   annotations: SIMULATES,
-  handler: (args, ctx) => Promise.resolve(sessionState(ctx.session.simulations.destroy(args.session_id))),
+  handler: (args, ctx) => Promise.resolve(sessionState(ctx.ledger.simulations.destroy(args.session_id))),
   text: (r) => `Session ${r.session_id ?? '?'} destroyed.`,
 });
 

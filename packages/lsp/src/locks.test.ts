@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReadWriteLock } from './exclusiveSection.js';
+import { ReadWriteLock } from './locks.js';
 
 function gate(): { open: () => void; wait: Promise<void> } {
   let open!: () => void;

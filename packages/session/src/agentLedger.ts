@@ -10,7 +10,7 @@ import { defaultAuditLogPath, stateHome } from './statePaths.js';
 import { ToolCall } from './toolCall.js';
 import { TransactionManager } from './transactionManager.js';
 
-export interface AgentSessionOptions {
+export interface AgentLedgerOptions {
   workspace: Workspace;
   logger: Logger;
   /** State home; default `$AGENT_LSP_HOME/state` or the XDG state dir. */
@@ -31,7 +31,7 @@ export interface AgentSessionOptions {
  * One front's write and record keeping: transactions and checkpoints over its workspace, and the
  * audit log every tool call lands in. Created once per MCP server, beside its Workspace.
  */
-export class AgentSession {
+export class AgentLedger {
   readonly transactions: TransactionManager;
   readonly checkpoints: CheckpointService;
   readonly audit: AuditLog;
@@ -41,7 +41,7 @@ export class AgentSession {
   private readonly clock: Clock;
   private readonly ids: IdGenerator;
 
-  constructor(private readonly options: AgentSessionOptions) {
+  constructor(private readonly options: AgentLedgerOptions) {
     this.home = options.home ?? stateHome();
     this.clock = options.clock ?? systemClock;
     this.ids = options.ids ?? randomIds;

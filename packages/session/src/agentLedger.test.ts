@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger, ServerRegistry } from '@agent-lsp/lsp';
 import { Workspace } from '@agent-lsp/workspace';
-import { AgentSession } from './agentSession.js';
+import { AgentLedger } from './agentLedger.js';
 import { readAuditTail } from './auditLog.js';
 import { sequentialIds, steppingClock } from './determinism.js';
 import { atomicFileWriter, type FileWriter } from './fileWriter.js';
@@ -31,7 +31,7 @@ function failingWriter(failAt: number): FileWriter & { writes: string[] } {
   };
 }
 
-describe('AgentSession transactions', () => {
+describe('AgentLedger transactions', () => {
   let dir: string;
   let root: string;
   let home: string;
@@ -55,7 +55,7 @@ describe('AgentSession transactions', () => {
   });
 
   const session = (writer: FileWriter = atomicFileWriter) =>
-    new AgentSession({ workspace, logger, home, writer, clock: steppingClock(T0, 1000), ids: sequentialIds() });
+    new AgentLedger({ workspace, logger, home, writer, clock: steppingClock(T0, 1000), ids: sequentialIds() });
 
   const snapshot = () => ({
     a: readFileSync(join(root, 'src', 'a.txt')),
@@ -179,7 +179,7 @@ describe('AgentSession transactions', () => {
   });
 
   it('prunes checkpoints by count and the blobs only they referred to', async () => {
-    const s = new AgentSession({ workspace, logger, home, clock: steppingClock(T0, 1000), ids: sequentialIds(), retention: { maxCount: 2, maxAgeMs: 3600_000 } });
+    const s = new AgentLedger({ workspace, logger, home, clock: steppingClock(T0, 1000), ids: sequentialIds(), retention: { maxCount: 2, maxAgeMs: 3600_000 } });
     const b = join(root, 'src', 'b.txt');
     for (const t of ['1', '2', '3', '4']) await s.transactions.applyPlan(s.startCall('apply_edit'), undefined, (p) => p.setText(b, t));
     expect(s.checkpoints.list().checkpoints.map((c) => c.id)).toEqual(['cp_4', 'cp_3']);
