@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Location, LocationLink } from 'vscode-languageserver-protocol';
 import { isNotReady, openReadyDocument, positionIn, requireSupport } from '../documentQuery.js';
+import { requestLocations } from '../freshAnswer.js';
 import { locationsByFileText, PositionMapper } from '../locations.js';
 import { page, pageHeader } from '../paging.js';
 import { notReadyText, type NotReadyResult } from '../readinessGate.js';
@@ -45,7 +45,7 @@ function locationTool(spec: LocationToolSpec): AnyToolDefinition {
       const { conn, uri } = doc.handle;
       const position = positionIn(doc, args);
       const params = { textDocument: { uri }, position, ...spec.extraParams?.(args) };
-      const result = await conn.request<Location | Location[] | LocationLink[] | null>(spec.method, params, { signal: ctx.signal });
+      const result = await requestLocations(conn, ctx.workspace.registry, spec.method, params, ctx.signal);
       const all = new PositionMapper(ctx.workspace, conn).locations(result);
       const p = page(all, args.offset, args.limit, DEFAULT_LOCATION_LIMIT);
       const files = new Set(all.map((l) => l.file)).size;

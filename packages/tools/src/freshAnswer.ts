@@ -1,0 +1,48 @@
+import { stat } from 'node:fs/promises';
+import type { Location, LocationLink } from 'vscode-languageserver-protocol';
+import { uriToPath } from '@agent-lsp/protocol';
+import { readDiskText, type LspConnection, type ServerRegistry } from '@agent-lsp/lsp';
+
+type Locations = Location | Location[] | LocationLink[] | null;
+
+function urisOf(result: Locations): string[] {
+  if (!result) return [];
+  const list = Array.isArray(result) ? result : [result];
+  return [...new Set(list.map((l) => ('targetUri' in l ? l.targetUri : l.uri)))];
+}
+
+/**
+ * Opens, with their disk text, the files an answer names that the server does not hold open for
+ * us and that changed on disk since this connection began. A closed file reaches the server only
+ * through a watcher, whose news lags the disk by a few hundred milliseconds (and never comes for
+ * ignored directories): an answer naming such a file may have been computed on its old text.
+ * Once open, the file is ours to keep in step with the disk (read-your-writes). Returns how many
+ * were opened.
+ */
+export async function openChangedFiles(conn: LspConnection, registry: ServerRegistry, uris: readonly string[]): Promise<number> {
+  let opened = 0;
+  for (const uri of uris) {
+    if (conn.documents.get(uri)) continue;
+    const path = uriToPath(uri);
+    const route = path ? registry.forFile(path) : undefined;
+    if (!path || route?.server.id !== conn.server.id) continue;
+    const changedAt = await stat(path).then((s) => s.mtimeMs, () => undefined);
+    if (changedAt === undefined || changedAt < conn.startedAt) continue;
+    const file = await readDiskText(path).catch(() => undefined);
+    if (!file || conn.documents.get(uri)) continue;
+    conn.documents.sync(uri, route.languageId, file.text, { internal: true, disk: file.state });
+    opened++;
+  }
+  return opened;
+}
+
+/**
+ * A location request answered on the disk as it is now: when the answer names files that changed
+ * since the server could have seen them, they are opened with their current text and the request
+ * is asked again (once; the files are open from then on).
+ */
+export async function requestLocations(conn: LspConnection, registry: ServerRegistry, method: string, params: unknown, signal: AbortSignal): Promise<Locations> {
+  const first = await conn.request<Locations>(method, params, { signal });
+  if ((await openChangedFiles(conn, registry, urisOf(first))) === 0) return first;
+  return conn.request<Locations>(method, params, { signal });
+}
