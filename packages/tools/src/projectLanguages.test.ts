@@ -24,10 +24,16 @@ function file(rel: string, content = ''): void {
 }
 
 describe('hasProjectFor', () => {
-  it('Python: a project file, or a source file at the top', () => {
-    file('pkg/mod.py');
+  it('Python: a project file, or a source file at the top or in a top-level directory', () => {
+    file('tools/scripts/mod.py');
     expect(hasProjectFor(root, python)).toBe(false);
     file('manage.py');
+    expect(hasProjectFor(root, python)).toBe(true);
+  });
+
+  it('Python: a package at the top (a checkout of Django is django/ and nothing else)', () => {
+    file('django/__init__.py');
+    file('django/utils/functional.py');
     expect(hasProjectFor(root, python)).toBe(true);
   });
 

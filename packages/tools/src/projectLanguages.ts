@@ -3,7 +3,11 @@ import { extname, join } from 'node:path';
 import type { ServerDefinition, ServerRegistry } from '@agent-lsp/lsp';
 import { detectLanguages } from './languageDetection.js';
 
-/** Sources at a workspace's top that make it a project of their language without a marker file. */
+/**
+ * Files at a workspace's top, or in a top-level directory, that make it a project of their
+ * language without a marker file: Python sources, or a package (a checkout of Django is `django/`
+ * with its `__init__.py`, nothing else).
+ */
 const TOP_LEVEL_SOURCES: Readonly<Record<string, readonly string[]>> = { pyright: ['.py'] };
 
 /** The workspace and its top-level directories (a monorepo's web/, backend/), not hidden or vendored ones. */
@@ -21,7 +25,7 @@ function projectDirs(root: string): string[] {
 /**
  * Whether a workspace holds a project of the server's language: one of its root markers
  * (tsconfig.json, package.json, go.mod, Cargo.toml, compile_commands.json…) at the top or in a
- * top-level directory, or for Python a source file at the top. A server without markers (a custom
+ * top-level directory, or for Python a source file there (a package directory counts). A server without markers (a custom
  * one) has a project wherever it has files.
  */
 export function hasProjectFor(root: string, server: ServerDefinition): boolean {
@@ -29,11 +33,13 @@ export function hasProjectFor(root: string, server: ServerDefinition): boolean {
   if (projectDirs(root).some((dir) => server.rootMarkers.some((m) => existsSync(join(dir, m))))) return true;
   const sources = TOP_LEVEL_SOURCES[server.id];
   if (!sources) return false;
-  try {
-    return readdirSync(root).some((name) => sources.includes(extname(name).toLowerCase()));
-  } catch {
-    return false;
-  }
+  return projectDirs(root).some((dir) => {
+    try {
+      return readdirSync(dir).some((name) => sources.includes(extname(name).toLowerCase()));
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**
