@@ -1,6 +1,8 @@
 // restart_lsp_server in daemon mode restarts the shared server in the broker, for every client.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BrokerStatusNotification, type BrokerStatusParams } from '@agent-lsp/protocol';
+import { BrokerStatsRequest, BrokerStatusNotification, pathToUri, type BrokerStatusParams } from '@agent-lsp/protocol';
 import { BrokerTestScope, EXPECTED_REFERENCES, PYTHON_DISTANCE, readDaemonJson, readyDaemon, referenceCount } from '../helpers/brokers.js';
 import { ok } from '../helpers/mcpClient.js';
 import { isAlive, waitUntil } from '../helpers/processes.js';
@@ -29,6 +31,11 @@ describe('restart_lsp_server through a broker', () => {
     const oldServer = before.server.pid as number;
     // A third, plain LSP client shows what every client is told.
     watcher = await rawClient(before.socket, { canPull: false });
+    // ... and holds a document of its own, which the new server must get too.
+    const held = join(root, 'python-basic/app/broken.py');
+    const heldUri = pathToUri(held);
+    await watcher.rpc.sendNotification('textDocument/didOpen', { textDocument: { uri: heldUri, languageId: 'python', version: 1, text: readFileSync(held, 'utf8') } });
+    expect((await watcher.rpc.sendRequest(BrokerStatsRequest.method)) as { openDocuments: string[] }).toEqual(expect.objectContaining({ openDocuments: expect.arrayContaining([heldUri]) }));
 
     const answer = await a.call('restart_lsp_server', { language_id: 'python' });
     const servers = ok(answer)['servers'] as { pid?: number; previous_pid?: number; ready: boolean }[];
@@ -45,6 +52,7 @@ describe('restart_lsp_server through a broker', () => {
     expect(after?.restarts).toBe(before.restarts + 1);
     await waitUntil(() => !isAlive(oldServer), 10_000, 'the old server to exit');
 
+    expect((await watcher.rpc.sendRequest(BrokerStatsRequest.method)) as { openDocuments: string[] }).toEqual(expect.objectContaining({ openDocuments: expect.arrayContaining([heldUri]) }));
     // The other front keeps working on the new server.
     expect(await referenceCount(b, PYTHON_DISTANCE)).toBe(EXPECTED_REFERENCES);
     const statuses = watcher.notifications.filter((n) => n.method === BrokerStatusNotification.method).map((n) => n.params as BrokerStatusParams);
