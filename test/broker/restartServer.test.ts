@@ -35,7 +35,7 @@ describe('restart_lsp_server through a broker', () => {
     const held = join(root, 'python-basic/app/broken.py');
     const heldUri = pathToUri(held);
     await watcher.rpc.sendNotification('textDocument/didOpen', { textDocument: { uri: heldUri, languageId: 'python', version: 1, text: readFileSync(held, 'utf8') } });
-    expect((await watcher.rpc.sendRequest(BrokerStatsRequest.method)) as { openDocuments: string[] }).toEqual(expect.objectContaining({ openDocuments: expect.arrayContaining([heldUri]) }));
+    expect(await watcher.rpc.sendRequest(BrokerStatsRequest.type)).toEqual(expect.objectContaining({ openDocuments: expect.arrayContaining([heldUri]) }));
 
     const answer = await a.call('restart_lsp_server', { language_id: 'python' });
     const servers = ok(answer)['servers'] as { pid?: number; previous_pid?: number; ready: boolean }[];
@@ -52,7 +52,7 @@ describe('restart_lsp_server through a broker', () => {
     expect(after?.restarts).toBe(before.restarts + 1);
     await waitUntil(() => !isAlive(oldServer), 10_000, 'the old server to exit');
 
-    expect((await watcher.rpc.sendRequest(BrokerStatsRequest.method)) as { openDocuments: string[] }).toEqual(expect.objectContaining({ openDocuments: expect.arrayContaining([heldUri]) }));
+    expect(await watcher.rpc.sendRequest(BrokerStatsRequest.type)).toEqual(expect.objectContaining({ openDocuments: expect.arrayContaining([heldUri]) }));
     // The other front keeps working on the new server.
     expect(await referenceCount(b, PYTHON_DISTANCE)).toBe(EXPECTED_REFERENCES);
     const statuses = watcher.notifications.filter((n) => n.method === BrokerStatusNotification.method).map((n) => n.params as BrokerStatusParams);

@@ -14,8 +14,7 @@ const serverOut = z.object({
   state: z.string(),
   ready: z.boolean(),
   pid: z.number().optional(),
-  /** restart_lsp_server: the pid of the server it replaced. */
-  previous_pid: z.number().optional(),
+  previous_pid: z.number().optional().describe('restart_lsp_server: the pid of the server it replaced (a shared server is restarted for every agent using it).'),
   version: z.string().optional(),
 });
 type ServerOut = z.infer<typeof serverOut>;
