@@ -99,17 +99,22 @@ export class ServerInstance {
     this.health.reset();
     documents.resyncAll();
     const onReadiness = () => {
-      if (this.conn !== conn) return; // a server being replaced
+      if (this.conn !== conn) return;
       this.stateValue = conn.readiness.state;
       this.options.onStatusChanged();
     };
     conn.readiness.onChange(onReadiness);
     onReadiness();
-    conn.onServerNotification(({ method, params }) => this.fanOut(method, params));
-    conn.onCrash((err) => {
-      if (this.conn === conn) this.crashed(err); // not a server being replaced
+    // A server being replaced (restart_lsp_server) speaks to nobody any more.
+    conn.onServerNotification(({ method, params }) => {
+      if (this.conn === conn) this.fanOut(method, params);
     });
-    conn.onDiagnosticsRefresh(() => bridge.refreshAll());
+    conn.onCrash((err) => {
+      if (this.conn === conn) this.crashed(err);
+    });
+    conn.onDiagnosticsRefresh(() => {
+      if (this.conn === conn) bridge.refreshAll();
+    });
     // Registrations made after a client connected reach it too (replay covers the earlier ones).
     conn.onRegistrationChange(({ method, params }) => {
       if (this.conn !== conn) return;
