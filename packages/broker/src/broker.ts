@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import lockfile from 'proper-lockfile';
-import { AGENT_LSP_PROTOCOL_VERSION, AGENT_LSP_VERSION, uriToPath, BrokerStatusNotification, type AgentLspExperimental, type BrokerStatusParams } from '@agent-lsp/protocol';
+import { AGENT_LSP_PROTOCOL_VERSION, AGENT_LSP_VERSION, uriToPath, BrokerStatusNotification, type AgentLspExperimental, type BrokerRestartServerResult, type BrokerStatusParams } from '@agent-lsp/protocol';
 import type { DocumentStore, LspConnection, Logger, ResolvedServer, ServerDefinition } from '@agent-lsp/lsp';
 import type { FileEvent } from 'vscode-languageserver-protocol';
 import { AcceptLoop } from './acceptLoop.js';
@@ -91,6 +91,9 @@ export class Broker implements BrokerHost, LeaseHost {
         this.scheduleIdle();
         this.status.changed();
       },
+      // Whoever removed the socket may have removed daemon.json too.
+      onRebound: () => this.status.changed(),
+      onLost: (reason) => void this.stop(reason),
     });
     this.status = new StatusWriter({ dir: options.dir, snapshot: () => this.info(), logger: options.logger, ...(options.writeStatus ? { write: options.writeStatus } : {}) });
   }
@@ -147,10 +150,15 @@ export class Broker implements BrokerHost, LeaseHost {
   }
 
   private statusParams(): BrokerStatusParams {
-    const snap = this.instance.connection?.readiness.snapshot();
-    const out: BrokerStatusParams = { state: this.stopping ? 'stopping' : this.instance.state, ready: snap?.ready === true && !this.stopping };
-    if (snap?.progress) out.progress = snap.progress;
+    const { state, isReady: ready, progress, connection } = this.instance;
+    const out: BrokerStatusParams = { state: this.stopping ? 'stopping' : state, ready: ready && !this.stopping };
+    if (progress && !out.ready) out.progress = progress;
+    if (connection?.pid !== undefined) out.serverPid = connection.pid;
     return out;
+  }
+
+  restartServer(reason: string): Promise<BrokerRestartServerResult> {
+    return this.instance.restart(reason);
   }
 
   experimental(): AgentLspExperimental {
@@ -262,7 +270,8 @@ export class Broker implements BrokerHost, LeaseHost {
       await this.instance.shutdown();
       await listenerClosed;
       await statusClosed;
-      for (const path of [daemonFilePath(dir), this.socketPath]) {
+      // A socket path another process took is not ours to remove.
+      for (const path of [daemonFilePath(dir), ...(this.accepting.ownsSocketFile ? [this.socketPath] : [])]) {
         try {
           rmSync(path, { force: true });
         } catch (err) {

@@ -22,12 +22,15 @@ import {
   BrokerAcquireRequest,
   BrokerReleaseRequest,
   BrokerRenewRequest,
+  BrokerRestartServerRequest,
   BrokerStatsRequest,
   BrokerStopNotification,
+  DEFAULT_REQUEST_TIMEOUT_MS,
   ErrorCodes,
   WireError,
   type AgentLspExperimental,
   type BrokerAcquireResult,
+  type BrokerRestartServerResult,
 } from '@agent-lsp/protocol';
 import type { LspConnection, Logger } from '@agent-lsp/lsp';
 import { guardFrames } from './frameGuard.js';
@@ -59,10 +62,15 @@ export interface BrokerHost {
   readonly lease: LeaseManager;
   /** A client reported file changes itself (its own writes): the watcher must not echo them. */
   clientReportedChanges(changes: FileEvent[]): void;
+  /** Restarts the shared server (a client asked: restart_lsp_server); resolves with the old and new pids. */
+  restartServer(reason: string): Promise<BrokerRestartServerResult>;
 }
 
-/** Long: the client decides when to give up (it cancels); this only bounds a forgotten request. */
-const FORWARD_TIMEOUT_MS = 60 * 60_000;
+/**
+ * The client decides when to give up (its cancel aborts the forwarded request); a client that
+ * never does is bounded by the same default our front uses, so both sides time out alike.
+ */
+const FORWARD_TIMEOUT_MS = DEFAULT_REQUEST_TIMEOUT_MS;
 
 interface InFlight {
   method: string;
@@ -202,6 +210,14 @@ export class ClientSession {
       return host.lease.renew(id, p.leaseId, p.leaseMs);
     });
     rpc.onRequest(BrokerStatsRequest.type, () => host.lease.stats());
+    // In this client's order, and not in the middle of another client's exclusive section.
+    rpc.onRequest(BrokerRestartServerRequest.type, async () => {
+      let result: BrokerRestartServerResult = {};
+      await this.dispatch(async () => {
+        result = await host.restartServer(`restart requested by client ${id}`);
+      });
+      return result;
+    });
     rpc.onRequest((method: string, params: unknown, token: CancellationToken) => this.forward(method, params, token));
     rpc.onNotification('workspace/didChangeWatchedFiles', (p: DidChangeWatchedFilesParams) => {
       if (this.refused(checkDidChangeWatchedFiles(p))) return;

@@ -1,8 +1,9 @@
-import type { BrokerState } from '@agent-lsp/protocol';
+import { ErrorCodes, WireError, type BrokerProgress, type BrokerRestartServerResult, type BrokerState } from '@agent-lsp/protocol';
 import { RestartBudget, startDirectConnection, type LspConnection, type Logger, type ResolvedServer, type ServerDefinition } from '@agent-lsp/lsp';
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import type { ClientSession } from './clientSession.js';
 import type { DiagnosticsBridge } from './diagnosticsBridge.js';
+import { HealthProbe } from './healthProbe.js';
 import { isClientToken, ownToken } from './progressTokens.js';
 import type { SharedDocuments } from './sharedDocuments.js';
 
@@ -36,16 +37,34 @@ export class ServerInstance {
   private restartCount = 0;
   private readonly budget = new RestartBudget();
   private stopped = false;
+  private restarting: Promise<BrokerRestartServerResult> | undefined;
+  private readonly health: HealthProbe;
 
-  constructor(private readonly options: ServerInstanceOptions) {}
+  constructor(private readonly options: ServerInstanceOptions) {
+    this.health = new HealthProbe({ connection: () => this.conn, logger: options.logger, onChange: () => options.onStatusChanged() });
+  }
 
   /** The running connection, if the server is up. */
   get connection(): LspConnection | undefined {
     return this.conn;
   }
 
+  /** The server's readiness, unless it is running but stopped answering (`unresponsive`). */
   get state(): BrokerState {
-    return this.stateValue;
+    return this.conn && !this.health.responsive ? 'unresponsive' : this.stateValue;
+  }
+
+  /** Ready, and answering. */
+  get isReady(): boolean {
+    return this.conn?.readiness.snapshot().ready === true && this.health.responsive;
+  }
+
+  /** What clients are shown while the server is not ready. */
+  get progress(): BrokerProgress | undefined {
+    if (this.conn && !this.health.responsive) {
+      return { title: 'language server unresponsive', message: `pid ${this.conn.pid} did not answer a health probe within ${this.health.timeoutMs / 1000} s` };
+    }
+    return this.conn?.readiness.snapshot().progress;
   }
 
   get restarts(): number {
@@ -58,6 +77,7 @@ export class ServerInstance {
   }
 
   start(): void {
+    this.health.start();
     this.started = this.launch();
     this.started.catch((err: Error) => {
       this.options.logger.error(`language server failed to start: ${err.message}`);
@@ -76,18 +96,28 @@ export class ServerInstance {
       onApplyEdit: (params) => this.routeApplyEdit(params),
     });
     this.conn = conn;
+    this.health.reset();
     documents.resyncAll();
     const onReadiness = () => {
+      if (this.conn !== conn) return;
       this.stateValue = conn.readiness.state;
       this.options.onStatusChanged();
     };
     conn.readiness.onChange(onReadiness);
     onReadiness();
-    conn.onServerNotification(({ method, params }) => this.fanOut(method, params));
-    conn.onCrash((err) => this.crashed(err));
-    conn.onDiagnosticsRefresh(() => bridge.refreshAll());
+    // A server being replaced (restart_lsp_server) speaks to nobody any more.
+    conn.onServerNotification(({ method, params }) => {
+      if (this.conn === conn) this.fanOut(method, params);
+    });
+    conn.onCrash((err) => {
+      if (this.conn === conn) this.crashed(err);
+    });
+    conn.onDiagnosticsRefresh(() => {
+      if (this.conn === conn) bridge.refreshAll();
+    });
     // Registrations made after a client connected reach it too (replay covers the earlier ones).
     conn.onRegistrationChange(({ method, params }) => {
+      if (this.conn !== conn) return;
       for (const c of this.options.clients()) c.forwardRegistration(method, params);
     });
     return conn;
@@ -111,6 +141,40 @@ export class ServerInstance {
     this.options.onStatusChanged();
     this.started = this.launch();
     this.started.catch((e: Error) => this.options.onGiveUp(`server failed to restart: ${e.message}`));
+  }
+
+  /**
+   * Someone asked for a fresh server (restart_lsp_server): the running one is stopped, its whole
+   * process group, and a new one started the way a crash restarts it — clients are told
+   * `restarting`, and get their documents re-opened and the registrations passed on. Not counted
+   * against the crash budget. Two requests at once make one restart.
+   */
+  restart(reason: string): Promise<BrokerRestartServerResult> {
+    if (this.stopped) return Promise.reject(new WireError(ErrorCodes.InternalError, 'the broker is stopping; its next client starts a new one'));
+    this.restarting ??= this.restartNow(reason).finally(() => (this.restarting = undefined));
+    return this.restarting;
+  }
+
+  private async restartNow(reason: string): Promise<BrokerRestartServerResult> {
+    // A server still starting is let finish first: it is then stopped like any other.
+    const old = await this.started?.catch(() => undefined);
+    const previousPid = old?.pid;
+    this.options.logger.info(`restarting the language server${previousPid !== undefined ? ` pid ${previousPid}` : ''}: ${reason}`);
+    this.conn = undefined;
+    this.stateValue = 'restarting';
+    this.restartCount++;
+    this.options.onStatusChanged();
+    const next = (async () => {
+      await old?.shutdown().catch(() => undefined);
+      if (this.stopped) throw new Error('the broker is stopping');
+      return this.launch();
+    })();
+    this.started = next;
+    next.catch((e: Error) => {
+      if (!this.stopped) this.options.onGiveUp(`server failed to restart: ${e.message}`);
+    });
+    const conn = await next;
+    return { ...(previousPid !== undefined ? { previousPid } : {}), ...(conn.pid !== undefined ? { pid: conn.pid } : {}) };
   }
 
   /** Server notifications reach every client; a client's own progress reaches that client only. */
@@ -154,11 +218,15 @@ export class ServerInstance {
   /** From now on a crash is not restarted (the broker is stopping). */
   stopRestarting(): void {
     this.stopped = true;
+    this.health.dispose();
   }
 
   /** Stops the server (its whole process group); no restart follows. */
   async shutdown(): Promise<void> {
     this.stopped = true;
-    await this.conn?.shutdown().catch(() => undefined);
+    this.health.dispose();
+    // During a restart the new server may still be on its way: it is stopped too.
+    const conn = this.conn ?? (await this.started?.catch(() => undefined));
+    await conn?.shutdown().catch(() => undefined);
   }
 }

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { BrokerStopNotification } from '@agent-lsp/protocol';
 import { connectSocketTransport } from '@agent-lsp/lsp';
 import { lockTarget } from './broker.js';
-import { daemonFilePath } from './daemonFile.js';
-import { pidAlive } from './processInfo.js';
+import { daemonFilePath, type DaemonInfo } from './daemonFile.js';
+import { daemonsHome } from './paths.js';
+import { brokerHome, descendantPids, isBrokerProcess, pidAlive } from './processInfo.js';
 import { listDaemons, type DaemonStatus } from './status.js';
 
 export interface StopSelection {
@@ -78,6 +79,26 @@ function removeDaemonFiles(dir: string, socket?: string): void {
   rmSync(`${lockTarget(dir, 'lifetime')}.lock`, { recursive: true, force: true });
   rmSync(`${lockTarget(dir, 'spawn')}.lock`, { recursive: true, force: true });
   rmSync(join(dir, 'daemon.sock'), { force: true });
+}
+
+/**
+ * Ends a broker that is alive but does not answer (stopped, deadlocked), and its server's process
+ * group, so that a new one can take its place. Only a process whose command line is the broker of
+ * `key` and whose environment names this daemons home is touched: a reused pid or another home's
+ * broker is left alone. Resolves whether the broker is gone.
+ */
+export async function killWedgedBroker(info: DaemonInfo, key: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+  const pid = info.broker.pid;
+  if (!(await isBrokerProcess(pid, key))) return !pidAlive(pid);
+  const home = brokerHome(pid);
+  if (home !== undefined && home !== daemonsHome(env)) return false;
+  // Its server is ours to end only while it is still the broker's child (a pid may be reused later).
+  const server = info.server.pid !== undefined && descendantPids(pid).includes(info.server.pid) ? info.server.pid : undefined;
+  kill(pid, 'SIGKILL'); // works on a stopped process too
+  if (server !== undefined) kill(server, 'SIGKILL', true);
+  const gone = await waitGone(pid, 5_000);
+  if (server !== undefined) await waitGone(server, 2_000);
+  return gone;
 }
 
 /** Stops the selected daemons; with --all also cleans stale dirs and (with --force) ends orphans. */

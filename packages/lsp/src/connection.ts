@@ -1,6 +1,6 @@
 import { ResponseError, createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection, type NotificationType, type RequestType, type RequestType0 } from 'vscode-jsonrpc/node';
 import type { InitializeResult, LogMessageParams, ServerCapabilities } from 'vscode-languageserver-protocol';
-import { AGENT_LSP_VERSION, DisposableStore, Emitter, ErrorCodes, pathToUri, WireError, type AgentLspExperimental, type Disposable } from '@agent-lsp/protocol';
+import { AGENT_LSP_VERSION, BrokerRestartServerRequest, BrokerStatusNotification, DisposableStore, Emitter, ErrorCodes, pathToUri, WireError, type AgentLspExperimental, type Disposable } from '@agent-lsp/protocol';
 import { LocalExclusiveAccess, type ExclusiveAccess, type ExclusiveOptions } from './exclusiveAccess.js';
 import { CLIENT_CAPABILITIES } from './clientCapabilities.js';
 import { DiagnosticsCollector } from './diagnostics.js';
@@ -58,6 +58,8 @@ export class LspConnection implements Disposable {
   private initResult: InitializeResult | undefined;
   private folders: string[];
   private readonly access: ExclusiveAccess;
+  /** The server's pid as a peer that owns it (a broker) reports it; it changes when that server restarts. */
+  private peerServerPid: number | undefined;
 
   readonly documents: DocumentStore;
   readonly diagnostics: DiagnosticsCollector;
@@ -153,8 +155,9 @@ export class LspConnection implements Disposable {
   get rootDir(): string {
     return this.options.rootDir;
   }
+  /** The language server's pid: our child's, or the one the peer that runs it reports. */
   get pid(): number | undefined {
-    return this.options.transport.pid;
+    return this.options.transport.pid ?? this.peerServerPid;
   }
   get capabilities(): ServerCapabilities {
     return this.initResult?.capabilities ?? {};
@@ -204,6 +207,18 @@ export class LspConnection implements Disposable {
   }
 
   /**
+   * Restarts the language server in place where the peer runs it for several clients (a broker):
+   * the peer replaces it, re-opens the documents its clients hold and tells them all. Resolves
+   * false when the peer is the server itself: then restarting means a new connection.
+   */
+  async restartServer(): Promise<boolean> {
+    if (!this.broker) return false;
+    const result = await this.request(BrokerRestartServerRequest.type, null);
+    this.peerServerPid = result.pid;
+    return true;
+  }
+
+  /**
    * Whether the server offers a request method, statically (its initialize answer) or by dynamic
    * registration. Methods we do not know the capability of count as offered.
    */
@@ -228,6 +243,8 @@ export class LspConnection implements Disposable {
       trace: 'off',
     };
     this.initResult = await this.request<InitializeResult>('initialize', params, { timeoutMs });
+    this.peerServerPid = this.broker?.serverPid;
+    if (this.broker) this.disposables.add(this.onNotification(BrokerStatusNotification.type, (st) => (this.peerServerPid = st.serverPid ?? this.peerServerPid)));
     this.stateValue = 'running';
     this.notify('initialized', {});
     this.disposables.add(attachReadinessStrategy(this));

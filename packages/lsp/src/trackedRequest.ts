@@ -1,4 +1,5 @@
 import { CancellationTokenSource, type CancellationToken } from 'vscode-jsonrpc/node';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '@agent-lsp/protocol';
 import { RequestCancelledError, RequestTimeoutError } from './errors.js';
 
 export interface RequestOptions {
@@ -6,7 +7,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+/** One default for both sides of a broker's socket (the broker bounds forwarded requests by it). */
+export { DEFAULT_REQUEST_TIMEOUT_MS };
 
 /** A request on its way: the connection rejects every one of them at once when its peer goes. */
 export interface PendingRequest {

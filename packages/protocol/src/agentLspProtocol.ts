@@ -6,7 +6,15 @@ import { NotificationType, NotificationType0, RequestType, RequestType0 } from '
  */
 export const AGENT_LSP_PROTOCOL_VERSION = 1;
 
-export type BrokerState = 'starting' | 'indexing' | 'ready' | 'restarting' | 'stopping';
+/** `unresponsive`: the server is running but did not answer the broker's health probe in time. */
+export type BrokerState = 'starting' | 'indexing' | 'ready' | 'restarting' | 'unresponsive' | 'stopping';
+
+/**
+ * How long a request waits for its answer unless its caller says otherwise. The front's requests
+ * default to it, and the broker waits no longer on a client's behalf (the client's cancel ends a
+ * forwarded request sooner): one bound on both sides of the socket.
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 
 export interface BrokerProgress {
   title?: string;
@@ -21,12 +29,16 @@ export interface AgentLspExperimental {
   state: BrokerState;
   ready: boolean;
   progress?: BrokerProgress;
+  /** Pid of the broker's language server, while it runs. */
+  serverPid?: number;
 }
 
 export interface BrokerStatusParams {
   state: BrokerState;
   ready: boolean;
   progress?: BrokerProgress;
+  /** Pid of the broker's language server, while it runs (it changes when the server restarts). */
+  serverPid?: number;
 }
 
 /** Broker → client: readiness changed. */
@@ -84,6 +96,23 @@ export interface BrokerStats {
 }
 /** Client → broker: counters (answered at once, also while another client holds a lease). */
 export const BrokerStatsRequest = { method: '$/agentLsp/stats', type: new RequestType0<BrokerStats, void>('$/agentLsp/stats') } as const;
+
+export interface BrokerRestartServerResult {
+  /** The server that was stopped, if one was running. */
+  previousPid?: number;
+  /** The server started in its place (initialized; readiness follows in `$/agentLsp/status`). */
+  pid?: number;
+}
+/**
+ * Client → broker: stop the shared language server (its whole process group) and start a new one
+ * through the broker's restart path: documents clients hold are re-opened, registrations replayed,
+ * every client is told `restarting`, then the new readiness. Not counted as a crash. Answered once
+ * the new server is initialized.
+ */
+export const BrokerRestartServerRequest = {
+  method: '$/agentLsp/restartServer',
+  type: new RequestType0<BrokerRestartServerResult, void>('$/agentLsp/restartServer'),
+} as const;
 
 /** agent-lsp's own version: MCP server info, LSP client info, broker info, `--version`. */
 export const AGENT_LSP_VERSION = '0.1.0';

@@ -241,16 +241,30 @@ export class Workspace implements Disposable {
     }
   }
 
+  private async restartedInPlace(conn: LspConnection): Promise<boolean> {
+    try {
+      return await conn.restartServer();
+    } catch (err) {
+      this.options.logger.warn(`${conn.server.displayName} could not be restarted in place (${(err as Error).message}); reconnecting`);
+      return false;
+    }
+  }
+
   /** Stops and starts one server (or all running ones); resets the crash budget. */
   async restart(server?: ServerDefinition): Promise<LspConnection[]> {
     const ids = server ? [server.id] : [...this.connections.keys()];
     const restarted: LspConnection[] = [];
     for (const id of ids) {
       const def = server ?? this.registry.servers.find((s) => s.id === id);
-      const old = this.connections.get(id);
-      this.connections.delete(id);
+      const old = await this.connections.get(id)?.catch(() => undefined);
       this.restartBudgets.delete(id);
-      if (old) await (await old.catch(() => undefined))?.shutdown();
+      // A server shared through a broker is restarted there, for every client of it.
+      if (old?.isAlive && (await this.restartedInPlace(old))) {
+        restarted.push(old);
+        continue;
+      }
+      this.connections.delete(id);
+      await old?.shutdown();
       if (def) restarted.push(await this.connection(def));
     }
     return restarted;

@@ -14,6 +14,7 @@ const serverOut = z.object({
   state: z.string(),
   ready: z.boolean(),
   pid: z.number().optional(),
+  previous_pid: z.number().optional().describe('restart_lsp_server: the pid of the server it replaced (a shared server is restarted for every agent using it).'),
   version: z.string().optional(),
 });
 type ServerOut = z.infer<typeof serverOut>;
@@ -30,8 +31,14 @@ function describeConnection(conn: LspConnection): ServerOut {
   return out;
 }
 
+function pidText(s: ServerOut): string {
+  if (s.pid === undefined) return '';
+  if (s.previous_pid === undefined) return ` (pid ${s.pid})`;
+  return s.previous_pid === s.pid ? ` (pid ${s.pid}: the same process, NOT restarted)` : ` (pid ${s.pid}, was ${s.previous_pid})`;
+}
+
 function serversText(servers: readonly ServerOut[]): string {
-  return servers.map((s) => `- ${s.server}${s.version ? ` ${s.version}` : ''} for ${s.language}: ${s.state}${s.pid ? ` (pid ${s.pid})` : ''}`).join('\n');
+  return servers.map((s) => `- ${s.server}${s.version ? ` ${s.version}` : ''} for ${s.language}: ${s.state}${pidText(s)}`).join('\n');
 }
 
 /**
@@ -108,12 +115,19 @@ export const restartLspServer = defineTool({
     if (args.root_dir) await ctx.workspace.setRoot(absoluteRootDir(args.root_dir));
     await ctx.workspace.ensureRoots(undefined, 'Call start_lsp with root_dir first, or pass root_dir.');
     const server = args.language_id ? ctx.workspace.registry.forLanguage(args.language_id) : undefined;
+    const pidsBefore = new Map((await ctx.workspace.liveConnections()).map((c) => [c.server.id, c.pid]));
     const restarted = await ctx.workspace.restart(server);
+    const describe = (conn: LspConnection): ServerOut => {
+      const out = describeConnection(conn);
+      const previous = pidsBefore.get(conn.server.id);
+      if (previous !== undefined) out.previous_pid = previous;
+      return out;
+    };
     for (const conn of restarted) {
       const notReady = await awaitReady(conn, args, ctx);
-      if (notReady) return { ...notReady, servers: restarted.map(describeConnection) };
+      if (notReady) return { ...notReady, servers: restarted.map(describe) };
     }
-    return { ready: true, servers: restarted.map(describeConnection) };
+    return { ready: true, servers: restarted.map(describe) };
   },
   text: (r) => ((r.servers ?? []).length ? `Restarted:\n${serversText(r.servers ?? [])}` : 'No server was running; servers start on first use.') + (r.ready ? '' : `\n${notReadyText(r as NotReadyResult)}`),
 });

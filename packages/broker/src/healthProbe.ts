@@ -1,0 +1,90 @@
+import { RequestTimeoutError, type LspConnection, type Logger } from '@agent-lsp/lsp';
+
+/**
+ * A request every server answers at once without doing work: the LSP spec has it answer any `$/`
+ * request it does not know with MethodNotFound. An answer of any kind means the server is alive.
+ */
+const PROBE_METHOD = '$/agentLsp/healthProbe';
+
+export interface HealthProbeOptions {
+  /** The running server, if any (none while it starts or restarts). */
+  connection(): LspConnection | undefined;
+  logger: Logger;
+  /** Whether the server answers changed. */
+  onChange(responsive: boolean): void;
+  /** Between probes; default 5 s. */
+  intervalMs?: number;
+  /** How long an answer may take before the server counts as unresponsive; default 10 s. */
+  timeoutMs?: number;
+}
+
+/**
+ * Makes a hung server visible. A server that stops reading (stopped, deadlocked, stuck in a loop)
+ * looks healthy from the outside: its process lives and requests simply wait. The probe asks it a
+ * trivial question now and then; no answer in time turns it `unresponsive`, the next answer
+ * turns it back.
+ */
+export class HealthProbe {
+  private timer: NodeJS.Timeout | undefined;
+  private probing = false;
+  private unresponsiveSince: number | undefined;
+  private readonly intervalMs: number;
+  readonly timeoutMs: number;
+
+  constructor(private readonly options: HealthProbeOptions) {
+    this.intervalMs = options.intervalMs ?? 5_000;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+  }
+
+  get responsive(): boolean {
+    return this.unresponsiveSince === undefined;
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.probe(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  /** A new server: whatever the old one did says nothing about it. */
+  reset(): void {
+    this.set(true);
+  }
+
+  dispose(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private async probe(): Promise<void> {
+    const conn = this.options.connection();
+    if (!conn?.isAlive || this.probing) return;
+    this.probing = true;
+    try {
+      await conn.request(PROBE_METHOD, null, { timeoutMs: this.timeoutMs });
+      this.answered(conn);
+    } catch (err) {
+      if (this.options.connection() !== conn) return;
+      if (err instanceof RequestTimeoutError) {
+        if (this.responsive) this.options.logger.warn(`language server pid ${conn.pid} did not answer a health probe within ${this.timeoutMs / 1000} s: unresponsive`);
+        this.set(false);
+      } else if (conn.isAlive) {
+        this.answered(conn); // an error answer is an answer
+      }
+    } finally {
+      this.probing = false;
+    }
+  }
+
+  private answered(conn: LspConnection): void {
+    if (this.options.connection() !== conn) return;
+    if (!this.responsive) this.options.logger.info(`language server pid ${conn.pid} answers again`);
+    this.set(true);
+  }
+
+  private set(responsive: boolean): void {
+    if (responsive === this.responsive) return;
+    this.unresponsiveSince = responsive ? undefined : Date.now();
+    this.options.onChange(responsive);
+  }
+}
