@@ -1,5 +1,5 @@
 import type { FileEvent } from 'vscode-languageserver-protocol';
-import { displayPath, pathToUri, uriToPath, UserError, type Disposable } from '@agent-lsp/protocol';
+import { pathToUri, uriToPath, UserError, type Disposable } from '@agent-lsp/protocol';
 import {
   connectPassive,
   readDiskText,
@@ -16,8 +16,8 @@ import {
 } from '@agent-lsp/lsp';
 import { DirectModeWatcher, type WatchState } from './directWatcher.js';
 import { FreshSection } from './freshSection.js';
-import { resolveDirectory, resolveFilePath } from './pathResolver.js';
-import { inferRoot } from './rootInference.js';
+import { resolveDirectory } from './pathResolver.js';
+import { WorkspaceRoots } from './workspaceRoots.js';
 
 export type ConnectionFactory = (options: ConnectOptions) => Promise<LspConnection>;
 
@@ -53,9 +53,7 @@ export interface DocumentHandle {
  * Paths in and out of tools go through here, so containment and display are decided once.
  */
 export class Workspace implements Disposable {
-  private roots: string[] = [];
-  /** The root guessed from a file path, while it is still the primary root (answers name it). */
-  private inferred: string | undefined;
+  private readonly roots: WorkspaceRoots;
   private readonly connections = new Map<string, Promise<LspConnection>>();
   /** Automatic restarts after crashes, per server. */
   private readonly restartBudgets = new Map<string, RestartBudget>();
@@ -63,8 +61,6 @@ export class Workspace implements Disposable {
   private readonly started = new WeakMap<Promise<LspConnection>, LspConnection>();
   /** Watches the primary root for the servers this front runs itself (brokers watch their own). */
   private watcher: DirectModeWatcher | undefined;
-  /** Files outside the roots that a server named in an answer: readable, never writable. */
-  private readonly serverNamed = new Set<string>();
   private readonly connect: ConnectionFactory;
   /**
    * Tool calls run in shared sections; a speculative evaluation (LspConnection.runExclusive) takes
@@ -77,7 +73,7 @@ export class Workspace implements Disposable {
 
   constructor(private readonly options: WorkspaceOptions) {
     this.connect = options.connect ?? startDirectConnection;
-    if (options.root !== undefined) this.roots = [options.root];
+    this.roots = new WorkspaceRoots(options.root);
   }
 
   get registry(): ServerRegistry {
@@ -85,108 +81,74 @@ export class Workspace implements Disposable {
   }
 
   get rootList(): readonly string[] {
-    return this.roots;
+    return this.roots.list;
   }
 
   get primaryRoot(): string | undefined {
-    return this.roots[0];
+    return this.roots.primary;
   }
 
   /** The primary root when it was inferred from a file path rather than given; answers name it. */
   get inferredRoot(): string | undefined {
-    return this.inferred !== undefined && this.inferred === this.roots[0] ? this.inferred : undefined;
+    return this.roots.inferredRoot;
   }
 
   /** True when the root was inferred from a file path: good enough to read, not to write. */
   get rootInferred(): boolean {
-    return this.inferredRoot !== undefined;
+    return this.roots.inferredRoot !== undefined;
   }
 
   /** start_lsp: makes `dir` the workspace. Servers of a previous, different root are stopped. */
   async setRoot(dir: string): Promise<string> {
     const real = resolveDirectory(dir);
-    this.inferred = undefined;
-    if (this.roots[0] !== real) {
+    if (this.roots.primary !== real) {
       await this.stopAll();
-      this.roots = [real];
-      this.serverNamed.clear();
       this.passive.clear();
     }
+    this.roots.setPrimary(real);
     return real;
   }
 
   async addFolder(dir: string): Promise<string[]> {
-    const real = resolveDirectory(dir, 'path');
-    if (!this.roots.includes(real)) this.roots.push(real);
+    const folders = this.roots.add(dir);
     await this.propagateFolders();
-    return [...this.roots];
+    return folders;
   }
 
   async removeFolder(dir: string): Promise<string[]> {
-    const real = resolveDirectory(dir, 'path');
-    if (!this.roots.includes(real)) {
-      throw new UserError('invalid_argument', `${dir} is not a workspace folder. Current folders: ${this.roots.join(', ') || 'none'}.`);
-    }
-    if (this.roots.length === 1) {
-      throw new UserError('invalid_argument', `${dir} is the only workspace folder; use start_lsp with another root_dir to switch workspaces.`);
-    }
-    this.roots = this.roots.filter((r) => r !== real);
+    const folders = this.roots.remove(dir);
     await this.propagateFolders();
-    return [...this.roots];
+    return folders;
   }
 
   private async propagateFolders(): Promise<void> {
-    for (const conn of await this.liveConnections()) conn.setWorkspaceFolders(this.roots);
+    for (const conn of await this.liveConnections()) conn.setWorkspaceFolders(this.roots.list);
   }
 
   /**
-   * Makes sure there is a workspace before a path is resolved: the start_lsp root (or the one
-   * fixed at startup), else the MCP client's roots, else the project root inferred from an
-   * absolute file path (the outermost project, see inferRoot), which answers then name.
+   * Makes sure there is a workspace before a path is resolved (see WorkspaceRoots.ensure);
    * `howToSet` completes the error when there is none: the tool's own way to name a root.
    */
-  async ensureRoots(hintPath?: string, howToSet = 'Call start_lsp with root_dir (the project directory) first, or pass an absolute file_path.'): Promise<void> {
-    if (this.roots.length > 0) return;
-    const fromClient = (await this.options.clientRoots?.().catch(() => [])) ?? [];
-    for (const r of fromClient) {
-      try {
-        const real = resolveDirectory(r);
-        if (!this.roots.includes(real)) this.roots.push(real);
-      } catch {
-        this.options.logger.warn(`ignoring client root ${r}: not a directory`);
-      }
-    }
-    if (this.roots.length > 0) return;
-    if (hintPath && hintPath.startsWith('/')) {
-      const abs = resolveFilePath(hintPath, [], this.serverNamed).path;
-      const server = this.registry.forFile(abs)?.server;
-      const root = inferRoot(abs, server?.rootMarkers ?? []);
-      this.options.logger.info(`no workspace given: inferred ${root} from ${abs}`);
-      this.roots = [root];
-      this.inferred = root;
-      return;
-    }
-    throw new UserError('no_workspace', `No workspace is set. ${howToSet}`);
+  ensureRoots(hintPath?: string, howToSet = 'Call start_lsp with root_dir (the project directory) first, or pass an absolute file_path.'): Promise<void> {
+    return this.roots.ensure({ hintPath, howToSet, clientRoots: this.options.clientRoots, registry: this.registry, logger: this.options.logger });
   }
 
   resolveFile(input: string): string {
-    return resolveFilePath(input, this.roots, this.serverNamed).path;
+    return this.roots.resolveFile(input);
   }
 
   /** Root-relative for files inside a root, absolute otherwise. */
   display(path: string): string {
-    return displayPath(this.roots, path);
+    return this.roots.display(path);
   }
 
   displayUri(uri: string): string {
-    const path = uriToPath(uri);
-    return path ? this.display(path) : uri;
+    return this.roots.displayUri(uri);
   }
 
   /** Lets agents read a file a server pointed at (a definition in typeshed or node_modules). */
   allowServerNamed(uri: string): void {
-    const path = uriToPath(uri);
-    if (path) this.serverNamed.add(path);
+    this.roots.allowServerNamed(uri);
   }
 
   /**
@@ -214,7 +176,7 @@ export class Workspace implements Disposable {
       this.connections.delete(server.id);
       if (conn) this.checkRestartBudget(server);
     }
-    const base: ConnectOptions = { server, rootDir: root, workspaceFolders: this.roots, logger: this.options.logger, section: this.section };
+    const base: ConnectOptions = { server, rootDir: root, workspaceFolders: this.roots.list, logger: this.options.logger, section: this.section };
     if (this.options.onApplyEdit) base.onApplyEdit = this.options.onApplyEdit;
     const address = this.passive.get(server.id);
     const starting = address ? connectPassive({ ...base, address }) : this.connect(base);
