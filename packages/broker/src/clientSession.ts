@@ -14,6 +14,7 @@ import type {
   FileEvent,
   DidCloseTextDocumentParams,
   DidOpenTextDocumentParams,
+  DidChangeWorkspaceFoldersParams,
   InitializeParams,
   InitializeResult,
   Registration,
@@ -35,6 +36,7 @@ import {
   checkAcquire,
   checkDidChange,
   checkDidChangeWatchedFiles,
+  checkDidChangeWorkspaceFolders,
   checkDidClose,
   checkDidOpen,
   checkedReader,
@@ -45,6 +47,9 @@ import {
 import type { SharedDocuments } from './sharedDocuments.js';
 import type { LeaseManager } from './lease.js';
 import { namespaceTokens } from './progressTokens.js';
+import type { RequestScheduler } from './requestScheduler.js';
+import type { ClientFolders } from './clientFolders.js';
+import { filterAnswer } from './answerFilter.js';
 
 /** What a client session needs from its broker. */
 export interface BrokerHost {
@@ -57,12 +62,18 @@ export interface BrokerHost {
   stop(reason: string): Promise<void>;
   removeClient(session: ClientSession): void;
   readonly lease: LeaseManager;
+  /** Fair queuing of client requests in front of the server. */
+  readonly scheduler: RequestScheduler;
+  /** Which client added which workspace folder. */
+  readonly folders: ClientFolders;
   /** A client reported file changes itself (its own writes): the watcher must not echo them. */
   clientReportedChanges(changes: FileEvent[]): void;
 }
 
 /** Long: the client decides when to give up (it cancels); this only bounds a forgotten request. */
 const FORWARD_TIMEOUT_MS = 60 * 60_000;
+/** Requests a server may hold open until something changes (a long poll): they take no slot of the bound. */
+const LONG_POLL_METHODS: readonly string[] = ['workspace/diagnostic'];
 
 interface InFlight {
   method: string;
@@ -143,7 +154,10 @@ export class ClientSession {
     rpc.onRequest('initialize', async (params: InitializeParams) => {
       invalidParams(checkInitialize(params));
       this.canPull = params.capabilities.textDocument?.diagnostic !== undefined;
+      // The folders a client starts with are its own, as if it had added them.
+      const foldersChanged = Array.isArray(params.workspaceFolders) && host.folders.change(id, { added: params.workspaceFolders });
       const server = await host.server();
+      if (foldersChanged) server.setWorkspaceFolders(host.folders.union());
       const result = withRegistrations(server.initializeResult ?? { capabilities: {} }, server.dynamicRegistrations());
       return {
         ...result,
@@ -210,6 +224,14 @@ export class ClientSession {
         (await host.server()).notify('workspace/didChangeWatchedFiles', p);
       });
     });
+    // Folders are per client: the server gets the union, each client's answers only its own (and the root).
+    rpc.onNotification('workspace/didChangeWorkspaceFolders', (p: DidChangeWorkspaceFoldersParams) => {
+      if (this.refused(checkDidChangeWorkspaceFolders(p))) return;
+      return this.dispatch(async () => {
+        host.touch();
+        if (host.folders.change(id, p.event)) (await host.server()).setWorkspaceFolders(host.folders.union());
+      });
+    });
     rpc.onNotification((method: string, params: unknown) =>
       this.dispatch(async () => {
         host.touch();
@@ -243,6 +265,11 @@ export class ClientSession {
     return next;
   }
 
+  /**
+   * Sends a request to the server once this client's earlier messages were dispatched and the
+   * scheduler gives it a turn (the server sees a bounded number at once, taken round-robin between
+   * clients). A cancel while it waits answers it at once and it is never sent.
+   */
   private forward(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
     this.host.touch();
     const controller = new AbortController();
@@ -251,19 +278,44 @@ export class ClientSession {
     if (token.isCancellationRequested) controller.abort();
     token.onCancellationRequested(() => controller.abort());
     return new Promise((resolve) => {
+      let sent = false;
+      const unsent = (why: string) => resolve(new ResponseError(ErrorCodes.RequestCancelled, `${method} was not sent to the server: ${why}`));
+      controller.signal.addEventListener(
+        'abort',
+        () => {
+          if (!sent) unsent('cancelled');
+        },
+        { once: true },
+      );
       this.dispatch(async () => {
+        if (controller.signal.aborted) return;
+        if (this.closed) return unsent('the client is gone');
         const server = await this.host.server();
-        const key = this.nextRequest++;
-        this.inFlight.set(key, { method, startedAt: Date.now(), controller });
-        server
-          .request(method, namespaceTokens(params, this.tokenPrefix), { signal: controller.signal, timeoutMs: FORWARD_TIMEOUT_MS })
-          .then(resolve, (err: unknown) => resolve(toResponseError(err)))
-          .finally(() => {
-            this.inFlight.delete(key);
-            this.host.lease.requestSettled();
-          });
+        const request = {
+          client: this.id,
+          send: () => {
+            sent = true;
+            const key = this.nextRequest++;
+            this.inFlight.set(key, { method, startedAt: Date.now(), controller });
+            return server
+              .request(method, namespaceTokens(params, this.tokenPrefix), { signal: controller.signal, timeoutMs: FORWARD_TIMEOUT_MS })
+              .then((result) => resolve(this.ownAnswer(method, result)), (err: unknown) => resolve(toResponseError(err)))
+              .finally(() => {
+                this.inFlight.delete(key);
+                this.host.lease.requestSettled();
+              });
+          },
+          drop: (reason: string) => unsent(reason),
+        };
+        await this.host.scheduler.enqueue(request, controller.signal, LONG_POLL_METHODS.includes(method));
       }).catch((err: unknown) => resolve(toResponseError(err)));
     });
+  }
+
+  /** The answer without files that lie only in workspace folders other clients added. */
+  private ownAnswer(method: string, result: unknown): unknown {
+    const visible = this.host.folders.visibility(this.id);
+    return visible ? filterAnswer(method, result, visible) : result;
   }
 
   /** When this client's latest request of one of these methods started, if one is in flight. */
@@ -302,6 +354,7 @@ export class ClientSession {
     this.closed = true;
     for (const r of this.inFlight.values()) r.controller.abort();
     this.inFlight.clear();
+    this.host.scheduler.dropClient(this.id);
     this.rpc.dispose();
     this.socket.destroy();
     this.host.removeClient(this);
