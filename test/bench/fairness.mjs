@@ -107,7 +107,7 @@ export async function fairness(corpus, log) {
   }
   return `## Fairness under load: a light client's hovers while another client floods references
 
-${corpus.name}, one broker per row (started for the row). One client keeps ${BACKLOG} \`textDocument/references\`
+Run on ${new Date().toISOString().slice(0, 10)}. ${corpus.name}, one broker per row (started for the row). One client keeps ${BACKLOG} \`textDocument/references\`
 requests (\`${corpus.pattern}\` in ${corpus.file}) outstanding at all times; meanwhile a second client sends
 ${HOVERS} hovers one after another, as an agent would. **Idle**: the second client's hover with no flood (median of 10).
 tsserver works through what it is sent in order, so without fair queuing every hover waits behind the whole backlog.
