@@ -49,7 +49,7 @@ import type { LeaseManager } from './lease.js';
 import { namespaceTokens } from './progressTokens.js';
 import type { RequestScheduler } from './requestScheduler.js';
 import type { ClientFolders } from './clientFolders.js';
-import { filterAnswer } from './answerFilter.js';
+import { filterAnswer, type FileVisible } from './answerFilter.js';
 
 /** What a client session needs from its broker. */
 export interface BrokerHost {
@@ -295,11 +295,12 @@ export class ClientSession {
           client: this.id,
           send: () => {
             sent = true;
+            const visibleAtSend = this.host.folders.visibility(this.id);
             const key = this.nextRequest++;
             this.inFlight.set(key, { method, startedAt: Date.now(), controller });
             return server
               .request(method, namespaceTokens(params, this.tokenPrefix), { signal: controller.signal, timeoutMs: FORWARD_TIMEOUT_MS })
-              .then((result) => resolve(this.ownAnswer(method, result)), (err: unknown) => resolve(toResponseError(err)))
+              .then((result) => resolve(this.ownAnswer(method, result, visibleAtSend)), (err: unknown) => resolve(toResponseError(err)))
               .finally(() => {
                 this.inFlight.delete(key);
                 this.host.lease.requestSettled();
@@ -313,9 +314,11 @@ export class ClientSession {
   }
 
   /** The answer without files that lie only in workspace folders other clients added. */
-  private ownAnswer(method: string, result: unknown): unknown {
-    const visible = this.host.folders.visibility(this.id);
-    return visible ? filterAnswer(method, result, visible) : result;
+  private ownAnswer(method: string, result: unknown, visibleAtSend: FileVisible | undefined): unknown {
+    // Folders may have come or gone while the server worked: a file hidden at either moment stays out.
+    const visibleNow = this.host.folders.visibility(this.id);
+    if (!visibleAtSend && !visibleNow) return result;
+    return filterAnswer(method, result, (path) => (visibleAtSend?.(path) ?? true) && (visibleNow?.(path) ?? true));
   }
 
   /** When this client's latest request of one of these methods started, if one is in flight. */
