@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Hover, Location, Position } from 'vscode-languageserver-protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pathToUri, type BrokerStats } from '@agent-lsp/protocol';
+import { CancellationTokenSource } from 'vscode-jsonrpc/node';
+import { ErrorCodes, pathToUri, type BrokerStats } from '@agent-lsp/protocol';
 import { generatePythonProject, type GeneratedProject } from '../helpers/generateFixtures.js';
 import { rawClient, startTestBroker, type RawClient, type TestBroker } from '../helpers/rawBroker.js';
 
@@ -78,5 +79,16 @@ describe.each(servers)('fair queuing between clients of a $name broker', ({ lang
     const counts = await Promise.all(flood);
     expect(new Set(counts)).toEqual(new Set([project.expectedReferences]));
     expect(finished.at(-1)).toBe('references');
+
+    // A request cancelled while it waits behind a flood is answered by the broker, and never sent.
+    const backlog = Array.from({ length: FLOOD }, referencesOnce);
+    await Promise.race(backlog);
+    const cancel = new CancellationTokenSource();
+    const cancelled = flooder.rpc.sendRequest('textDocument/references', { textDocument: { uri }, position, context: { includeDeclaration: true } }, cancel.token);
+    // Answered at once, after the broker has taken the request above (messages are handled in order).
+    await flooder.rpc.sendRequest('$/agentLsp/stats', null);
+    cancel.cancel();
+    await expect(cancelled).rejects.toMatchObject({ code: ErrorCodes.RequestCancelled, message: expect.stringMatching(/not sent to the server: cancelled/) });
+    expect(await Promise.all(backlog)).toHaveLength(FLOOD);
   });
 });

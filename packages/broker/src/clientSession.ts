@@ -288,7 +288,7 @@ export class ClientSession {
         { once: true },
       );
       this.dispatch(async () => {
-        if (controller.signal.aborted) return;
+        if (controller.signal.aborted) return unsent('cancelled');
         if (this.closed) return unsent('the client is gone');
         const server = await this.host.server();
         const request = {
