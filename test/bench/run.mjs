@@ -1,6 +1,7 @@
 // `pnpm bench`: cold vs warm time to the first complete find_references answer, through the
 // broker, beside the language server's own warm answer time; figures into docs/benchmarks.md.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// `node test/bench/run.mjs --only fairness` reruns only the fairness section and replaces it there.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -10,6 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { listDaemons, stopDaemons } from '@agent-lsp/broker';
 import { createLogger, ServerRegistry, startDirectConnection } from '@agent-lsp/lsp';
 import { brokerOverhead } from './brokerOverhead.mjs';
+import { fairness } from './fairness.mjs';
 import { previewEditLatency } from './previewEdit.mjs';
 import { effectSources, openQueryTarget, pythonStdlib } from './corpora.mjs';
 
@@ -81,6 +83,32 @@ async function benchCorpus(corpus) {
   }
 }
 
+const DOC = join(REPO, 'docs', 'benchmarks.md');
+const FAIRNESS_HEADING = '## Fairness under load';
+
+/** Replaces the fairness section of the existing docs/benchmarks.md (or appends it), keeping the rest. */
+async function onlyFairness(tmp) {
+  const section = await fairness(effectSources(tmp), log);
+  const doc = readFileSync(DOC, 'utf8');
+  const start = doc.indexOf(FAIRNESS_HEADING);
+  const end = start < 0 ? -1 : doc.indexOf('\n## ', start + FAIRNESS_HEADING.length);
+  const next = start < 0 ? `${doc.trimEnd()}\n\n${section}` : `${doc.slice(0, start)}${section}${end < 0 ? '' : doc.slice(end)}`;
+  writeFileSync(DOC, next);
+  process.stdout.write(section);
+}
+
+if (process.argv.includes('--only')) {
+  const what = process.argv[process.argv.indexOf('--only') + 1];
+  if (what !== 'fairness') throw new Error(`--only takes "fairness", not ${what}`);
+  const only = mkdtempSync(join(tmpdir(), 'agent-lsp-bench-'));
+  try {
+    await onlyFairness(only);
+  } finally {
+    rmSync(only, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
+
 const tmp = mkdtempSync(join(tmpdir(), 'agent-lsp-bench-'));
 try {
   const results = [];
@@ -99,6 +127,8 @@ try {
     await stopDaemons({ all: true, force: true }, overheadEnv);
     rmSync(overheadHome, { recursive: true, force: true });
   }
+  log('Fairness: a light client\'s hovers while another floods references (effect sources)…');
+  const fairnessSection = await fairness(results[1].corpus, log);
   const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
   const m = (ms) => `${Math.round(ms)} ms`;
   const rows = results.map(({ corpus, cold, warm, server, rss }) =>
@@ -141,8 +171,9 @@ Target (issue 5): preview_edit p50 at most half of the quiet-window strategy's (
 
 Targets (issue 4): under 1 ms added at p50 by the broker hop; 0 errors under load.
 
-${overhead}`;
-  writeFileSync(join(REPO, 'docs', 'benchmarks.md'), doc);
+${overhead}
+${fairnessSection}`;
+  writeFileSync(DOC, doc);
   process.stdout.write(doc);
 } finally {
   rmSync(tmp, { recursive: true, force: true });

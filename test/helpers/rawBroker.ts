@@ -23,7 +23,7 @@ export interface TestBroker {
   stop(): Promise<void>;
 }
 
-export async function startTestBroker(root: string, language: string, options: { config?: string; idleTimeoutMs?: number } = {}): Promise<TestBroker> {
+export async function startTestBroker(root: string, language: string, options: { config?: string; idleTimeoutMs?: number; maxInFlight?: number } = {}): Promise<TestBroker> {
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'agent-lsp-raw-home-')));
   const env: NodeJS.ProcessEnv = { ...process.env, AGENT_LSP_HOME: home, AGENT_LSP_LOG: 'debug' };
   if (options.config) env['AGENT_LSP_CONFIG'] = options.config;
@@ -32,7 +32,7 @@ export async function startTestBroker(root: string, language: string, options: {
   const resolved = server.resolve(root);
   if (!resolved) throw new Error(`${server.displayName} not installed`);
   const key = brokerKey(root, resolved.profileFingerprint);
-  const child = spawn(process.execPath, [BIN, 'daemon-broker', '--root', root, '--language', server.id, '--key', key, '--idle-timeout', String(options.idleTimeoutMs ?? 600_000)], {
+  const child = spawn(process.execPath, [BIN, 'daemon-broker', '--root', root, '--language', server.id, '--key', key, '--idle-timeout', String(options.idleTimeoutMs ?? 600_000), ...(options.maxInFlight !== undefined ? ['--max-in-flight', String(options.maxInFlight)] : [])], {
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -15,6 +15,8 @@ import { ensurePrivateDir, socketPathFor } from './paths.js';
 import { ServerInstance } from './serverInstance.js';
 import { SharedDocuments } from './sharedDocuments.js';
 import { StatusWriter, type StatusWriterOptions } from './statusWriter.js';
+import { DEFAULT_MAX_IN_FLIGHT, RequestScheduler } from './requestScheduler.js';
+import { ClientFolders } from './clientFolders.js';
 
 export { socketAnswers } from './acceptLoop.js';
 
@@ -30,6 +32,8 @@ export interface BrokerOptions {
   resolved?: ResolvedServer;
   idleTimeoutMs: number;
   logger: Logger;
+  /** Requests in flight at the server at once (fair queuing between clients); 0: unbounded. */
+  maxInFlight?: number;
   /** How daemon.json is written (tests inject failures); temp file + rename by default. */
   writeStatus?: StatusWriterOptions['write'];
 }
@@ -53,6 +57,8 @@ export class Broker implements BrokerHost, LeaseHost {
     (uri) => this.bridge.changed(uri),
   );
   readonly lease: LeaseManager;
+  readonly scheduler: RequestScheduler;
+  readonly folders: ClientFolders;
   private readonly bridge: DiagnosticsBridge;
   private readonly instance: ServerInstance;
   private readonly accepting: AcceptLoop<ClientSession>;
@@ -70,6 +76,8 @@ export class Broker implements BrokerHost, LeaseHost {
     const clients = () => this.accepting.clients;
     this.bridge = new DiagnosticsBridge(this.documents, clients, () => this.instance.connection, options.logger, (client, uri) => this.lease.visible(client.id, uri));
     this.lease = new LeaseManager(this);
+    this.scheduler = new RequestScheduler({ maxInFlight: options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, admits: (client) => this.lease.admits(client) });
+    this.folders = new ClientFolders(options.root);
     this.instance = new ServerInstance({
       server: options.server,
       ...(options.resolved ? { resolved: options.resolved } : {}),
@@ -146,7 +154,11 @@ export class Broker implements BrokerHost, LeaseHost {
 
   /** The server, once started; documents no client holds are checked against the disk before each use. */
   server(): Promise<LspConnection> {
-    return this.instance.ready().then((conn) => this.documents.refreshUnheld().then(() => conn));
+    return this.instance.ready().then((conn) => {
+      // A restarted server starts with the root only: it gets the clients' folders back.
+      conn.setWorkspaceFolders(this.folders.union());
+      return this.documents.refreshUnheld().then(() => conn);
+    });
   }
 
   private statusParams(): BrokerStatusParams {
@@ -180,6 +192,7 @@ export class Broker implements BrokerHost, LeaseHost {
     if (!this.accepting.remove(session)) return;
     this.lease.clientGone(session.id);
     this.documents.dropClient(session.id);
+    if (this.folders.dropClient(session.id)) this.instance.connection?.setWorkspaceFolders(this.folders.union());
   }
 
   clientReportedChanges(changes: FileEvent[]): void {
@@ -203,11 +216,17 @@ export class Broker implements BrokerHost, LeaseHost {
   sectionActive(active: boolean): void {
     if (active) this.watcher?.pause();
     else this.watcher?.resume();
+    // Requests of others that waited in the scheduler may go now.
+    if (!active) this.scheduler.pump();
   }
 
   restored(uris: string[]): void {
     for (const uri of uris) this.bridge.changed(uri);
     if (uris.length > 0) this.bridge.refreshPullers();
+  }
+
+  requests(): { inFlight: number; queued: number } {
+    return this.scheduler.stats;
   }
 
   clientCount(): number {
@@ -263,6 +282,7 @@ export class Broker implements BrokerHost, LeaseHost {
       this.watcher?.dispose();
       this.bridge.dispose();
       this.lease.dispose();
+      this.scheduler.dispose();
       this.documents.dispose();
       this.broadcastStatus();
       const listenerClosed = this.accepting.close();

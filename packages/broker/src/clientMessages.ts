@@ -83,6 +83,15 @@ export function checkDidChangeWatchedFiles(p: unknown): Problem {
   return undefined;
 }
 
+const isFolders = (v: unknown) => v === undefined || (Array.isArray(v) && v.every((f) => isObject(f) && typeof f['uri'] === 'string'));
+
+export function checkDidChangeWorkspaceFolders(p: unknown): Problem {
+  if (!isObject(p) || !isObject(p['event']) || !isFolders(p['event']['added']) || !isFolders(p['event']['removed'])) {
+    return 'workspace/didChangeWorkspaceFolders: event must be {added: WorkspaceFolder[], removed: WorkspaceFolder[]}';
+  }
+  return undefined;
+}
+
 const isLeaseMs = (v: unknown) => v === undefined || (typeof v === 'number' && Number.isFinite(v));
 
 /** `$/agentLsp/acquire`: params may be absent. */

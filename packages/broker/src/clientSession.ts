@@ -14,6 +14,7 @@ import type {
   FileEvent,
   DidCloseTextDocumentParams,
   DidOpenTextDocumentParams,
+  DidChangeWorkspaceFoldersParams,
   InitializeParams,
   InitializeResult,
   Registration,
@@ -38,6 +39,7 @@ import {
   checkAcquire,
   checkDidChange,
   checkDidChangeWatchedFiles,
+  checkDidChangeWorkspaceFolders,
   checkDidClose,
   checkDidOpen,
   checkedReader,
@@ -48,6 +50,9 @@ import {
 import type { SharedDocuments } from './sharedDocuments.js';
 import type { LeaseManager } from './lease.js';
 import { namespaceTokens } from './progressTokens.js';
+import type { RequestScheduler } from './requestScheduler.js';
+import type { ClientFolders } from './clientFolders.js';
+import { filterAnswer, type FileVisible } from './answerFilter.js';
 
 /** What a client session needs from its broker. */
 export interface BrokerHost {
@@ -60,6 +65,10 @@ export interface BrokerHost {
   stop(reason: string): Promise<void>;
   removeClient(session: ClientSession): void;
   readonly lease: LeaseManager;
+  /** Fair queuing of client requests in front of the server. */
+  readonly scheduler: RequestScheduler;
+  /** Which client added which workspace folder. */
+  readonly folders: ClientFolders;
   /** A client reported file changes itself (its own writes): the watcher must not echo them. */
   clientReportedChanges(changes: FileEvent[]): void;
   /** Restarts the shared server (a client asked: restart_lsp_server); resolves with the old and new pids. */
@@ -71,6 +80,8 @@ export interface BrokerHost {
  * never does is bounded by the same default our front uses, so both sides time out alike.
  */
 const FORWARD_TIMEOUT_MS = DEFAULT_REQUEST_TIMEOUT_MS;
+/** Requests a server may hold open until something changes (a long poll): they take no slot of the bound. */
+const LONG_POLL_METHODS: readonly string[] = ['workspace/diagnostic'];
 
 interface InFlight {
   method: string;
@@ -151,7 +162,10 @@ export class ClientSession {
     rpc.onRequest('initialize', async (params: InitializeParams) => {
       invalidParams(checkInitialize(params));
       this.canPull = params.capabilities.textDocument?.diagnostic !== undefined;
+      // The folders a client starts with are its own, as if it had added them.
+      const foldersChanged = Array.isArray(params.workspaceFolders) && host.folders.change(id, { added: params.workspaceFolders });
       const server = await host.server();
+      if (foldersChanged) server.setWorkspaceFolders(host.folders.union());
       const result = withRegistrations(server.initializeResult ?? { capabilities: {} }, server.dynamicRegistrations());
       return {
         ...result,
@@ -226,6 +240,14 @@ export class ClientSession {
         (await host.server()).notify('workspace/didChangeWatchedFiles', p);
       });
     });
+    // Folders are per client: the server gets the union, each client's answers only its own (and the root).
+    rpc.onNotification('workspace/didChangeWorkspaceFolders', (p: DidChangeWorkspaceFoldersParams) => {
+      if (this.refused(checkDidChangeWorkspaceFolders(p))) return;
+      return this.dispatch(async () => {
+        host.touch();
+        if (host.folders.change(id, p.event)) (await host.server()).setWorkspaceFolders(host.folders.union());
+      });
+    });
     rpc.onNotification((method: string, params: unknown) =>
       this.dispatch(async () => {
         host.touch();
@@ -259,6 +281,11 @@ export class ClientSession {
     return next;
   }
 
+  /**
+   * Sends a request to the server once this client's earlier messages were dispatched and the
+   * scheduler gives it a turn (the server sees a bounded number at once, taken round-robin between
+   * clients). A cancel while it waits answers it at once and it is never sent.
+   */
   private forward(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
     this.host.touch();
     const controller = new AbortController();
@@ -267,19 +294,47 @@ export class ClientSession {
     if (token.isCancellationRequested) controller.abort();
     token.onCancellationRequested(() => controller.abort());
     return new Promise((resolve) => {
+      let sent = false;
+      const unsent = (why: string) => resolve(new ResponseError(ErrorCodes.RequestCancelled, `${method} was not sent to the server: ${why}`));
+      controller.signal.addEventListener(
+        'abort',
+        () => {
+          if (!sent) unsent('cancelled');
+        },
+        { once: true },
+      );
       this.dispatch(async () => {
+        if (controller.signal.aborted) return unsent('cancelled');
+        if (this.closed) return unsent('the client is gone');
         const server = await this.host.server();
-        const key = this.nextRequest++;
-        this.inFlight.set(key, { method, startedAt: Date.now(), controller });
-        server
-          .request(method, namespaceTokens(params, this.tokenPrefix), { signal: controller.signal, timeoutMs: FORWARD_TIMEOUT_MS })
-          .then(resolve, (err: unknown) => resolve(toResponseError(err)))
-          .finally(() => {
-            this.inFlight.delete(key);
-            this.host.lease.requestSettled();
-          });
+        const request = {
+          client: this.id,
+          send: () => {
+            sent = true;
+            const visibleAtSend = this.host.folders.visibility(this.id);
+            const key = this.nextRequest++;
+            this.inFlight.set(key, { method, startedAt: Date.now(), controller });
+            return server
+              .request(method, namespaceTokens(params, this.tokenPrefix), { signal: controller.signal, timeoutMs: FORWARD_TIMEOUT_MS })
+              .then((result) => resolve(this.ownAnswer(method, result, visibleAtSend)), (err: unknown) => resolve(toResponseError(err)))
+              .finally(() => {
+                this.inFlight.delete(key);
+                this.host.lease.requestSettled();
+              });
+          },
+          drop: (reason: string) => unsent(reason),
+        };
+        await this.host.scheduler.enqueue(request, controller.signal, LONG_POLL_METHODS.includes(method));
       }).catch((err: unknown) => resolve(toResponseError(err)));
     });
+  }
+
+  /** The answer without files that lie only in workspace folders other clients added. */
+  private ownAnswer(method: string, result: unknown, visibleAtSend: FileVisible | undefined): unknown {
+    // Folders may have come or gone while the server worked: a file hidden at either moment stays out.
+    const visibleNow = this.host.folders.visibility(this.id);
+    if (!visibleAtSend && !visibleNow) return result;
+    return filterAnswer(method, result, (path) => (visibleAtSend?.(path) ?? true) && (visibleNow?.(path) ?? true));
   }
 
   /** When this client's latest request of one of these methods started, if one is in flight. */
@@ -318,6 +373,7 @@ export class ClientSession {
     this.closed = true;
     for (const r of this.inFlight.values()) r.controller.abort();
     this.inFlight.clear();
+    this.host.scheduler.dropClient(this.id);
     this.rpc.dispose();
     this.socket.destroy();
     this.host.removeClient(this);

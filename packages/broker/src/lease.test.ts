@@ -15,6 +15,7 @@ function host() {
     sectionActive: (active) => sections.push(active),
     restored: () => undefined,
     clientCount: () => 3,
+    requests: () => ({ inFlight: 0, queued: 0 }),
   };
   return { h, inFlight, sections };
 }

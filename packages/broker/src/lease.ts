@@ -41,6 +41,8 @@ export interface LeaseHost {
   /** The holder's documents were restored: the others get diagnostics for the restored text. */
   restored(uris: string[]): void;
   clientCount(): number;
+  /** Client requests in flight at the server and waiting for their turn (for stats). */
+  requests(): { inFlight: number; queued: number };
 }
 
 /**
@@ -70,6 +72,11 @@ export class LeaseManager {
         this.waitingCount--;
       }
     }
+  }
+
+  /** Whether `client`'s messages may go to the server now (no one else holds or is taking a lease). */
+  admits(client: number): boolean {
+    return !this.blocks(client);
   }
 
   private blocks(client: number): boolean {
@@ -228,6 +235,7 @@ export class LeaseManager {
       lease: this.lease ? { client: this.lease.client, expiresAt: this.lease.expiresAt } : null,
       leasesGranted: this.granted,
       openDocuments: this.host.serverDocuments()?.uris({ includeInternal: true }) ?? [],
+      requests: this.host.requests(),
     };
   }
 

@@ -12,6 +12,7 @@ function leases(): LeaseManager {
     sectionActive: () => undefined,
     restored: () => undefined,
     clientCount: () => 1,
+    requests: () => ({ inFlight: 0, queued: 0 }),
   };
   return new LeaseManager(host);
 }

@@ -7,6 +7,8 @@ export interface BrokerCommandOptions {
   language: string;
   key: string;
   idleTimeout: string;
+  /** Requests in flight at the server at once; 0: unbounded (benchmarks compare against it). */
+  maxInFlight?: string;
 }
 
 /** `agent-lsp daemon-broker`: the detached broker process (spawned by fronts, not by people). */
@@ -29,8 +31,13 @@ export async function runBrokerCommand(registry: ServerRegistry, opts: BrokerCom
     logger.error(`--idle-timeout must be a positive number of milliseconds, not ${opts.idleTimeout}`);
     return 1;
   }
+  const maxInFlight = opts.maxInFlight === undefined ? undefined : Number(opts.maxInFlight);
+  if (maxInFlight !== undefined && !(Number.isInteger(maxInFlight) && maxInFlight >= 0)) {
+    logger.error(`--max-in-flight must be a whole number (0: unbounded), not ${opts.maxInFlight}`);
+    return 1;
+  }
   logger.info(`starting for ${root} (${server.displayName}), pid ${process.pid}`);
-  const broker = new Broker({ key, dir: daemonDir(key), root, server, resolved, idleTimeoutMs, logger });
+  const broker = new Broker({ key, dir: daemonDir(key), root, server, resolved, idleTimeoutMs, logger, ...(maxInFlight !== undefined ? { maxInFlight } : {}) });
   // Process-wide effects live here, at the entry point: the broker only knows stop().
   const onSignal = (signal: NodeJS.Signals) => void broker.stop(signal);
   process.once('SIGTERM', onSignal);

@@ -140,6 +140,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     .requiredOption('--language <id>', 'server id or language')
     .requiredOption('--key <key>', 'broker key (checked against root and profile)')
     .option('--idle-timeout <ms>', 'stop after this long without clients', String(30 * 60_000))
+    .option('--max-in-flight <n>', 'requests in flight at the server at once, taken round-robin between clients (0: unbounded)')
     .option('--config <file>', 'JSON file with custom language servers (or AGENT_LSP_CONFIG)')
     .action(async (opts: BrokerCommandOptions & { config?: string }) => {
       const { runBrokerCommand } = await import('./daemonCommands.js');

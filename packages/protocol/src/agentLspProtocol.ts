@@ -93,6 +93,8 @@ export interface BrokerStats {
   leasesGranted: number;
   /** URIs the server holds open (clients' documents, lingering ones, the broker's own). */
   openDocuments: string[];
+  /** Client requests the server is working on (counted against the fair-queuing bound), and those waiting for their turn. */
+  requests: { inFlight: number; queued: number };
 }
 /** Client → broker: counters (answered at once, also while another client holds a lease). */
 export const BrokerStatsRequest = { method: '$/agentLsp/stats', type: new RequestType0<BrokerStats, void>('$/agentLsp/stats') } as const;
