@@ -6,7 +6,8 @@ import { AGENT_LSP_PROTOCOL_VERSION, AGENT_LSP_VERSION, uriToPath, BrokerStatusN
 import type { DocumentStore, LspConnection, Logger, ResolvedServer, ServerDefinition } from '@agent-lsp/lsp';
 import type { FileEvent } from 'vscode-languageserver-protocol';
 import { AcceptLoop } from './acceptLoop.js';
-import { ClientSession, type BrokerHost } from './clientSession.js';
+import { BrokerClient } from './brokerClient.js';
+import type { BrokerHost } from './brokerHost.js';
 import { DiagnosticsBridge } from './diagnosticsBridge.js';
 import { LeaseManager, type LeaseHost } from './lease.js';
 import { WorkspaceWatcher } from './watcher.js';
@@ -61,7 +62,7 @@ export class Broker implements BrokerHost, LeaseHost {
   readonly folders: ClientFolders;
   private readonly bridge: DiagnosticsBridge;
   private readonly instance: ServerInstance;
-  private readonly accepting: AcceptLoop<ClientSession>;
+  private readonly accepting: AcceptLoop<BrokerClient>;
   private readonly status: StatusWriter;
   private readonly socketPath: string;
   private watcher: WorkspaceWatcher | undefined;
@@ -93,7 +94,7 @@ export class Broker implements BrokerHost, LeaseHost {
     this.accepting = new AcceptLoop({
       socketPath: this.socketPath,
       logger: options.logger,
-      open: (id: number, socket: Socket) => new ClientSession(id, socket, this),
+      open: (id: number, socket: Socket) => new BrokerClient(id, socket, this),
       onClientsChanged: () => {
         this.touch();
         this.scheduleIdle();
@@ -188,7 +189,7 @@ export class Broker implements BrokerHost, LeaseHost {
     for (const c of this.accepting.clients) c.notify(BrokerStatusNotification.type, status);
   }
 
-  removeClient(session: ClientSession): void {
+  removeClient(session: BrokerClient): void {
     if (!this.accepting.remove(session)) return;
     this.lease.clientGone(session.id);
     this.documents.dropClient(session.id);

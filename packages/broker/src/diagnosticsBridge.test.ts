@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import { createLinkedTransport, createLogger, LspConnection, type ServerDefinition } from '@agent-lsp/lsp';
-import type { ClientSession } from './clientSession.js';
+import type { BrokerClient } from './brokerClient.js';
 import { DiagnosticsBridge } from './diagnosticsBridge.js';
 import { SharedDocuments } from './sharedDocuments.js';
 
@@ -23,7 +23,7 @@ const diag = (message: string): Diagnostic => ({ range: { start: { line: 0, char
 function client(id: number, canPull: boolean) {
   const pushed: PublishDiagnosticsParams[] = [];
   const c = { id, canPull, notify: (_m: string, p: PublishDiagnosticsParams) => pushed.push(p), request: () => Promise.resolve(null) };
-  return { session: c as unknown as ClientSession, pushed };
+  return { session: c as unknown as BrokerClient, pushed };
 }
 
 /** A server over an in-memory wire that answers pulls with `answer` (a function of the text it holds). */
@@ -50,7 +50,7 @@ describe('DiagnosticsBridge', () => {
     for (const c of conns.splice(0)) await c.shutdown();
   });
 
-  async function setup(answer: (text: string) => Promise<Diagnostic[]> | Diagnostic[], visible?: (c: ClientSession, uri: string) => boolean) {
+  async function setup(answer: (text: string) => Promise<Diagnostic[]> | Diagnostic[], visible?: (c: BrokerClient, uri: string) => boolean) {
     const conn = await pullServer(answer);
     conns.push(conn);
     const docs = new SharedDocuments(() => conn.documents);

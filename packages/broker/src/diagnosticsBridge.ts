@@ -1,6 +1,6 @@
 import type { Diagnostic, DocumentDiagnosticReport, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import type { LspConnection, Logger } from '@agent-lsp/lsp';
-import type { ClientSession } from './clientSession.js';
+import type { BrokerClient } from './brokerClient.js';
 import type { SharedDocuments } from './sharedDocuments.js';
 
 const PULL_DEBOUNCE_MS = 150;
@@ -17,15 +17,15 @@ export class DiagnosticsBridge {
 
   constructor(
     private readonly documents: SharedDocuments,
-    private readonly clients: () => Iterable<ClientSession>,
+    private readonly clients: () => Iterable<BrokerClient>,
     private readonly server: () => LspConnection | undefined,
     private readonly logger: Logger,
     /** Whether a client may see diagnostics of a document (not while another holds it leased). */
-    private readonly visible: (client: ClientSession, uri: string) => boolean = () => true,
+    private readonly visible: (client: BrokerClient, uri: string) => boolean = () => true,
   ) {}
 
   /** A push from the server. */
-  forwardPush(params: PublishDiagnosticsParams, recipients: (c: ClientSession) => boolean = () => true): void {
+  forwardPush(params: PublishDiagnosticsParams, recipients: (c: BrokerClient) => boolean = () => true): void {
     const conn = this.server();
     const serverDoc = conn?.documents.get(params.uri);
     const current = params.version !== undefined && serverDoc !== undefined && params.version === serverDoc.version;
@@ -35,7 +35,7 @@ export class DiagnosticsBridge {
     }
   }
 
-  private forClient(client: ClientSession, uri: string, diagnostics: Diagnostic[], describedText: string | undefined): PublishDiagnosticsParams {
+  private forClient(client: BrokerClient, uri: string, diagnostics: Diagnostic[], describedText: string | undefined): PublishDiagnosticsParams {
     const own = this.documents.clientDocument(client.id, uri);
     if (describedText !== undefined && own !== undefined && own.text === describedText) return { uri, version: own.version, diagnostics };
     return { uri, diagnostics };
@@ -69,7 +69,7 @@ export class DiagnosticsBridge {
     for (const c of this.clients()) if (c.canPull) c.request('workspace/diagnostic/refresh', null).catch(() => undefined);
   }
 
-  private pushOnlyHolders(uri: string): ClientSession[] {
+  private pushOnlyHolders(uri: string): BrokerClient[] {
     const holders = new Set(this.documents.holders(uri));
     return [...this.clients()].filter((c) => !c.canPull && holders.has(c.id) && this.visible(c, uri));
   }

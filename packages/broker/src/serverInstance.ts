@@ -1,7 +1,7 @@
 import { ErrorCodes, WireError, type BrokerProgress, type BrokerRestartServerResult, type BrokerState } from '@agent-lsp/protocol';
 import { RestartBudget, startDirectConnection, type LspConnection, type Logger, type ResolvedServer, type ServerDefinition } from '@agent-lsp/lsp';
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
-import type { ClientSession } from './clientSession.js';
+import type { BrokerClient } from './brokerClient.js';
 import type { DiagnosticsBridge } from './diagnosticsBridge.js';
 import { HealthProbe } from './healthProbe.js';
 import { isClientToken, ownToken } from './progressTokens.js';
@@ -16,7 +16,7 @@ export interface ServerInstanceOptions {
   resolved?: ResolvedServer;
   root: string;
   logger: Logger;
-  clients: () => Iterable<ClientSession>;
+  clients: () => Iterable<BrokerClient>;
   documents: SharedDocuments;
   bridge: DiagnosticsBridge;
   /** State, readiness or restart count changed. */
@@ -198,7 +198,7 @@ export class ServerInstance {
 
   /** workspace/applyEdit goes to the client whose request made the server ask for it. */
   private async routeApplyEdit(params: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult> {
-    let target: ClientSession | undefined;
+    let target: BrokerClient | undefined;
     let latest = -1;
     for (const c of this.options.clients()) {
       const since = c.inFlightSince(EDIT_CAUSING_METHODS);

@@ -11,13 +11,10 @@ import {
 import type {
   DidChangeTextDocumentParams,
   DidChangeWatchedFilesParams,
-  FileEvent,
   DidCloseTextDocumentParams,
   DidOpenTextDocumentParams,
   DidChangeWorkspaceFoldersParams,
   InitializeParams,
-  InitializeResult,
-  Registration,
 } from 'vscode-languageserver-protocol';
 import {
   BrokerAcquireRequest,
@@ -29,11 +26,9 @@ import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   ErrorCodes,
   WireError,
-  type AgentLspExperimental,
   type BrokerAcquireResult,
   type BrokerRestartServerResult,
 } from '@agent-lsp/protocol';
-import type { LspConnection, Logger } from '@agent-lsp/lsp';
 import { guardFrames } from './frameGuard.js';
 import {
   checkAcquire,
@@ -47,33 +42,10 @@ import {
   checkLease,
   type Problem,
 } from './clientMessages.js';
-import type { SharedDocuments } from './sharedDocuments.js';
-import type { LeaseManager } from './lease.js';
 import { namespaceTokens } from './progressTokens.js';
-import type { RequestScheduler } from './requestScheduler.js';
-import type { ClientFolders } from './clientFolders.js';
 import { filterAnswer, type FileVisible } from './answerFilter.js';
-
-/** What a client session needs from its broker. */
-export interface BrokerHost {
-  readonly logger: Logger;
-  readonly documents: SharedDocuments;
-  /** Resolves once the server is initialized (not necessarily indexed). */
-  server(): Promise<LspConnection>;
-  experimental(): AgentLspExperimental;
-  touch(): void;
-  stop(reason: string): Promise<void>;
-  removeClient(session: ClientSession): void;
-  readonly lease: LeaseManager;
-  /** Fair queuing of client requests in front of the server. */
-  readonly scheduler: RequestScheduler;
-  /** Which client added which workspace folder. */
-  readonly folders: ClientFolders;
-  /** A client reported file changes itself (its own writes): the watcher must not echo them. */
-  clientReportedChanges(changes: FileEvent[]): void;
-  /** Restarts the shared server (a client asked: restart_lsp_server); resolves with the old and new pids. */
-  restartServer(reason: string): Promise<BrokerRestartServerResult>;
-}
+import type { BrokerHost } from './brokerHost.js';
+import { withRegistrations } from './initializeAnswer.js';
 
 /**
  * The client decides when to give up (its cancel aborts the forwarded request); a client that
@@ -99,23 +71,12 @@ function invalidParams(problem: Problem): void {
   if (problem) throw new ResponseError(ErrorCodes.InvalidParams, problem);
 }
 
-/** Dynamic registrations that have a static capability field, folded into the capabilities. */
-function withRegistrations(result: InitializeResult, registrations: Registration[]): InitializeResult {
-  const capabilities = { ...result.capabilities } as Record<string, unknown>;
-  for (const r of registrations) {
-    if (r.method === 'textDocument/diagnostic' && capabilities['diagnosticProvider'] === undefined) {
-      capabilities['diagnosticProvider'] = r.registerOptions ?? { interFileDependencies: true, workspaceDiagnostics: false };
-    }
-  }
-  return { ...result, capabilities: capabilities as InitializeResult['capabilities'] };
-}
-
 /**
  * One client on the broker's socket, speaking plain LSP. Its requests go to the server under the
  * broker's own ids (the server connection assigns them), concurrently; its cancels follow them;
  * its progress tokens are namespaced so that progress reaches only it.
  */
-export class ClientSession {
+export class BrokerClient {
   private readonly rpc: MessageConnection;
   private closed = false;
   private nextRequest = 0;

@@ -1,0 +1,29 @@
+import type { FileEvent } from 'vscode-languageserver-protocol';
+import type { AgentLspExperimental, BrokerRestartServerResult } from '@agent-lsp/protocol';
+import type { LspConnection, Logger } from '@agent-lsp/lsp';
+import type { BrokerClient } from './brokerClient.js';
+import type { ClientFolders } from './clientFolders.js';
+import type { LeaseManager } from './lease.js';
+import type { RequestScheduler } from './requestScheduler.js';
+import type { SharedDocuments } from './sharedDocuments.js';
+
+/** What a broker client needs from its broker. */
+export interface BrokerHost {
+  readonly logger: Logger;
+  readonly documents: SharedDocuments;
+  /** Resolves once the server is initialized (not necessarily indexed). */
+  server(): Promise<LspConnection>;
+  experimental(): AgentLspExperimental;
+  touch(): void;
+  stop(reason: string): Promise<void>;
+  removeClient(client: BrokerClient): void;
+  readonly lease: LeaseManager;
+  /** Fair queuing of client requests in front of the server. */
+  readonly scheduler: RequestScheduler;
+  /** Which client added which workspace folder. */
+  readonly folders: ClientFolders;
+  /** A client reported file changes itself (its own writes): the watcher must not echo them. */
+  clientReportedChanges(changes: FileEvent[]): void;
+  /** Restarts the shared server (a client asked: restart_lsp_server); resolves with the old and new pids. */
+  restartServer(reason: string): Promise<BrokerRestartServerResult>;
+}
