@@ -76,15 +76,20 @@ describe('exclusive sections on a pyright broker', () => {
     for (const c of [holder, other, observer]) c.close();
   });
 
-  it('restores the documents when the lease expires, and when the holder disconnects', async () => {
-    const [holder, observer] = [await client(true), await client(true)];
-    await open(holder);
+  it('restores the documents when the lease expires (disconnecting its holder), and when the holder disconnects', async () => {
+    const [stalled, observer] = [await client(true), await client(true)];
+    await open(stalled);
     await open(observer);
-    await holder.rpc.sendRequest('$/agentLsp/acquire', { leaseMs: 300 });
-    await holder.rpc.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: leasedText() }] });
+    await stalled.rpc.sendRequest('$/agentLsp/acquire', { leaseMs: 300 });
+    await stalled.rpc.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: leasedText() }] });
     await eventually(async () => (await observer.rpc.sendRequest<BrokerStats>('$/agentLsp/stats', null)).lease === null, 'the lease to expire');
     expect(await errors(observer)).toBe(2);
+    // What the stalled holder sends late was meant for a section that is over: it no longer reaches the server.
+    await eventually(() => Promise.resolve(stalled.socket.destroyed || stalled.socket.readableEnded), 'the broker to disconnect the stalled holder');
+    stalled.close();
 
+    const holder = await client(true);
+    await open(holder);
     await holder.rpc.sendRequest('$/agentLsp/acquire', { leaseMs: 60_000 });
     await holder.rpc.sendNotification('textDocument/didChange', { textDocument: { uri, version: 3 }, contentChanges: [{ text: leasedText() }] });
     expect(await errors(holder)).toBe(3);

@@ -230,6 +230,14 @@ export class Broker implements BrokerHost, LeaseHost {
     return this.scheduler.stats;
   }
 
+  leaseExpired(client: number): void {
+    for (const c of this.accepting.clients) {
+      if (c.id !== client) continue;
+      this.logger.warn(`client ${client} let its lease expire; disconnecting it so nothing it still sends for that section reaches the server`);
+      c.close();
+    }
+  }
+
   clientCount(): number {
     return this.accepting.clients.size;
   }

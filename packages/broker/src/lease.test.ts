@@ -7,6 +7,7 @@ import { SharedDocuments } from './sharedDocuments.js';
 function host() {
   const inFlight = new Map<number, number>();
   const sections: boolean[] = [];
+  const expired: number[] = [];
   const h: LeaseHost = {
     logger: createLogger({ level: 'error', sink: () => undefined }),
     documents: new SharedDocuments(() => undefined),
@@ -16,8 +17,9 @@ function host() {
     restored: () => undefined,
     clientCount: () => 3,
     requests: () => ({ inFlight: 0, queued: 0 }),
+    leaseExpired: (client) => expired.push(client),
   };
-  return { h, inFlight, sections };
+  return { h, inFlight, sections, expired };
 }
 
 /** Whether a promise has settled by the time pending microtasks ran. */
@@ -83,9 +85,9 @@ describe('LeaseManager', () => {
     leases.dispose();
   });
 
-  it('ends an expired lease (reopening the gate), and a renewal extends it', async () => {
+  it('ends an expired lease (reopening the gate, disconnecting its holder), and a renewal extends it', async () => {
     vi.useFakeTimers();
-    const { h, sections } = host();
+    const { h, sections, expired } = host();
     const leases = new LeaseManager(h);
     const lease = await leases.acquire(1, 1000);
     await vi.advanceTimersByTimeAsync(900);
@@ -97,6 +99,7 @@ describe('LeaseManager', () => {
     expect((await leases.stats()).lease).toBeNull();
     await waiting;
     expect(sections).toEqual([true, false]);
+    expect(expired).toEqual([1]);
     expect(() => leases.renew(1, lease.leaseId)).toThrow(/not held by this client \(it may have expired\)/);
     leases.dispose();
   });

@@ -43,6 +43,11 @@ export interface LeaseHost {
   clientCount(): number;
   /** Client requests in flight at the server and waiting for their turn (for stats). */
   requests(): { inFlight: number; queued: number };
+  /**
+   * The holder let its lease run out (it stalled past it): whatever it still sends was meant for a
+   * section that is over and must not reach the server, so the broker disconnects it.
+   */
+  leaseExpired(client: number): void;
 }
 
 /**
@@ -120,7 +125,7 @@ export class LeaseManager {
       client: request.client,
       id: randomUUID(),
       expiresAt,
-      timer: setTimeout(() => this.end('lease expired'), request.leaseMs),
+      timer: setTimeout(() => this.expire(), request.leaseMs),
       server: undefined,
       store: undefined,
       holder: new Map(),
@@ -146,7 +151,7 @@ export class LeaseManager {
     const lease = this.owned(client, leaseId);
     clearTimeout(lease.timer);
     lease.expiresAt = Date.now() + leaseMs;
-    lease.timer = setTimeout(() => this.end('lease expired'), leaseMs);
+    lease.timer = setTimeout(() => this.expire(), leaseMs);
     return { leaseId: lease.id, expiresAt: lease.expiresAt };
   }
 
@@ -193,6 +198,12 @@ export class LeaseManager {
       this.host.sectionActive(false);
       void this.next();
     }
+  }
+
+  private expire(): void {
+    const client = this.lease?.client;
+    this.end('lease expired');
+    if (client !== undefined) this.host.leaseExpired(client);
   }
 
   private end(reason: string): void {

@@ -13,6 +13,7 @@ function leases(): LeaseManager {
     restored: () => undefined,
     clientCount: () => 1,
     requests: () => ({ inFlight: 0, queued: 0 }),
+    leaseExpired: () => undefined,
   };
   return new LeaseManager(host);
 }
