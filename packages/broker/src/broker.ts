@@ -145,7 +145,7 @@ export class Broker implements BrokerHost, LeaseHost {
       onChanges: (changes) => {
         logger.debug(`watched files changed: ${changes.map((c) => `${c.type}:${c.uri}`).join(' ')}`);
         // Open documents that are the disk's take the new text first; then the server hears of all.
-        void this.documents.diskChanged(changes.map((c) => c.uri)).finally(() => this.instance.connection?.notify('workspace/didChangeWatchedFiles', { changes }));
+        return this.documents.diskChanged(changes.map((c) => c.uri)).finally(() => this.instance.connection?.notify('workspace/didChangeWatchedFiles', { changes }));
       },
     });
     this.watcher.start();
@@ -158,7 +158,8 @@ export class Broker implements BrokerHost, LeaseHost {
     return this.instance.ready().then((conn) => {
       // A restarted server starts with the root only: it gets the clients' folders back.
       conn.setWorkspaceFolders(this.folders.union());
-      return this.documents.refreshUnheld().then(() => conn);
+      // Files written just before this message arrived are news to the server before it answers.
+      return (this.watcher?.flush() ?? Promise.resolve()).then(() => this.documents.refreshUnheld()).then(() => conn);
     });
   }
 

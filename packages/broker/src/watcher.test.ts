@@ -17,7 +17,7 @@ describe('WorkspaceWatcher', () => {
   beforeEach(async () => {
     root = realpathSync(mkdtempSync(join(tmpdir(), 'agent-lsp-watch-')));
     batches = [];
-    watcher = new WorkspaceWatcher({ root, logger: createLogger({ level: 'warn', sink: (l) => warnings.push(l) }), onChanges: (c) => batches.push(c) });
+    watcher = new WorkspaceWatcher({ root, logger: createLogger({ level: 'warn', sink: (l) => warnings.push(l) }), onChanges: (c) => void batches.push(c) });
     watcher.start();
     await new Promise((r) => setTimeout(r, 300)); // chokidar's initial scan
   });

@@ -1,4 +1,5 @@
 import type { Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename, relative } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
@@ -13,7 +14,7 @@ const OWN_WRITE_MS = 2_000;
 export interface WorkspaceWatcherOptions {
   root: string;
   logger: Logger;
-  onChanges(changes: FileEvent[]): void;
+  onChanges(changes: FileEvent[]): void | Promise<void>;
 }
 
 /**
@@ -99,10 +100,32 @@ export class WorkspaceWatcher implements Disposable {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       if (this.pausedDepth > 0) return;
-      const changes = [...this.pending].map(([path, type]) => ({ uri: pathToUri(path), type }));
-      this.pending.clear();
-      this.options.onChanges(changes);
+      void this.options.onChanges(this.take());
     }, BATCH_MS);
+  }
+
+  private take(): FileEvent[] {
+    const changes = [...this.pending].map(([path, type]) => ({ uri: pathToUri(path), type }));
+    this.pending.clear();
+    return changes;
+  }
+
+  /**
+   * Delivers at once what the OS has already reported, instead of at the end of the batch: called
+   * before a query reaches the server, so a file written just before the query arrived is news to
+   * the server by then. One event-loop turn lets pending OS events reach chokidar, and one
+   * thread-pool turn lets its stat of them finish (it was queued first). `deliver` replaces
+   * onChanges (a caller already inside the section onChanges would take).
+   */
+  async flush(deliver?: (changes: FileEvent[]) => void | Promise<void>): Promise<void> {
+    if (!this.watcher || this.pausedDepth > 0) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    await stat(this.options.root).catch(() => undefined);
+    if (this.pending.size === 0 || this.pausedDepth > 0) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const changes = this.take();
+    await (deliver ? deliver(changes) : this.options.onChanges(changes));
   }
 
   dispose(): void {

@@ -39,13 +39,19 @@ export class DirectModeWatcher implements Disposable {
   }
 
   private async changed(changes: FileEvent[]): Promise<void> {
-    await this.section.shared(() => {
-      for (const conn of this.connections()) {
-        // A broker's own watcher reports the same files to its server.
-        if (!conn.broker) conn.notify('workspace/didChangeWatchedFiles', { changes });
-      }
-      return Promise.resolve();
-    });
+    await this.section.shared(() => Promise.resolve(this.announce(changes)));
+  }
+
+  private announce(changes: FileEvent[]): void {
+    for (const conn of this.connections()) {
+      // A broker's own watcher reports the same files to its server.
+      if (!conn.broker) conn.notify('workspace/didChangeWatchedFiles', { changes });
+    }
+  }
+
+  /** What the OS already reported reaches the servers now (the caller holds a section, or needs none). */
+  flush(): Promise<void> {
+    return this.watcher.flush((changes) => this.announce(changes));
   }
 
   dispose(): void {

@@ -287,6 +287,8 @@ export class Workspace implements Disposable {
    * not waited for.
    */
   async syncFromDisk(paths?: readonly string[], options: { force?: boolean } = {}): Promise<void> {
+    // Closed files written just before the query: the front's watcher tells its servers now.
+    if (!paths) await this.watcher?.flush();
     const uris = paths?.map(pathToUri);
     await Promise.all(
       this.startedConnections().map(async (conn) => {
