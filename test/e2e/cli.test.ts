@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -7,14 +6,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { pathToUri } from '@agent-lsp/protocol';
+import { onPath } from '../helpers/onPath.js';
 import { BIN, FIXTURES } from '../helpers/paths.js';
 import { envWithHome, FORGOTTEN_HOME, temporaryHome } from '../helpers/testHome.js';
 
 const run = promisify(execFile);
 
-function onPath(command: string): boolean {
-  return (process.env['PATH'] ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, command)));
-}
 
 describe('the command line', () => {
   it('prints its version and help', async () => {

@@ -1,7 +1,7 @@
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
+import { onPath } from '../helpers/onPath.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { positionOf } from '../helpers/text.js';
 
@@ -40,18 +40,6 @@ function locs(data: Record<string, unknown>): Loc[] {
   return data['locations'] as Loc[];
 }
 
-function onPath(binary: string): boolean {
-  for (const dir of (process.env['PATH'] ?? '').split(delimiter).filter(Boolean)) {
-    try {
-      const candidate = join(dir, binary);
-      accessSync(candidate, constants.X_OK);
-      if (statSync(candidate).isFile()) return true;
-    } catch {
-      // not in this directory
-    }
-  }
-  return false;
-}
 
 function server(binary: string, install: string): { installed: boolean; title: string } {
   const installed = onPath(binary);

@@ -1,25 +1,13 @@
 // Read-your-writes with gopls (direct mode: gopls never runs behind a broker by default), and the
 // front's own watcher, without which gopls never hears of files changed outside agent-lsp.
-import { accessSync, constants, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BrokerTestScope } from '../helpers/brokers.js';
 import { ok, startAgentLsp } from '../helpers/mcpClient.js';
+import { onPath } from '../helpers/onPath.js';
 import { errorsOf, eventually, GO, outsideEditsReachTheServer } from './scenarios.js';
 
-function onPath(binary: string): boolean {
-  return (process.env['PATH'] ?? '')
-    .split(delimiter)
-    .filter(Boolean)
-    .some((dir) => {
-      try {
-        accessSync(join(dir, binary), constants.X_OK);
-        return statSync(join(dir, binary)).isFile();
-      } catch {
-        return false;
-      }
-    });
-}
 
 const installed = onPath('gopls');
 if (!installed) console.warn('gopls is not installed: its freshness tests did not run (apt-get install gopls)');

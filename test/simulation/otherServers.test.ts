@@ -1,25 +1,11 @@
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { describe } from 'vitest';
+import { onPath } from '../helpers/onPath.js';
 import { describeSimulation } from './scenarios.js';
 
 /**
  * The speculative-session scenarios on gopls and clangd, found on PATH. When one is missing its
  * tests are skipped, and both the console and the test title say so plainly.
  */
-function onPath(binary: string): boolean {
-  return (process.env['PATH'] ?? '')
-    .split(delimiter)
-    .filter(Boolean)
-    .some((dir) => {
-      try {
-        accessSync(join(dir, binary), constants.X_OK);
-        return statSync(join(dir, binary)).isFile();
-      } catch {
-        return false;
-      }
-    });
-}
 
 function server(binary: string, install: string): { installed: boolean; title: string } {
   const installed = onPath(binary);
