@@ -153,14 +153,25 @@ export class Broker implements BrokerHost, LeaseHost {
     return 'stopped';
   }
 
-  /** The server, once started; documents no client holds are checked against the disk before each use. */
+  /** The server, once started. */
   server(): Promise<LspConnection> {
     return this.instance.ready().then((conn) => {
       // A restarted server starts with the root only: it gets the clients' folders back.
       conn.setWorkspaceFolders(this.folders.union());
-      // Files written just before this message arrived are news to the server before it answers.
-      return (this.watcher?.flush() ?? Promise.resolve()).then(() => this.documents.refreshUnheld()).then(() => conn);
+      return conn;
     });
+  }
+
+  /**
+   * The server for a client's request: files written just before the request arrived are news to
+   * it (the watcher's pending events), and documents no client holds are checked against the disk.
+   * Notifications need neither: they carry their own text or answer nothing.
+   */
+  async serverForRequest(): Promise<LspConnection> {
+    const conn = await this.server();
+    await this.watcher?.flush();
+    await this.documents.refreshUnheld();
+    return conn;
   }
 
   private statusParams(): BrokerStatusParams {

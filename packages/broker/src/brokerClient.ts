@@ -267,7 +267,7 @@ export class BrokerClient {
       this.dispatch(async () => {
         if (controller.signal.aborted) return unsent('cancelled');
         if (this.closed) return unsent('the client is gone');
-        const server = await this.host.server();
+        const server = await this.host.serverForRequest();
         const request = {
           client: this.id,
           send: () => {

@@ -13,6 +13,8 @@ export interface BrokerHost {
   readonly documents: SharedDocuments;
   /** Resolves once the server is initialized (not necessarily indexed). */
   server(): Promise<LspConnection>;
+  /** The server for a client's request: first in step with the disk (watcher news, documents no client holds). */
+  serverForRequest(): Promise<LspConnection>;
   experimental(): AgentLspExperimental;
   touch(): void;
   stop(reason: string): Promise<void>;
