@@ -10,6 +10,11 @@ import { refactoringTools } from './tools/refactoring.js';
 import { simulationTools } from './tools/simulation.js';
 import { simulationEndTools } from './tools/simulationEnd.js';
 import { symbolTools } from './tools/symbols.js';
+import { getSymbolDocumentation } from './tools/symbolDocs.js';
+import { insertAfterSymbol, insertBeforeSymbol, replaceSymbolBody } from './tools/symbolEdit.js';
+import { safeDeleteSymbol } from './tools/symbolDelete.js';
+import { getSymbolSource } from './tools/symbolSource.js';
+import { goToSymbol } from './tools/goToSymbol.js';
 import type { AnyToolDefinition, ToolGroup } from './toolDefinition.js';
 
 /** Every tool agent-lsp offers, in the order clients list them. */
@@ -20,9 +25,16 @@ export const TOOL_CATALOG: readonly AnyToolDefinition[] = [
   ...diagnosticsTools,
   ...navigationTools,
   ...symbolTools,
+  getSymbolSource,
+  goToSymbol,
+  getSymbolDocumentation,
   ...assistTools,
   ...editingTools,
   ...refactoringTools,
+  replaceSymbolBody,
+  insertBeforeSymbol,
+  insertAfterSymbol,
+  safeDeleteSymbol,
   ...checkpointTools,
   ...simulationTools,
   ...simulationEndTools,

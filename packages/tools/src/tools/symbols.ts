@@ -20,7 +20,7 @@ import { pagingInput, pagingOutput, positionInput, readinessInput, readyOutput }
 import { SYMBOL_KIND_NAMES, symbolKindName } from '../symbolKinds.js';
 import { defineTool, READ_ONLY, type ToolContext } from '../toolDefinition.js';
 
-function hoverText(contents: Hover['contents']): string {
+export function hoverText(contents: Hover['contents']): string {
   const one = (c: MarkedString | MarkupContent): string =>
     typeof c === 'string' ? c : 'kind' in c ? c.value : '```' + c.language + '\n' + c.value + '\n```';
   return Array.isArray(contents) ? contents.map(one).join('\n\n') : one(contents);
@@ -176,7 +176,7 @@ function foundSymbols(ctx: ToolContext, conn: LspConnection, result: readonly (S
  * The servers find_symbol asks: the one of `language`, else every running server and every
  * language the workspace has a project of (a search that skipped one would not be complete).
  */
-async function symbolServers(ctx: ToolContext, language: string | undefined): Promise<ServerDefinition[]> {
+export async function symbolServers(ctx: ToolContext, language: string | undefined): Promise<ServerDefinition[]> {
   const ws = ctx.workspace;
   await ws.ensureRoots(undefined, 'Call start_lsp with root_dir (the project directory) first.');
   if (language) return [ws.registry.forLanguage(language)];

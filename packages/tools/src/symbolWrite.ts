@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import type { Diagnostic, TextEdit } from 'vscode-languageserver-protocol';
+import type { LspConnection } from '@agent-lsp/lsp';
+import { addEditedRegion, diffDiagnostics } from '@agent-lsp/session';
+import { diagnosticText } from './diagnosticText.js';
+import { PositionMapper } from './locations.js';
+import { diagnostic, type DiagnosticOut } from './schemas.js';
+import type { SymbolTarget } from './symbolTarget.js';
+import type { ToolContext } from './toolDefinition.js';
+import { writeOrPreview, writeOutput, writeText, type WriteOut } from './writeResult.js';
+
+const SETTLE_TIMEOUT_MS = 30_000;
+
+/** Settled diagnostics of an open document; what was last pushed when settling times out. */
+async function settled(conn: LspConnection, uri: string): Promise<Diagnostic[]> {
+  try {
+    return (await conn.diagnostics.settle(uri, SETTLE_TIMEOUT_MS)).diagnostics;
+  } catch {
+    return conn.diagnostics.lastPushed().get(uri) ?? [];
+  }
+}
+
+export const symbolWriteOutput = {
+  ...writeOutput,
+  symbol: z.string().optional().describe('The qualified name of the symbol edited.'),
+  errors_after: z.array(diagnostic).optional().describe('Errors the write introduced in the touched files (settled, diffed against before).'),
+  warnings_after: z.array(diagnostic).optional().describe('Warnings it introduced.'),
+  resolved: z.number().optional().describe('Diagnostics the write made go away.'),
+};
+
+export interface SymbolWriteOut extends WriteOut {
+  symbol: string;
+  errors_after: DiagnosticOut[];
+  warnings_after: DiagnosticOut[];
+  resolved: number;
+}
+
+/**
+ * Writes one edit of the target's file as a checkpointed transaction and reports what it did to
+ * the diagnostics: the file's settled diagnostics before and after, diffed as speculative
+ * sessions diff them (ranges mapped through the edit, multiset identity).
+ */
+export async function writeSymbolEdit(ctx: ToolContext, target: SymbolTarget, edit: TextEdit): Promise<SymbolWriteOut> {
+  const { conn, uri, path } = target.doc.handle;
+  const before = await settled(conn, uri);
+  const out = await writeOrPreview(ctx, false, (plan) => plan.applyTextEdits(path, [edit]));
+  // The transaction put the disk's new text into the server's buffer; these describe it.
+  const after = out.applied ? await settled(conn, uri) : before;
+  const diff = out.applied ? diffDiagnostics(before, [edit], after, addEditedRegion([], edit)) : { introduced: [], resolved: [] };
+  const mapper = new PositionMapper(ctx.workspace, conn);
+  const introduced = diff.introduced.map((d) => mapper.diagnostic(uri, d));
+  return {
+    ...out,
+    symbol: target.qualified,
+    errors_after: introduced.filter((d) => d.severity === 'error'),
+    warnings_after: introduced.filter((d) => d.severity === 'warning'),
+    resolved: diff.resolved.length,
+  };
+}
+
+export function symbolWriteText(r: Partial<Omit<SymbolWriteOut, 'ready'>>): string {
+  const lines = [writeText(r)];
+  const errors = r.errors_after ?? [];
+  const warnings = r.warnings_after ?? [];
+  if (r.applied) {
+    lines.push(errors.length + warnings.length === 0 ? `No new errors or warnings${r.resolved ? ` (${r.resolved} diagnostic(s) resolved)` : ''}.` : `The write introduced ${errors.length} error(s) and ${warnings.length} warning(s):`);
+    lines.push(...[...errors, ...warnings].map((d) => diagnosticText(d)));
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { UserError } from '@agent-lsp/protocol';
+import { isNotReady, openReadyDocument } from '../documentQuery.js';
+import { PositionMapper } from '../locations.js';
+import { notReadyText, type NotReadyResult } from '../readinessGate.js';
+import { readinessInput, readyOutput } from '../schemas.js';
+import { symbolPathInput } from '../symbolInput.js';
+import { symbolKindName } from '../symbolKinds.js';
+import { candidatesInFile, findSymbolCandidates, type SymbolCandidate } from '../symbolLocator.js';
+import { parseSymbolPath } from '../symbolPath.js';
+import { unknownPath } from '../symbolTarget.js';
+import { defineTool, READ_ONLY } from '../toolDefinition.js';
+
+const definitionOut = z.object({
+  qualified_name: z.string(),
+  kind: z.string(),
+  match: z.enum(['exact', 'suffix']).describe('exact: the whole path from the top (after a module name); suffix: only its tail.'),
+  file: z.string(),
+  line: z.number(),
+  column: z.number(),
+  end_line: z.number(),
+  end_column: z.number(),
+});
+
+export const goToSymbol = defineTool({
+  name: 'go_to_symbol',
+  title: 'Go to symbol by path',
+  description: 'Definition(s) of a dotted symbol path (Class.method, module.fn, file.ts:Ns.fn), exact container matches first; says when ambiguous.',
+  group: 'navigation',
+  input: {
+    symbol_path: symbolPathInput,
+    file_path: z.string().optional().describe('Search only this file.'),
+    language_id: z.string().optional().describe('Search only this language.'),
+    ...readinessInput,
+  },
+  output: {
+    ...readyOutput,
+    total: z.number().optional(),
+    ambiguous: z.boolean().optional().describe('true when more than one definition matches equally well.'),
+    definitions: z.array(definitionOut).optional(),
+  },
+  annotations: READ_ONLY,
+  async handler(args, ctx) {
+    const parsed = parseSymbolPath(args.symbol_path);
+    if (parsed.segments.length === 0) throw new UserError('invalid_argument', 'symbol_path is empty: give a dotted path such as Class.method.');
+    const file = args.file_path ?? parsed.file;
+    let found: { candidates: SymbolCandidate[]; near: string[] };
+    if (file !== undefined) {
+      const doc = await openReadyDocument(ctx, { ...args, file_path: file });
+      if (isNotReady(doc)) return doc;
+      found = await candidatesInFile(ctx, doc, args.symbol_path);
+    } else {
+      const located = await findSymbolCandidates(ctx, parsed, args);
+      if ('ready' in located) return located;
+      found = located;
+    }
+    if (found.candidates.length === 0) throw unknownPath(args.symbol_path, file ?? 'the workspace', found.near);
+    const definitions = found.candidates.map((c) => ({
+      qualified_name: c.qualified,
+      kind: symbolKindName(c.node.kind),
+      match: c.rank === 0 ? ('exact' as const) : ('suffix' as const),
+      ...new PositionMapper(ctx.workspace, c.doc.handle.conn).location(c.doc.handle.uri, c.node.selectionRange),
+    }));
+    const best = definitions.filter((d) => d.match === definitions[0]?.match).length;
+    return { ready: true, total: definitions.length, ambiguous: best > 1, definitions };
+  },
+  text: (r) => {
+    if (!r.ready) return notReadyText(r as NotReadyResult);
+    const defs = r.definitions ?? [];
+    const head = r.ambiguous ? `Ambiguous: ${defs.length} definitions match; qualify the path (Class.method, file:Name) to pick one:` : `${defs.length} definition(s):`;
+    return [head, ...defs.map((d) => `${d.kind} ${d.qualified_name} ${d.file}:${d.line}:${d.column}${d.match === 'suffix' ? ' (suffix match)' : ''}`)].join('\n');
+  },
+});

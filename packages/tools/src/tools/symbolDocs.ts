@@ -1,0 +1,113 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { delimiter, dirname, join, relative, sep } from 'node:path';
+import { z } from 'zod';
+import type { Hover } from 'vscode-languageserver-protocol';
+import { detectPythonInterpreter, findExecutable } from '@agent-lsp/lsp';
+import { notReadyText, type NotReadyResult } from '../readinessGate.js';
+import { readyOutput } from '../schemas.js';
+import { symbolTargetInput } from '../symbolInput.js';
+import { symbolKindName } from '../symbolKinds.js';
+import { isTarget, resolveSymbolTarget, type SymbolTarget } from '../symbolTarget.js';
+import { defineTool, READ_ONLY, type ToolContext } from '../toolDefinition.js';
+import { hoverText } from './symbols.js';
+
+const DOC_TIMEOUT_MS = 20_000;
+const MAX_DOC_CHARS = 20_000;
+
+interface Answer {
+  source: 'pydoc' | 'go doc' | 'hover';
+  documentation: string;
+  command?: string[];
+}
+
+/** Runs argv (never a shell) in `cwd`; the output on success, undefined on failure or timeout. */
+function run(argv: string[], cwd: string, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(argv[0] as string, argv.slice(1), { cwd, env, timeout: DOC_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, signal, killSignal: 'SIGKILL' }, (err, stdout) => {
+      resolve(err ? undefined : stdout);
+    });
+  });
+}
+
+/** The workspace root holding a path (the primary root otherwise). */
+function rootOf(ctx: ToolContext, path: string): string {
+  return ctx.workspace.rootList.find((r) => path.startsWith(r.endsWith(sep) ? r : r + sep)) ?? (ctx.workspace.primaryRoot as string);
+}
+
+/** Only symbols pydoc and go doc can name: not locals inside functions. */
+function reachable(t: SymbolTarget): boolean {
+  for (let n = t.node.parent; n; n = n.parent) if ([6, 9, 12].includes(n.kind)) return false;
+  return true;
+}
+
+async function pydoc(ctx: ToolContext, t: SymbolTarget): Promise<Answer | undefined> {
+  const root = rootOf(ctx, t.doc.handle.path);
+  const python = detectPythonInterpreter(root)?.path;
+  if (!python) return undefined;
+  const rel = relative(root, t.doc.handle.path).replace(/\.pyi?$/, '').split(sep);
+  if (rel[rel.length - 1] === '__init__') rel.pop();
+  const name = [...rel, t.qualified].join('.');
+  const argv = [python, '-m', 'pydoc', name];
+  const env = { ...process.env, PYTHONPATH: [root, process.env['PYTHONPATH']].filter(Boolean).join(delimiter) };
+  const out = await run(argv, root, env, ctx.signal);
+  if (!out || /^No Python documentation found/m.test(out)) return undefined;
+  return { source: 'pydoc', documentation: out, command: argv };
+}
+
+/** `go doc ./pkg Type.Method`, from the module root (the directory of the nearest go.mod). */
+async function goDoc(ctx: ToolContext, t: SymbolTarget): Promise<Answer | undefined> {
+  const go = findExecutable('go');
+  if (!go) return undefined;
+  const root = rootOf(ctx, t.doc.handle.path);
+  let moduleRoot = dirname(t.doc.handle.path);
+  while (!existsSync(join(moduleRoot, 'go.mod')) && moduleRoot.startsWith(root) && moduleRoot !== root) moduleRoot = dirname(moduleRoot);
+  const pkg = relative(moduleRoot, dirname(t.doc.handle.path));
+  const argv = [go, 'doc', pkg ? `./${pkg.split(sep).join('/')}` : '.', t.qualified];
+  const out = await run(argv, moduleRoot, process.env, ctx.signal);
+  return out ? { source: 'go doc', documentation: out, command: argv } : undefined;
+}
+
+async function hover(ctx: ToolContext, t: SymbolTarget): Promise<Answer> {
+  const { conn, uri } = t.doc.handle;
+  const h = await conn.request<Hover | null>('textDocument/hover', { textDocument: { uri }, position: t.node.selectionRange.start }, { signal: ctx.signal });
+  return { source: 'hover', documentation: h ? hoverText(h.contents) : '' };
+}
+
+export const getSymbolDocumentation = defineTool({
+  name: 'get_symbol_documentation',
+  title: 'Get symbol documentation',
+  description: 'Canonical docs of a symbol: python -m pydoc, go doc, else the server\'s hover; says which answered.',
+  group: 'analysis',
+  input: symbolTargetInput,
+  output: {
+    ...readyOutput,
+    qualified_name: z.string().optional(),
+    kind: z.string().optional(),
+    file: z.string().optional(),
+    line: z.number().optional(),
+    source: z.enum(['pydoc', 'go doc', 'hover']).optional().describe('What answered.'),
+    command: z.array(z.string()).optional().describe('The argv run, for pydoc and go doc.'),
+    documentation: z.string().optional(),
+  },
+  annotations: READ_ONLY,
+  async handler(args, ctx) {
+    const t = await resolveSymbolTarget(ctx, args);
+    if (!isTarget(t)) return t;
+    const lang = t.doc.handle.languageId;
+    let answer: Answer | undefined;
+    if (reachable(t) && lang === 'python') answer = await pydoc(ctx, t);
+    else if (reachable(t) && lang === 'go') answer = await goDoc(ctx, t);
+    answer ??= await hover(ctx, t);
+    return {
+      ready: true,
+      qualified_name: t.qualified,
+      kind: symbolKindName(t.node.kind),
+      file: t.doc.label,
+      line: t.node.selectionRange.start.line + 1,
+      ...answer,
+      documentation: answer.documentation.slice(0, MAX_DOC_CHARS),
+    };
+  },
+  text: (r) => (!r.ready ? notReadyText(r as NotReadyResult) : `${r.qualified_name ?? ''} (${r.source ?? ''}):\n${(r.documentation ?? '').trim() || 'No documentation.'}`),
+});

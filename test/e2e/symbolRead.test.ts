@@ -1,0 +1,150 @@
+// Reading by symbol: get_symbol_source gives a symbol's exact lines (decorators and doc comments
+// included), go_to_symbol resolves dotted paths (nested, ambiguous, unknown), and
+// get_symbol_documentation answers with pydoc, go doc or hover — on real pyright,
+// typescript-language-server and gopls.
+import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
+import { onPath } from '../helpers/onPath.js';
+import { FIXTURES } from '../helpers/paths.js';
+
+function copyFixture(name: string): string {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), `agent-lsp-${name}-`)));
+  cpSync(join(FIXTURES, name), root, { recursive: true });
+  return root;
+}
+
+/** Lines first..last (1-based, inclusive) of a file, as the tools must give them. */
+function fileLines(root: string, file: string, first: number, last: number): string {
+  return readFileSync(join(root, file), 'utf8').split('\n').slice(first - 1, last).join('\n');
+}
+
+describe('symbol reading on Python (pyright)', () => {
+  let agent: AgentLspClient;
+  let root: string;
+
+  beforeAll(async () => {
+    root = copyFixture('symbols-py');
+    agent = await startAgentLsp();
+    ok(await agent.call('start_lsp', { root_dir: root, language_id: 'python' }));
+  });
+  afterAll(async () => {
+    await agent.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('gives a decorated method with its comment and decorators, exactly the file\'s lines', async () => {
+    const data = ok(await agent.call('get_symbol_source', { symbol_path: 'Circle.area', file_path: 'pkg/shapes.py' }));
+    expect(data).toMatchObject({ name: 'area', qualified_name: 'Circle.area', kind: 'method', file: 'pkg/shapes.py', start_line: 22, end_line: 29 });
+    expect(data['source']).toBe(fileLines(root, 'pkg/shapes.py', 22, 29));
+    expect(data['source']).toMatch(/^ {4}# The area, cached\.\n {4}@log_calls\n/);
+  });
+
+  it('finds the innermost symbol at a position, and a nested function by path through the workspace', async () => {
+    const inner = ok(await agent.call('get_symbol_source', { file_path: 'pkg/shapes.py', position_pattern: 'return fn(*@@args' }));
+    expect(inner).toMatchObject({ qualified_name: 'log_calls.wrapper', start_line: 9, end_line: 11 });
+    expect(inner['source']).toBe(fileLines(root, 'pkg/shapes.py', 9, 11));
+    const byPath = ok(await agent.call('get_symbol_source', { symbol_path: 'pkg.shapes.log_calls.wrapper' }));
+    expect(byPath['source']).toBe(inner['source']);
+  });
+
+  it('go_to_symbol: module path, nested path, ambiguous and unknown paths', async () => {
+    const one = ok(await agent.call('go_to_symbol', { symbol_path: 'shapes.total_area' }));
+    expect(one).toMatchObject({ total: 1, ambiguous: false });
+    expect(one['definitions']).toEqual([expect.objectContaining({ qualified_name: 'total_area', match: 'exact', file: 'pkg/shapes.py', line: 48, column: 5 })]);
+
+    const nested = ok(await agent.call('go_to_symbol', { symbol_path: 'log_calls.wrapper' }));
+    expect(nested['definitions']).toEqual([expect.objectContaining({ qualified_name: 'log_calls.wrapper', line: 10 })]);
+
+    const twoAreas = await agent.call('go_to_symbol', { symbol_path: 'area' });
+    const data = ok(twoAreas);
+    expect(data['ambiguous']).toBe(true);
+    expect((data['definitions'] as { qualified_name: string }[]).map((d) => d.qualified_name)).toEqual(['Circle.area', 'Square.area']);
+    expect(twoAreas.text).toMatch(/^Ambiguous: 2 definitions match/);
+
+    const unknown = await agent.call('go_to_symbol', { symbol_path: 'Circle.aera' });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toMatch(/No symbol matches symbol_path "Circle.aera".*Close matches: .*Circle\.area/s);
+  });
+
+  it('an ambiguous path is refused by get_symbol_source with the candidates', async () => {
+    const answer = await agent.call('get_symbol_source', { symbol_path: 'area' });
+    expect(answer.isError).toBe(true);
+    expect(answer.text).toMatch(/ambiguous: 2 symbols match/);
+    expect(answer.text).toContain('Circle.area (method) pkg/shapes.py:27');
+    expect(answer.text).toContain('Square.area (method) pkg/shapes.py:39');
+  });
+
+  it('documents a function with pydoc in the workspace interpreter', async () => {
+    const answer = await agent.call('get_symbol_documentation', { symbol_path: 'shapes.unused_helper' });
+    const data = ok(answer);
+    expect(data['source']).toBe('pydoc');
+    expect((data['command'] as string[]).slice(1)).toEqual(['-m', 'pydoc', 'pkg.shapes.unused_helper']);
+    expect(data['documentation']).toContain('Adds one; nobody calls this.');
+  });
+});
+
+describe('symbol reading on TypeScript (typescript-language-server)', () => {
+  let agent: AgentLspClient;
+  let root: string;
+
+  beforeAll(async () => {
+    root = copyFixture('symbols-ts');
+    agent = await startAgentLsp();
+    ok(await agent.call('start_lsp', { root_dir: root, language_id: 'typescript' }));
+  });
+  afterAll(async () => {
+    await agent.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('gives a decorated class with its JSDoc, and a method with its JSDoc', async () => {
+    const cls = ok(await agent.call('get_symbol_source', { symbol_path: 'src/shapes.ts:Circle' }));
+    expect(cls).toMatchObject({ kind: 'class', start_line: 17, end_line: 32 });
+    expect(cls['source']).toBe(fileLines(root, 'src/shapes.ts', 17, 32));
+    const method = ok(await agent.call('get_symbol_source', { file_path: 'src/shapes.ts', position_pattern: 'Math.PI * this.@@radius' }));
+    expect(method).toMatchObject({ qualified_name: 'Circle.area', start_line: 22, end_line: 27 });
+    expect(method['source']).toBe(fileLines(root, 'src/shapes.ts', 22, 27));
+  });
+
+  it('go_to_symbol resolves a namespace member from the workspace and file-qualified', async () => {
+    const found = ok(await agent.call('go_to_symbol', { symbol_path: 'Geometry.distance' }));
+    expect(found['definitions']).toEqual([expect.objectContaining({ qualified_name: 'Geometry.distance', file: 'src/shapes.ts', line: 8, match: 'exact' })]);
+    const qualified = ok(await agent.call('go_to_symbol', { symbol_path: 'src/shapes.ts:Geometry.distance' }));
+    expect(qualified['definitions']).toEqual(found['definitions']);
+  });
+
+  it('documents a TypeScript function with the hover', async () => {
+    const data = ok(await agent.call('get_symbol_documentation', { symbol_path: 'Geometry.distance' }));
+    expect(data['source']).toBe('hover');
+    expect(data['documentation']).toContain('Distance between two numbers.');
+    expect(data['documentation']).toContain('function Geometry.distance(a: number, b: number): number');
+  });
+});
+
+const goInstalled = onPath('go') && onPath('gopls');
+if (!goInstalled) console.warn('go or gopls is not installed: the go doc test did not run (install Go and `go install golang.org/x/tools/gopls@latest`)');
+
+describe.skipIf(!goInstalled)('symbol documentation on Go (gopls, go doc; skipped when go or gopls is missing)', () => {
+  let agent: AgentLspClient;
+  let root: string;
+
+  beforeAll(async () => {
+    root = copyFixture('go-basic');
+    agent = await startAgentLsp();
+    ok(await agent.call('start_lsp', { root_dir: root, language_id: 'go' }));
+  });
+  afterAll(async () => {
+    await agent.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('answers with go doc for the package and symbol', async () => {
+    const data = ok(await agent.call('get_symbol_documentation', { file_path: 'geometry/geometry.go', symbol_path: 'Distance' }));
+    expect(data['source']).toBe('go doc');
+    expect((data['command'] as string[]).slice(1)).toEqual(['doc', './geometry', 'Distance']);
+    expect(data['documentation']).toContain('Distance returns the straight-line distance between a and b.');
+  });
+});
