@@ -23,7 +23,7 @@ async function settled(conn: LspConnection, uri: string): Promise<Diagnostic[]> 
 export const symbolWriteOutput = {
   ...writeOutput,
   symbol: z.string().optional().describe('The qualified name of the symbol edited.'),
-  errors_after: z.array(diagnostic).optional().describe('Errors the write introduced in the touched files (settled, diffed against before).'),
+  errors_after: z.array(diagnostic).optional().describe('Errors the write introduced in the touched files (settled, diffed against before; a forced delete\'s referencing files too).'),
   warnings_after: z.array(diagnostic).optional().describe('Warnings it introduced.'),
   resolved: z.number().optional().describe('Diagnostics the write made go away.'),
 };
@@ -40,8 +40,13 @@ export interface SymbolWriteOut extends WriteOut {
  * the diagnostics: the file's settled diagnostics before and after, diffed as speculative
  * sessions diff them (ranges mapped through the edit, multiset identity).
  */
-export async function writeSymbolEdit(ctx: ToolContext, target: SymbolTarget, edit: TextEdit): Promise<SymbolWriteOut> {
+export async function writeSymbolEdit(ctx: ToolContext, target: SymbolTarget, edit: TextEdit, dependents: readonly string[] = []): Promise<SymbolWriteOut> {
   const { conn, uri, path } = target.doc.handle;
+  const others: { conn: LspConnection; uri: string; before: Diagnostic[] }[] = [];
+  for (const p of dependents) {
+    const handle = await ctx.workspace.openDocument(p);
+    if (handle.uri !== uri) others.push({ conn: handle.conn, uri: handle.uri, before: await settled(handle.conn, handle.uri) });
+  }
   const before = await settled(conn, uri);
   const out = await writeOrPreview(ctx, false, (plan) => plan.applyTextEdits(path, [edit]));
   // The transaction put the disk's new text into the server's buffer; these describe it.
@@ -49,12 +54,20 @@ export async function writeSymbolEdit(ctx: ToolContext, target: SymbolTarget, ed
   const diff = out.applied ? diffDiagnostics(before, [edit], after, addEditedRegion([], edit)) : { introduced: [], resolved: [] };
   const mapper = new PositionMapper(ctx.workspace, conn);
   const introduced = diff.introduced.map((d) => mapper.diagnostic(uri, d));
+  let resolved = diff.resolved.length;
+  // Files that use what was edited (a forced delete's callers): unchanged text, new diagnostics.
+  for (const o of out.applied ? others : []) {
+    const d = diffDiagnostics(o.before, [], await settled(o.conn, o.uri), []);
+    const m = new PositionMapper(ctx.workspace, o.conn);
+    introduced.push(...d.introduced.map((x) => m.diagnostic(o.uri, x)));
+    resolved += d.resolved.length;
+  }
   return {
     ...out,
     symbol: target.qualified,
     errors_after: introduced.filter((d) => d.severity === 'error'),
     warnings_after: introduced.filter((d) => d.severity === 'warning'),
-    resolved: diff.resolved.length,
+    resolved,
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Location } from 'vscode-languageserver-protocol';
+import { uriToPath } from '@agent-lsp/protocol';
 import { requestLocations } from '../freshAnswer.js';
 import { locationsByFileText, PositionMapper } from '../locations.js';
 import { notReadyText, type NotReadyResult } from '../readinessGate.js';
@@ -44,7 +45,8 @@ export const safeDeleteSymbol = defineTool({
     if (references.length > 0 && args.force !== true) {
       return { ready: true, dry_run: false, applied: false, files: [], diff: '', symbol: t.qualified, refused: true, references_total: references.length, references: references.slice(0, REFERENCES_SHOWN) };
     }
-    const out = await writeSymbolEdit(ctx, t, deleteEdit(siteOf(t)));
+    const files = [...new Set(refs.map((r) => uriToPath(r.uri)).filter((p): p is string => p !== undefined))];
+    const out = await writeSymbolEdit(ctx, t, deleteEdit(siteOf(t)), files);
     return { ...out, references_total: references.length, references: references.slice(0, REFERENCES_SHOWN) };
   },
   text: (r) => {
