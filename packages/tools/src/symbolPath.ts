@@ -33,7 +33,7 @@ function contains(outer: Range, inner: Range): boolean {
 /** Go names methods `(*Rect).Area` or `(Rect).Area`: the receiver becomes the container. */
 function splitReceiver(name: string): { receiver?: string; name: string } {
   const m = /^\(\*?([A-Za-z_][\w]*)(?:\[[^\]]*\])?\)\.(.+)$/.exec(name);
-  return m ? { receiver: m[1] as string, name: m[2] as string } : { name };
+  return m ? { receiver: m[1], name: m[2] as string } : { name };
 }
 
 function fromDocumentSymbol(s: DocumentSymbol, parent: SymbolNode | undefined): SymbolNode {

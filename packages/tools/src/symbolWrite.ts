@@ -22,10 +22,10 @@ async function settled(conn: LspConnection, uri: string): Promise<Diagnostic[]> 
 
 export const symbolWriteOutput = {
   ...writeOutput,
-  symbol: z.string().optional().describe('The qualified name of the symbol edited.'),
-  errors_after: z.array(diagnostic).optional().describe('Errors the write introduced in the touched files (settled, diffed against before; a forced delete\'s referencing files too).'),
-  warnings_after: z.array(diagnostic).optional().describe('Warnings it introduced.'),
-  resolved: z.number().optional().describe('Diagnostics the write made go away.'),
+  symbol: z.string().optional(),
+  errors_after: z.array(diagnostic).optional().describe('Errors the write introduced (settled, diffed against before).'),
+  warnings_after: z.array(diagnostic).optional(),
+  resolved: z.number().optional().describe('Diagnostics it removed.'),
 };
 
 export interface SymbolWriteOut extends WriteOut {

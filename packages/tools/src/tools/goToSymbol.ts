@@ -14,7 +14,7 @@ import { defineTool, READ_ONLY } from '../toolDefinition.js';
 const definitionOut = z.object({
   qualified_name: z.string(),
   kind: z.string(),
-  match: z.enum(['exact', 'suffix']).describe('exact: the whole path from the top (after a module name); suffix: only its tail.'),
+  match: z.enum(['exact', 'suffix']).describe('exact: whole path; suffix: its tail.'),
   file: z.string(),
   line: z.number(),
   column: z.number(),
@@ -36,7 +36,7 @@ export const goToSymbol = defineTool({
   output: {
     ...readyOutput,
     total: z.number().optional(),
-    ambiguous: z.boolean().optional().describe('true when more than one definition matches equally well.'),
+    ambiguous: z.boolean().optional().describe('Several match equally.'),
     definitions: z.array(definitionOut).optional(),
   },
   annotations: READ_ONLY,

@@ -27,14 +27,14 @@ async function outsideReferences(ctx: ToolContext, t: SymbolTarget): Promise<Loc
 export const safeDeleteSymbol = defineTool({
   name: 'safe_delete_symbol',
   title: 'Safely delete symbol',
-  description: 'Deletes a symbol with its decorators and doc comment; refuses, listing them, while references remain unless force. Checkpointed.',
+  description: 'Deletes a symbol with its decorators and doc comment; while referenced, refuses and lists the references unless force. Checkpointed.',
   group: 'editing',
-  input: { ...symbolTargetInput, force: z.boolean().optional().describe('Delete even while referenced (default false).') },
+  input: { ...symbolTargetInput, force: z.boolean().optional().describe('Delete even if referenced.') },
   output: {
     ...symbolWriteOutput,
-    refused: z.boolean().optional().describe('true when references kept the symbol; nothing was written.'),
+    refused: z.boolean().optional().describe('Referenced: nothing written.'),
     references_total: z.number().optional(),
-    references: z.array(location).optional().describe('References other than the declaration (first 100).'),
+    references: z.array(location).optional().describe('Other than the declaration (first 100).'),
   },
   annotations: WRITES,
   async handler(args, ctx) {

@@ -41,15 +41,26 @@ function reachable(t: SymbolTarget): boolean {
   return true;
 }
 
+/**
+ * Where Python imports the file from: the parent of its topmost package (the directories above it
+ * that hold an `__init__.py`), never above the workspace root.
+ */
+function importRoot(file: string, root: string): string {
+  let dir = dirname(file);
+  while (dir.startsWith(root) && dir !== root && existsSync(join(dir, '__init__.py'))) dir = dirname(dir);
+  return dir;
+}
+
 async function pydoc(ctx: ToolContext, t: SymbolTarget): Promise<Answer | undefined> {
   const root = rootOf(ctx, t.doc.handle.path);
   const python = detectPythonInterpreter(root)?.path;
   if (!python) return undefined;
-  const rel = relative(root, t.doc.handle.path).replace(/\.pyi?$/, '').split(sep);
+  const base = importRoot(t.doc.handle.path, root);
+  const rel = relative(base, t.doc.handle.path).replace(/\.pyi?$/, '').split(sep);
   if (rel[rel.length - 1] === '__init__') rel.pop();
   const name = [...rel, t.qualified].join('.');
   const argv = [python, '-m', 'pydoc', name];
-  const env = { ...process.env, PYTHONPATH: [root, process.env['PYTHONPATH']].filter(Boolean).join(delimiter) };
+  const env = { ...process.env, PYTHONPATH: [...new Set([base, root]), process.env['PYTHONPATH']].filter(Boolean).join(delimiter) };
   const out = await run(argv, root, env, ctx.signal);
   if (!out || /^No Python documentation found/m.test(out)) return undefined;
   return { source: 'pydoc', documentation: out, command: argv };

@@ -15,9 +15,9 @@ const text = (r: Partial<Omit<SymbolWriteOut, 'ready'>> & { ready: boolean }) =>
 export const replaceSymbolBody = defineTool({
   name: 'replace_symbol_body',
   title: 'Replace symbol body',
-  description: 'Replaces the body of a function, method or class (signature kept), re-indented; checkpointed; reports errors it introduced.',
+  description: 'Replaces a symbol\'s body (signature kept), re-indented; checkpointed; reports new errors.',
   group: 'editing',
-  input: { ...symbolTargetInput, new_body: z.string().describe('The body without the signature (Python: after `def …:`; braces: between them).') },
+  input: { ...symbolTargetInput, new_body: z.string().describe('Body without the signature.') },
   output: symbolWriteOutput,
   annotations: WRITES,
   async handler(args, ctx) {
@@ -32,9 +32,9 @@ function insertTool(side: 'before' | 'after') {
   return defineTool({
     name: `insert_${side}_symbol`,
     title: `Insert ${side} symbol`,
-    description: `Inserts code ${side} a symbol${side === 'before' ? ' (above its decorators and doc comment)' : ''} at its indentation; checkpointed; reports errors it introduced.`,
+    description: `Inserts code ${side} a symbol${side === 'before' ? ' (above its decorators, doc comment)' : ''} at its indentation; checkpointed; reports new errors.`,
     group: 'editing',
-    input: { ...symbolTargetInput, code: z.string().describe('Code to insert; re-indented to the symbol\'s level.') },
+    input: { ...symbolTargetInput, code: z.string().describe('Re-indented to the symbol\'s level.') },
     output: symbolWriteOutput,
     annotations: WRITES,
     async handler(args, ctx) {

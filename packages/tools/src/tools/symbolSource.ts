@@ -9,7 +9,7 @@ import { defineTool, READ_ONLY } from '../toolDefinition.js';
 export const getSymbolSource = defineTool({
   name: 'get_symbol_source',
   title: 'Get symbol source',
-  description: 'Full source of a symbol (by symbol_path or the innermost at a position), decorators and doc comment included, with its line range.',
+  description: 'Full source of a symbol (by symbol_path, or innermost at a position) with decorators and doc comment, and its line range.',
   group: 'navigation',
   input: symbolTargetInput,
   output: {
@@ -18,9 +18,9 @@ export const getSymbolSource = defineTool({
     qualified_name: z.string().optional(),
     kind: z.string().optional(),
     file: z.string().optional(),
-    start_line: z.number().optional().describe('1-based, first line of `source`.'),
-    end_line: z.number().optional().describe('1-based, last line of `source`.'),
-    source: z.string().optional().describe('The lines start_line..end_line, verbatim.'),
+    start_line: z.number().optional().describe('1-based.'),
+    end_line: z.number().optional(),
+    source: z.string().optional().describe('Lines start_line..end_line.'),
   },
   annotations: READ_ONLY,
   async handler(args, ctx) {

@@ -1,0 +1,17 @@
+/** The long explanation of the symbol reading and editing tools, for docs/tools.md. */
+export const SYMBOL_TOOL_DETAILS: Readonly<Record<string, string>> = {
+  get_symbol_source:
+    'The symbol\'s whole lines, verbatim, as `source` with its 1-based start_line/end_line: decorators (`@…` above, multi-line ones included), a doc comment directly above (`/** … */`, `//` or `#` runs) and, for Python, the docstring inside. Name it by `symbol_path` (`Class.method`, `outer.inner`, `module.function`, `file.ts:Namespace.fn`; with file_path, searched there; else through the workspace symbol index) or by a position (the innermost symbol there). An ambiguous path is refused with the candidates; an unknown one names close matches. Every server with document symbols answers (pyright, typescript-language-server, gopls, clangd).',
+  go_to_symbol:
+    'Resolves a dotted path to its definition(s): the servers\' workspace symbol index gives the files declaring its last name; each file\'s document symbols decide whether the containers match. A leading module name (`shapes.total_area`, `app.geometry.distance`, Go\'s package) is accepted. Matches of the whole path (`exact`) rank before those where only the tail matches (`suffix`); `ambiguous: true` with every candidate when several match equally. Unknown paths are errors naming close matches. Native on every server with workspace and document symbols.',
+  get_symbol_documentation:
+    'The canonical documentation: Python — `python -m pydoc module.Qualname` with the workspace\'s interpreter (its virtualenv when there is one), cwd the workspace root, PYTHONPATH the package\'s import root and the workspace root (pydoc imports the module, so module-level code runs); Go — `go doc ./pkg Symbol` from the module root; TypeScript, JavaScript, C/C++, locals, and whenever those fail — the server\'s hover. Run as argv (no shell) with a 20 s timeout; `source` says which answered and `command` gives the argv.',
+  replace_symbol_body:
+    'Replaces everything after the signature — Python: the lines after the header\'s `:` (a multi-line header included; the docstring is part of the body); TypeScript, JavaScript, Go, C: the text between the body\'s braces. new_body is dedented and re-indented to the body\'s indentation. One checkpointed transaction (undo_last undoes it). `errors_after`/`warnings_after`: the file\'s settled diagnostics after the write, diffed against those before with the speculative sessions\' diff (ranges mapped through the edit), so only what the write introduced is listed.',
+  insert_before_symbol:
+    'Inserts code above the symbol — above its decorators and doc comment — re-indented to its level, separated by as many blank lines as the file puts around it (Python top level: 2). Checkpointed; reports the errors and warnings it introduced.',
+  insert_after_symbol:
+    'Inserts code below the symbol\'s last line, re-indented to its level, separated by as many blank lines as the file puts around it. Checkpointed; reports the errors and warnings it introduced.',
+  safe_delete_symbol:
+    'Deletes the symbol\'s lines with its decorators and doc comment, closing up the blank lines around it. First asks the server for references (declaration excluded, uses inside the symbol itself ignored): while any remain it refuses, writing nothing, and lists them; force: true deletes anyway and also reports the errors that appear in the referencing files. Checkpointed (undo_last restores it).',
+};
