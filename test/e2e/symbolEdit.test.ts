@@ -161,4 +161,10 @@ describe('symbol editing on TypeScript (typescript-language-server)', () => {
     expect((forced['errors_after'] as { file: string }[]).some((e) => e.file === 'src/main.ts')).toBe(true);
     ok(await agent.call('undo_last', {}));
   });
+
+  it('refuses an overloaded function as ambiguous and writes nothing', async () => {
+    const answer = await agent.call('replace_symbol_body', { file_path: 'src/shapes.ts', symbol_path: 'scale', new_body: 'return x;' });
+    expect(answer.isError).toBe(true);
+    expect(answer.text).toMatch(/ambiguous: 3 symbols match:\n {2}scale \(function\) src\/shapes.ts:42\n {2}scale \(function\) src\/shapes.ts:43\n {2}scale \(function\) src\/shapes.ts:44/);
+  });
 });

@@ -116,6 +116,21 @@ describe('symbol reading on TypeScript (typescript-language-server)', () => {
     expect(qualified['definitions']).toEqual(found['definitions']);
   });
 
+  it('reports an overloaded function as ambiguous, one candidate per signature', async () => {
+    const data = ok(await agent.call('go_to_symbol', { symbol_path: 'scale' }));
+    expect(data).toMatchObject({ ambiguous: true, total: 3 });
+    expect((data['definitions'] as { line: number }[]).map((d) => d.line)).toEqual([42, 43, 44]);
+    const source = await agent.call('get_symbol_source', { symbol_path: 'src/shapes.ts:scale' });
+    expect(source.isError).toBe(true);
+    expect(source.text).toMatch(/ambiguous: 3 symbols match/);
+  });
+
+  it('says when no symbol encloses a position', async () => {
+    const answer = await agent.call('get_symbol_source', { file_path: 'src/shapes.ts', line: 16, column: 1 });
+    expect(answer.isError).toBe(true);
+    expect(answer.text).toMatch(/No symbol encloses line 16, column 1 in src\/shapes.ts/);
+  });
+
   it('documents a TypeScript function with the hover', async () => {
     const data = ok(await agent.call('get_symbol_documentation', { symbol_path: 'Geometry.distance' }));
     expect(data['source']).toBe('hover');
@@ -139,6 +154,12 @@ describe.skipIf(!goInstalled)('symbol documentation on Go (gopls, go doc; skippe
   afterAll(async () => {
     await agent.close();
     rmSync(root, { recursive: true, force: true });
+  });
+
+  it('gives a Go function with its doc comment', async () => {
+    const data = ok(await agent.call('get_symbol_source', { symbol_path: 'geometry.Distance' }));
+    expect(data).toMatchObject({ qualified_name: 'Distance', file: 'geometry/geometry.go', start_line: 11, end_line: 14 });
+    expect(data['source']).toBe(fileLines(root, 'geometry/geometry.go', 11, 14));
   });
 
   it('answers with go doc for the package and symbol', async () => {
