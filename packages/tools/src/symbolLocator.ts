@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { extname, join } from 'node:path';
+import { extname, join, sep } from 'node:path';
 import type { DocumentSymbol, SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol';
 import { UserError, uriToPath } from '@agent-lsp/protocol';
 import type { LspConnection, ServerDefinition } from '@agent-lsp/lsp';
@@ -71,7 +71,7 @@ async function indexedFiles(ctx: ToolContext, conn: LspConnection, last: string,
       continue;
     }
     const path = uriToPath(s.location.uri);
-    if (path && !files.includes(path) && ctx.workspace.rootList.some((r) => path.startsWith(r))) files.push(path);
+    if (path && !files.includes(path) && ctx.workspace.rootList.some((r) => path === r || path.startsWith(r.endsWith(sep) ? r : r + sep))) files.push(path);
   }
   return files;
 }

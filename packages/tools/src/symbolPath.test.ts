@@ -45,6 +45,12 @@ describe('symbol paths', () => {
     expect(tree.map((n) => n.name)).toEqual(['Rect', 'helper']);
   });
 
+  it('reads an out-of-line C++ definition as its class member', () => {
+    const tree = symbolTree([sym('ns', 3, 0, 9, [sym('Widget::draw', 6, 1, 3)])]);
+    expect(resolveSymbolPath(tree, parseSymbolPath('ns::Widget::draw').segments).map((m) => m.rank)).toEqual([0]);
+    expect(resolveSymbolPath(tree, ['Widget', 'draw']).map((m) => m.rank)).toEqual([1]);
+  });
+
   it('names close matches and finds the innermost symbol at a position', () => {
     expect(closeMatches(TREE, ['Circle', 'aera'])).toContain('Circle.area');
     expect(qualifiedName(innermostAt(TREE, { line: 2, character: 3 }) as never)).toBe('Circle.area');

@@ -120,9 +120,10 @@ export interface SymbolMatch {
   rank: 0 | 1;
 }
 
+/** The names from the top down to `node`; clangd's out-of-line `Widget::draw` counts as two. */
 function ancestry(node: SymbolNode): string[] {
   const names: string[] = [];
-  for (let n: SymbolNode | undefined = node; n; n = n.parent) names.unshift(n.name);
+  for (let n: SymbolNode | undefined = node; n; n = n.parent) names.unshift(...n.name.split('::'));
   return names;
 }
 
