@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
+import { onPath } from '../helpers/onPath.js';
 import { FIXTURES } from '../helpers/paths.js';
 
 function copyFixture(name: string): string {
@@ -166,5 +167,36 @@ describe('symbol editing on TypeScript (typescript-language-server)', () => {
     const answer = await agent.call('replace_symbol_body', { file_path: 'src/shapes.ts', symbol_path: 'scale', new_body: 'return x;' });
     expect(answer.isError).toBe(true);
     expect(answer.text).toMatch(/ambiguous: 3 symbols match:\n {2}scale \(function\) src\/shapes.ts:42\n {2}scale \(function\) src\/shapes.ts:43\n {2}scale \(function\) src\/shapes.ts:44/);
+  });
+});
+
+const clangdInstalled = onPath('clangd');
+if (!clangdInstalled) console.warn('clangd is not installed: the C++ symbol editing test did not run (apt-get install clangd)');
+
+describe.skipIf(!clangdInstalled)('symbol editing on C++ (clangd; skipped when clangd is missing)', () => {
+  let agent: AgentLspClient;
+  let root: string;
+  let person: string;
+  const read = () => readFileSync(join(root, 'person.cpp'), 'utf8');
+
+  beforeAll(async () => {
+    root = copyFixture('cpp-basic');
+    person = read();
+    agent = await startAgentLsp();
+    ok(await agent.call('start_lsp', { root_dir: root }));
+  });
+  afterAll(async () => {
+    await agent.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('resolves an out-of-line Class::method and opens its one-line body onto lines', async () => {
+    const source = ok(await agent.call('get_symbol_source', { symbol_path: 'person.cpp:Person::describe' }));
+    expect(source).toMatchObject({ start_line: 9, end_line: 11 });
+    expect(source['source']).toBe(person.split('\n').slice(8, 11).join('\n'));
+    ok(await agent.call('replace_symbol_body', { file_path: 'person.cpp', symbol_path: 'Person.ageIn', new_body: 'return year - birthYear_ + 0;' }));
+    expect(read()).toBe(withLines(person, 7, 7, ['int Person::ageIn(int year) const {', '  return year - birthYear_ + 0;', '}']));
+    ok(await agent.call('undo_last', {}));
+    expect(read()).toBe(person);
   });
 });
