@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Diagnostic, TextEdit } from 'vscode-languageserver-protocol';
+import { UserError } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import { addEditedRegion, diffDiagnostics } from '@agent-lsp/session';
 import { diagnosticText } from './diagnosticText.js';
@@ -48,7 +49,13 @@ export async function writeSymbolEdit(ctx: ToolContext, target: SymbolTarget, ed
     if (handle.uri !== uri) others.push({ conn: handle.conn, uri: handle.uri, before: await settled(handle.conn, handle.uri) });
   }
   const before = await settled(conn, uri);
-  const out = await writeOrPreview(ctx, false, (plan) => plan.applyTextEdits(path, [edit]));
+  const out = await writeOrPreview(ctx, false, (plan) => {
+    // The edit was computed on the text the server holds; a file changed since then gets none of it.
+    if (plan.current(path)?.toString('utf8') !== target.doc.handle.doc.text) {
+      throw new UserError('conflict', `${target.doc.label} changed on disk while the edit was being prepared; nothing was written. Call the tool again.`);
+    }
+    plan.applyTextEdits(path, [edit]);
+  });
   // The transaction put the disk's new text into the server's buffer; these describe it.
   const after = out.applied ? await settled(conn, uri) : before;
   const diff = out.applied ? diffDiagnostics(before, [edit], after, addEditedRegion([], edit)) : { introduced: [], resolved: [] };
