@@ -13,6 +13,8 @@ export interface ToolExample {
   result: string;
 }
 
+import { SYMNAV_EXAMPLES } from './docs/symnavExamples.js';
+
 const REPO = '/path/to/agent-lsp';
 const ROOT = `${REPO}/examples/workspace`;
 
@@ -325,4 +327,5 @@ export const TOOL_EXAMPLES: Record<string, ToolExample> = {
     args: { session_id: 'sim_810f6b45-1b5c-4637-bc4b-e037fefebd49' },
     result: 'Session sim_810f6b45-1b5c-4637-bc4b-e037fefebd49 destroyed.',
   },
+  ...SYMNAV_EXAMPLES,
 };
