@@ -1,5 +1,9 @@
 // get_document_highlights and prepare_rename against the real pyright and typescript-language-server.
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES } from '../helpers/paths.js';
 import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
 import { copyFixture, span } from './workspaceCopy.js';
 
@@ -80,5 +84,25 @@ describe.each([
     expect(answer.isError).toBe(false);
     expect(answer.data['renameable']).toBe(false);
     expect(answer.data['reason']).toMatch(/standard TypeScript library|defined outside the workspace|library symbol/);
+  });
+});
+
+describe('prepare_rename on a server without prepareRename', () => {
+  it('says so plainly, as a normal answer, and points at rename_symbol dry_run', async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'agent-lsp-nav2-fault-')));
+    const config = join(dir, 'servers.json');
+    writeFileSync(config, JSON.stringify({ servers: [{ language_id: 'fault', extensions: ['.fault'], command: [process.execPath, join(FIXTURES, 'fault-server', 'server.mjs')] }] }));
+    writeFileSync(join(dir, 'calm.fault'), 'calm words\n');
+    const agent = await startAgentLsp({ args: ['--config', config], env: { FAULT_RENAME: '1' } });
+    try {
+      ok(await agent.call('start_lsp', { root_dir: dir }));
+      const answer = await agent.call('prepare_rename', { file_path: 'calm.fault', line: 1, column: 2 });
+      expect(answer.isError).toBe(false);
+      expect(answer.data).toMatchObject({ ready: true, renameable: false });
+      expect(answer.data['reason']).toMatch(/^cannot rename here: .+ cannot check a rename in advance \(no prepareRename\); rename_symbol with dry_run: true shows what a rename would change\.$/);
+    } finally {
+      await agent.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
