@@ -89,3 +89,18 @@ describe('new arguments on pyright', () => {
     expect(read('app/broken.py')).toBe(before.broken.replaceAll('distance', 'dist'));
   });
 });
+
+describe('find_symbol detail_level hover on typescript-language-server', () => {
+  it('hovers the name, not the start of the declaration its workspace symbol covers (export …)', async () => {
+    const ws = copyFixture('ts-basic');
+    const agent = await startAgentLsp();
+    try {
+      ok(await agent.call('start_lsp', { root_dir: ws.root }));
+      const data = ok(await agent.call('find_symbol', { query: 'totalArea', detail_level: 'hover' }));
+      expect((data['symbols'] as { hover?: string }[])[0]?.hover).toContain('function totalArea(shapes: Shape[]): number');
+    } finally {
+      await agent.close();
+      ws.remove();
+    }
+  });
+});

@@ -8,7 +8,7 @@ import {
   type SymbolInformation,
   type WorkspaceSymbol,
 } from 'vscode-languageserver-protocol';
-import { toLspPosition, UserError } from '@agent-lsp/protocol';
+import { splitLines, toLspPosition, UserError } from '@agent-lsp/protocol';
 import type { LspConnection, ServerDefinition } from '@agent-lsp/lsp';
 import { isNotReady, openReadyDocument, positionIn } from '../documentQuery.js';
 import { failedServersText, fanOut, serverOutcomeOutput } from '../fanOut.js';
@@ -167,13 +167,28 @@ const MATCH_ORDER = { exact: 0, prefix: 1, substring: 2, fuzzy: 3 };
 /** Hover text kept per symbol: the signature and the start of its docs. */
 const HOVER_CHARS = 400;
 
+/**
+ * Where the symbol's name is, from the start of its range on: servers whose workspace symbols
+ * cover the whole declaration (tsserver: from `export`) would answer no hover at the range start.
+ */
+function nameAt(text: string, s: FoundSymbol): { line: number; column: number } {
+  const lines = splitLines(text);
+  for (let l = s.line; l < s.line + 5 && l <= lines.length; l++) {
+    const chars = [...(lines[l - 1] ?? '')];
+    const from = l === s.line ? s.column - 1 : 0;
+    const at = chars.slice(from).join('').indexOf(s.name);
+    if (at >= 0) return { line: l, column: from + [...chars.slice(from).join('').slice(0, at)].length + 1 };
+  }
+  return { line: s.line, column: s.column };
+}
+
 /** detail_level hover: each symbol of the page gets its hover (a symbol the server cannot hover keeps none). */
 async function addHovers(ctx: ToolContext, symbols: FoundSymbol[]): Promise<void> {
   for (const s of symbols) {
     if (ctx.signal.aborted) return;
     try {
       const h = await ctx.workspace.openDocument(ctx.workspace.resolveFile(s.file));
-      const position = toLspPosition(h.doc.text, { line: s.line, column: s.column });
+      const position = toLspPosition(h.doc.text, nameAt(h.doc.text, s));
       const hover = await h.conn.request<Hover | null>('textDocument/hover', { textDocument: { uri: h.uri }, position }, { signal: ctx.signal });
       const text = hover ? hoverText(hover.contents).trim() : '';
       if (text) s.hover = text.length > HOVER_CHARS ? `${text.slice(0, HOVER_CHARS)}…` : text;
