@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { AGENT_LSP_PROTOCOL_VERSION, UserError } from '@agent-lsp/protocol';
-import { connectSocketTransport, LspConnection, type ResolvedServer, type ConnectOptions } from '@agent-lsp/lsp';
+import { connectSocketTransport, LspConnection, resolveScoped, type ResolvedServer, type ConnectOptions } from '@agent-lsp/lsp';
 import { BrokerLeaseAccess, type BrokerLeaseOptions } from './brokerLease.js';
 import { SOCKET_CHECK_MS } from './acceptLoop.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, lockTarget, socketAnswers } from './broker.js';
@@ -34,7 +34,7 @@ const REBIND_WAIT_MS = 4 * SOCKET_CHECK_MS;
  */
 export async function connectToBroker(options: BrokerConnectOptions): Promise<LspConnection> {
   const { server, rootDir } = options;
-  const resolved = server.resolve(rootDir);
+  const resolved = resolveScoped(server, rootDir, options.scope);
   if (!resolved) {
     throw new UserError('server_not_found', `${server.displayName} was not found. ${server.installHint} Run \`agent-lsp doctor\` to check every server.`);
   }
@@ -83,7 +83,7 @@ export async function connectToBroker(options: BrokerConnectOptions): Promise<Ls
       }
     }
     await cleanStale(dir, key);
-    const pid = spawnBroker({ dir, key, root: rootDir, serverId: server.id, idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, ...(options.configPath ? { configPath: options.configPath } : {}) });
+    const pid = spawnBroker({ dir, key, root: rootDir, serverId: server.id, idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, ...(options.configPath ? { configPath: options.configPath } : {}), ...(options.scope?.length ? { scope: options.scope } : {}) });
     logger.info(`spawned broker ${pid} for ${rootDir}`);
     const timeoutMs = options.spawnTimeoutMs ?? 60_000;
     const deadline = Date.now() + timeoutMs;

@@ -15,6 +15,8 @@ export interface SpawnBrokerOptions {
   idleTimeoutMs: number;
   /** The front's custom servers file: the broker must know the same servers. */
   configPath?: string;
+  /** start_lsp's scope (part of the broker's profile). */
+  scope?: readonly string[];
 }
 
 /**
@@ -41,6 +43,7 @@ export function spawnBroker(options: SpawnBrokerOptions): number {
         '--idle-timeout',
         String(options.idleTimeoutMs),
         ...(options.configPath ? ['--config', options.configPath] : []),
+        ...(options.scope?.length ? ['--scope', JSON.stringify(options.scope)] : []),
       ],
       { detached: true, stdio: ['ignore', log, log], cwd: options.root, env: process.env },
     );

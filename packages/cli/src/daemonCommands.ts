@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { Broker, brokerKey, brokerLogPath, daemonDir, rotatingLogSink, formatDaemons, listDaemons, stopDaemons, type StopResult } from '@agent-lsp/broker';
-import { createLogger, type LogLevel, type ServerRegistry } from '@agent-lsp/lsp';
+import { createLogger, resolveScoped, type LogLevel, type ServerRegistry } from '@agent-lsp/lsp';
 
 export interface BrokerCommandOptions {
   root: string;
@@ -9,6 +9,8 @@ export interface BrokerCommandOptions {
   idleTimeout: string;
   /** Requests in flight at the server at once; 0: unbounded (benchmarks compare against it). */
   maxInFlight?: string;
+  /** start_lsp's scope, as a JSON array of root-relative directories. */
+  scope?: string;
 }
 
 /** `agent-lsp daemon-broker`: the detached broker process (spawned by fronts, not by people). */
@@ -16,7 +18,14 @@ export async function runBrokerCommand(registry: ServerRegistry, opts: BrokerCom
   const logger = createLogger({ ...log, scope: `broker ${opts.key}`, sink: rotatingLogSink({ path: brokerLogPath(daemonDir(opts.key)) }) });
   const server = registry.forLanguage(opts.language);
   const root = realpathSync(opts.root);
-  const resolved = server.resolve(root);
+  let scope: string[] | undefined;
+  try {
+    scope = opts.scope === undefined ? undefined : (JSON.parse(opts.scope) as string[]);
+  } catch {
+    logger.error(`--scope must be a JSON array of directories, not ${opts.scope}`);
+    return 1;
+  }
+  const resolved = resolveScoped(server, root, scope);
   if (!resolved) {
     logger.error(`${server.displayName} not found: ${server.installHint}`);
     return 1;

@@ -142,6 +142,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     .option('--idle-timeout <ms>', 'stop after this long without clients', String(30 * 60_000))
     .option('--max-in-flight <n>', 'requests in flight at the server at once, taken round-robin between clients (0: unbounded)')
     .option('--config <file>', 'JSON file with custom language servers (or AGENT_LSP_CONFIG)')
+    .option('--scope <json>', 'directories to index, a JSON array (start_lsp scope)')
     .action(async (opts: BrokerCommandOptions & { config?: string }) => {
       const { runBrokerCommand } = await import('./daemonCommands.js');
       process.exitCode = await runBrokerCommand(registryFrom(configPathFrom(opts.config)), opts, logLevel('info'));

@@ -91,7 +91,18 @@ const typescript: ServerDefinition = {
         // Without this the syntax server answers from one file until the project has loaded,
         // which looks like a complete answer and is not.
         tsserver: { path: tsserverPath, useSyntaxServer: 'never' },
-        preferences: { includeCompletionsForModuleExports: true },
+        // The inlay hint preferences only shape get_inlay_hints' answer (tsserver shows none without them).
+        preferences: {
+          includeCompletionsForModuleExports: true,
+          includeInlayParameterNameHints: 'all',
+          includeInlayParameterNameHintsWhenArgumentMatchesName: false,
+          includeInlayFunctionParameterTypeHints: true,
+          includeInlayVariableTypeHints: true,
+          includeInlayVariableTypeHintsWhenTypeMatchesName: false,
+          includeInlayPropertyDeclarationTypeHints: true,
+          includeInlayFunctionLikeReturnTypeHints: true,
+          includeInlayEnumMemberValueHints: true,
+        },
       },
       profileFingerprint: `typescript|${tsserverPath}`,
       details: { tsserver: tsserverPath },
@@ -105,6 +116,7 @@ function fromPath(
   binary: string,
   args: string[],
   rest: Omit<ServerDefinition, 'id' | 'displayName' | 'resolve'>,
+  options: Pick<ResolvedServer, 'settings' | 'initializationOptions'> = { settings: {} },
 ): ServerDefinition {
   return {
     id,
@@ -113,10 +125,19 @@ function fromPath(
     resolve(): ResolvedServer | undefined {
       const path = findExecutable(binary);
       if (!path) return undefined;
-      return { command: [path, ...args], source: 'PATH', settings: {}, profileFingerprint: `${id}|${path}`, details: {} };
+      return { command: [path, ...args], source: 'PATH', ...options, profileFingerprint: `${id}|${path}`, details: {} };
     },
   };
 }
+
+/**
+ * Only get_semantic_tokens and get_inlay_hints see these: gopls offers neither without them. Its
+ * capabilities are fixed at initialize, so they go in initializationOptions as well.
+ */
+const GOPLS_SETTINGS = {
+  semanticTokens: true,
+  hints: { parameterNames: true, assignVariableTypes: true, compositeLiteralFields: true, constantValues: true, functionTypeParameters: true, rangeVariableTypes: true },
+};
 
 const gopls = fromPath('gopls', 'gopls', 'gopls', [], {
   languageIds: ['go'],
@@ -126,7 +147,7 @@ const gopls = fromPath('gopls', 'gopls', 'gopls', [], {
   // Debian's gopls refuses `--version` ("flag provided but not defined"); every gopls answers `version`.
   versionArgs: ['version'],
   installHint: 'Install gopls: `apt-get install gopls` (Debian/Ubuntu) or `go install golang.org/x/tools/gopls@latest`, and make sure it is on PATH.',
-});
+}, { settings: { gopls: GOPLS_SETTINGS }, initializationOptions: GOPLS_SETTINGS });
 
 // --use-dirty-headers: other files are built against the header text the server holds (edited,
 // or speculative), not the one on disk.

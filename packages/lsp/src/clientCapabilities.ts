@@ -2,6 +2,8 @@ import {
   CodeActionKind,
   DiagnosticTag,
   MarkupKind,
+  SemanticTokenModifiers,
+  SemanticTokenTypes,
   type SymbolKind,
   type ClientCapabilities,
 } from 'vscode-languageserver-protocol';
@@ -103,9 +105,10 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
     selectionRange: { dynamicRegistration: true },
     semanticTokens: {
       dynamicRegistration: true,
-      requests: { full: true },
-      tokenTypes: [],
-      tokenModifiers: [],
+      // The standard names: some servers (gopls) send only the types a client declares.
+      requests: { full: true, range: true },
+      tokenTypes: Object.values(SemanticTokenTypes),
+      tokenModifiers: Object.values(SemanticTokenModifiers),
       formats: ['relative'],
     },
     inlayHint: { dynamicRegistration: true },

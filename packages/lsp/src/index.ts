@@ -22,3 +22,4 @@ export * from './linkedTransport.js';
 export * from './diskText.js';
 export * from './diskSync.js';
 export * from './sourceTree.js';
+export * from './serverScope.js';

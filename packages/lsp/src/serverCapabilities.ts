@@ -17,6 +17,9 @@ const CAPABILITY_OF: Record<string, keyof ServerCapabilities> = {
   'textDocument/rename': 'renameProvider',
   'textDocument/formatting': 'documentFormattingProvider',
   'textDocument/rangeFormatting': 'documentRangeFormattingProvider',
+  'textDocument/documentHighlight': 'documentHighlightProvider',
+  'textDocument/inlayHint': 'inlayHintProvider',
+  'textDocument/semanticTokens': 'semanticTokensProvider',
 };
 
 /**

@@ -6,6 +6,7 @@ import type { Logger } from './logger.js';
 import { spawnServerProcess } from './serverProcess.js';
 import { connectSocketTransport } from './socketTransport.js';
 import type { ResolvedServer, ServerDefinition } from './serverProfile.js';
+import { resolveScoped } from './serverScope.js';
 
 export interface ConnectOptions {
   server: ServerDefinition;
@@ -17,12 +18,14 @@ export interface ConnectOptions {
   section?: ReadWriteLock;
   /** The server already resolved for this root (PATH and interpreter probing are not free). */
   resolved?: ResolvedServer;
+  /** start_lsp's scope: root-relative directories to index (see serverScope.ts). */
+  scope?: readonly string[];
 }
 
 /** Direct mode: spawns the server as our child and initializes it. */
 export async function startDirectConnection(options: ConnectOptions): Promise<LspConnection> {
   const { server, rootDir } = options;
-  const resolved = options.resolved ?? server.resolve(rootDir);
+  const resolved = options.resolved ?? resolveScoped(server, rootDir, options.scope);
   if (!resolved) {
     throw new UserError('server_not_found', `${server.displayName} was not found. ${server.installHint} Run \`agent-lsp doctor\` to check every server.`);
   }

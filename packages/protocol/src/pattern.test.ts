@@ -139,3 +139,28 @@ describe('resolvePositionPattern', () => {
     });
   });
 });
+
+describe('resolvePositionPattern with a line scope', () => {
+  const TWICE = 'def foo():\n    pass\n\ndef bar():\n    foo()\n\ndef foo():\n    return 1\n';
+
+  it('picks the one match within line_scope_start..line_scope_end', () => {
+    expect(resolvePositionPattern(TWICE, 'def @@foo', 'dup.py', { start: 6, end: 8 })).toEqual({ line: 7, column: 5 });
+    expect(resolvePositionPattern(TWICE, 'def @@foo', 'dup.py', { end: 3 })).toEqual({ line: 1, column: 5 });
+  });
+
+  it('still refuses a snippet that occurs several times within the scope, naming the lines', () => {
+    const err = userErrorFrom(() => resolvePositionPattern(TWICE, 'def @@foo', 'dup.py', { start: 1, end: 8 }));
+    expect(err.code).toBe('pattern_ambiguous');
+    expect(err.message).toContain('within lines 1-8');
+  });
+
+  it('counts a snippet that crosses the scope end as outside it', () => {
+    const err = userErrorFrom(() => resolvePositionPattern(TWICE, 'def bar():\n    @@foo', 'dup.py', { start: 4, end: 4 }));
+    expect(err.code).toBe('pattern_not_found');
+    expect(err.message).toContain('within lines 4-4');
+  });
+
+  it('refuses an end before the start', () => {
+    expect(userErrorFrom(() => resolvePositionPattern(TWICE, 'foo', 'dup.py', { start: 5, end: 2 })).message).toContain('line_scope_end (2) is before line_scope_start (5)');
+  });
+});

@@ -5,6 +5,7 @@ import type { Logger, ServerRegistry } from '@agent-lsp/lsp';
 import { AgentLedger, type AgentLedgerOptions } from '@agent-lsp/session';
 import { inferredRootOutput, selectTools } from '@agent-lsp/tools';
 import { Workspace, type ConnectionFactory } from '@agent-lsp/workspace';
+import { McpLogForwarder } from './mcpLogForwarder.js';
 import { serveCompactToolList } from './toolList.js';
 import { runTool } from './toolRunner.js';
 
@@ -57,6 +58,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
   });
   const ledger: AgentLedger = new AgentLedger({ ...options.ledger, workspace, logger: options.logger });
 
+  const logForwarder = new McpLogForwarder(mcp, options.logger);
   const defs = selectTools(options.toolGroups);
   for (const def of defs) {
     mcp.registerTool(
@@ -70,6 +72,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
             signal: extra.signal,
             progressToken: extra._meta?.progressToken,
             sendProgress: (params) => extra.sendNotification({ method: 'notifications/progress', params }),
+            setLogLevel: (level) => logForwarder.setLevel(level),
           },
           workspace,
           ledger,
@@ -85,6 +88,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
     workspace,
     ledger,
     async close() {
+      logForwarder.dispose();
       await workspace.stopAll();
       await mcp.close().catch(() => undefined);
     },

@@ -9,6 +9,7 @@ export interface ToolCallEnvironment {
   signal: AbortSignal;
   progressToken: string | number | undefined;
   sendProgress(params: { progressToken: string | number; progress: number; total?: number; message?: string }): Promise<void>;
+  setLogLevel?: ToolContext['setLogLevel'];
 }
 
 const PROGRESS_MIN_INTERVAL_MS = 200;
@@ -36,6 +37,7 @@ export async function runTool(
     call,
     signal: env.signal,
     logger,
+    ...(env.setLogLevel ? { setLogLevel: env.setLogLevel } : {}),
     reportProgress(report: ProgressReport) {
       const token = env.progressToken;
       if (token === undefined) return;
@@ -49,6 +51,7 @@ export async function runTool(
       env.sendProgress({ progressToken: token, progress: ++step, message }).catch(() => undefined);
     },
   };
+  logger.debug('called');
   try {
     await ledger.transactions.recoverWorkspace(env.signal);
     const result = await workspace.runCall({ name: def.name, concurrency: def.concurrency ?? 'shared', readOnly: def.annotations.readOnlyHint }, () => def.handler(args, ctx));

@@ -1,6 +1,11 @@
 import { assistTools } from './tools/assist.js';
 import { checkpointTools } from './tools/checkpoints.js';
 import { getDaemonStatus } from './tools/daemons.js';
+import { getDocumentHighlights } from './tools/highlights.js';
+import { getInlayHints } from './tools/inlayHints.js';
+import { setLogLevel } from './tools/logLevel.js';
+import { prepareRename } from './tools/prepareRename.js';
+import { getSemanticTokens } from './tools/semanticTokens.js';
 import { diagnosticsTools } from './tools/diagnostics.js';
 import { documentTools } from './tools/documents.js';
 import { editingTools } from './tools/editing.js';
@@ -38,6 +43,11 @@ export const TOOL_CATALOG: readonly AnyToolDefinition[] = [
   ...checkpointTools,
   ...simulationTools,
   ...simulationEndTools,
+  getDocumentHighlights,
+  prepareRename,
+  getInlayHints,
+  getSemanticTokens,
+  setLogLevel,
 ];
 
 export const TOOL_GROUPS: readonly ToolGroup[] = ['lifecycle', 'navigation', 'analysis', 'workspace', 'editing', 'simulation'];

@@ -9,6 +9,8 @@ export interface PositionArgs extends ReadinessArgs {
   line?: number | undefined;
   column?: number | undefined;
   position_pattern?: string | undefined;
+  line_scope_start?: number | undefined;
+  line_scope_end?: number | undefined;
 }
 
 export interface ReadyDocument {
@@ -53,8 +55,11 @@ export function isNotReady(x: object): x is NotReadyResult {
 export function positionIn(doc: ReadyDocument, args: PositionArgs): Position {
   const text = doc.handle.doc.text;
   if (args.position_pattern !== undefined) {
-    const p = resolvePositionPattern(text, args.position_pattern, doc.label);
+    const p = resolvePositionPattern(text, args.position_pattern, doc.label, { start: args.line_scope_start, end: args.line_scope_end });
     return toLspPosition(text, p);
+  }
+  if (args.line_scope_start !== undefined || args.line_scope_end !== undefined) {
+    throw new UserError('invalid_argument', 'line_scope_start/line_scope_end narrow position_pattern: pass position_pattern with them, or line and column alone.');
   }
   if (args.line === undefined || args.column === undefined) {
     throw new UserError('invalid_argument', 'Give a position: line and column (1-based), or position_pattern (a snippet with @@ at the cursor).');

@@ -15,6 +15,8 @@ export interface ToolExample {
   result: string;
 }
 
+import { SYMNAV_EXAMPLES } from './docs/symnavExamples.js';
+
 const REPO = '/path/to/agent-lsp';
 const ROOT = `${REPO}/examples/workspace`;
 
@@ -328,4 +330,5 @@ export const TOOL_EXAMPLES: Record<string, ToolExample> = {
     result: 'Session sim_810f6b45-1b5c-4637-bc4b-e037fefebd49 destroyed.',
   },
   ...SYMBOL_TOOL_EXAMPLES,
+  ...SYMNAV_EXAMPLES,
 };

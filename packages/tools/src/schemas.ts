@@ -21,6 +21,8 @@ export const positionInput = {
     .string()
     .optional()
     .describe('Instead of line/column: a snippet occurring once; @@ marks the cursor.'),
+  line_scope_start: oneBased('line_scope_start').optional().describe('position_pattern: search from this line.'),
+  line_scope_end: oneBased('line_scope_end').optional().describe('…to this line (inclusive).'),
 };
 
 export const rangeInput = {

@@ -20,7 +20,13 @@ export interface ToolContext {
   logger: Logger;
   /** Called while the handler waits (for readiness); the server layer turns it into MCP progress. */
   reportProgress(report: ProgressReport): void;
+  /** The MCP client's log level (set_log_level); absent where no MCP client listens. */
+  setLogLevel?(level: LogLevelName): void;
 }
+
+/** MCP's log levels (RFC 5424), least severe first. */
+export const LOG_LEVEL_NAMES = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+export type LogLevelName = (typeof LOG_LEVEL_NAMES)[number];
 
 export type ToolGroup = 'lifecycle' | 'navigation' | 'analysis' | 'workspace' | 'editing' | 'simulation';
 

@@ -1,4 +1,5 @@
 import { SYMBOL_TOOL_DETAILS } from './docs/symbolDetails.js';
+import { SYMNAV_DETAILS } from './docs/symnavDetails.js';
 
 /**
  * The longer explanation of each tool, for docs/tools.md (rendered by toolsDoc.ts under the tool's
@@ -7,7 +8,7 @@ import { SYMBOL_TOOL_DETAILS } from './docs/symbolDetails.js';
  */
 export const TOOL_DETAILS: Readonly<Record<string, string>> = {
   start_lsp:
-    'Sets the workspace root. With language_id, starts that language server now and waits until it has indexed the workspace (progress is reported; wait_for_ready:false returns at once). Without it, servers start on first use of a file of their language. Call this first.',
+    'Sets the workspace root. With language_id, starts that language server now and waits until it has indexed the workspace (progress is reported; wait_for_ready:false returns at once). Without it, servers start on first use of a file of their language. Call this first. scope (a list of directories under the root) limits what a large workspace indexes, for the servers that can: pyright analyses only those directories (python.analysis.include), gopls loads only them (directoryFilters); typescript-language-server (projects come from tsconfig.json) and clangd (compile_commands.json) cannot, and the answer says so per server. Servers already running restart with the new scope; a scoped broker is a separate daemon from an unscoped one. start_lsp without scope indexes the whole root again.',
   restart_lsp_server:
     'Stops and starts a language server (or every running one), e.g. after installing packages or creating a virtualenv. root_dir switches the workspace first.',
   get_server_capabilities:
@@ -27,7 +28,7 @@ export const TOOL_DETAILS: Readonly<Record<string, string>> = {
   close_document:
     'Closes a file in its language server (the server then forgets unsaved state and stops reporting on it).',
   get_diagnostics:
-    'Errors and warnings for a file as it is on disk now (opened in its server and settled: pull diagnostics, the server\'s exact query, a push stamped with the version sent, or a confirmed push from a server whose pushes carry no version, as `settled_by` says; `quiet` and `timeout` mean the server never confirmed the answer for this text). Without file_path: every document agent-lsp has open.',
+    'Errors and warnings for a file as it is on disk now (opened in its server and settled: pull diagnostics, the server\'s exact query, a push stamped with the version sent, or a confirmed push from a server whose pushes carry no version, as `settled_by` says; `quiet` and `timeout` mean the server never confirmed the answer for this text). Without file_path: every document agent-lsp has open. group_by orders the diagnostics by `file`, by `severity` (errors first) or by `symbol` (the innermost function, method or class around each, as `file: Class.method`, from the file\'s document symbols; `(outside any symbol)` for module-level code); each diagnostic then names its `group` and `groups` counts them all.',
   go_to_definition:
     'Where the symbol at a position is defined. Give the position by line/column (1-based characters) or position_pattern. Waits for the server to finish indexing so the answer is complete.',
   go_to_type_definition:
@@ -41,9 +42,9 @@ export const TOOL_DETAILS: Readonly<Record<string, string>> = {
   inspect_symbol:
     'Type, signature and documentation of the symbol at a position (the editor hover).',
   list_symbols:
-    'The outline of a file: classes, functions, methods, variables, with their ranges and nesting.',
+    'The outline of a file: classes, functions, methods, variables, with their ranges and nesting. format "tree" (default) indents members under their class; "flat" gives each symbol\'s dotted `path` (Class.method) instead, one per line.',
   find_symbol:
-    'Search the workspace for symbols by name (workspace/symbol). Exact name matches are listed first and marked match:"exact"; servers also return fuzzy matches, marked as such. Optional kind filter (function, class, method, variable, …).',
+    'Search the workspace for symbols by name (workspace/symbol). Exact name matches are listed first and marked match:"exact"; servers also return fuzzy matches, marked as such. Optional kind filter (function, class, method, variable, …). detail_level "hover" adds each listed symbol\'s hover (signature and the start of its docs, up to 400 characters) and makes the default page 20; "basic" (default) lists names and places only.',
   get_completions:
     'What the server would complete at a position (members after a dot, names in scope), in the server\'s order.',
   get_signature_help:
@@ -55,7 +56,7 @@ export const TOOL_DETAILS: Readonly<Record<string, string>> = {
   execute_command:
     'Runs a command the language server offers (workspace/executeCommand; see get_server_capabilities → executeCommandProvider), as one transaction: edits the server applies meanwhile (workspace/applyEdit) are written and checkpointed, or all rolled back if the command fails.',
   rename_symbol:
-    'Renames the symbol at a position everywhere the server knows it is used (textDocument/rename), as one transaction: every file changes or none does, and the call leaves a checkpoint. dry_run writes nothing and answers with the files, the diff (the text shows its first hunks; structured content `diff` holds up to 20k characters) and the edits in 1-based character positions, paged with limit/offset (100 per page); the server\'s WorkspaceEdit itself (`workspace_edit`, ready for apply_edit) comes only when every edit fits one page. Before anything is written the edits are checked: references the server reports, and word-bounded uses of the old name in the files the rename touches, that no edit covers are listed in `possibly_missed` with a WARNING line (clangd, for one, leaves macro bodies alone; comments and strings count too, so check them).',
+    'Renames the symbol at a position everywhere the server knows it is used (textDocument/rename), as one transaction: every file changes or none does, and the call leaves a checkpoint. dry_run writes nothing and answers with the files, the diff (the text shows its first hunks; structured content `diff` holds up to 20k characters) and the edits in 1-based character positions, paged with limit/offset (100 per page); the server\'s WorkspaceEdit itself (`workspace_edit`, ready for apply_edit) comes only when every edit fits one page. Before anything is written the edits are checked: references the server reports, and word-bounded uses of the old name in the files the rename touches, that no edit covers are listed in `possibly_missed` with a WARNING line (clangd, for one, leaves macro bodies alone; comments and strings count too, so check them). exclude_globs leaves files matching any of the globs unchanged (matched against the root-relative path and the file name; `**` spans directories, `*` and `?` stay within one): the answer lists them in `excluded_files`, and a rename whose every file is excluded is refused.',
   format_document:
     'Formats a whole file with its language server (textDocument/formatting). Returns the edits and the diff; with apply: true writes them as one transaction with a checkpoint.',
   format_range:
@@ -85,4 +86,5 @@ export const TOOL_DETAILS: Readonly<Record<string, string>> = {
   destroy_session:
     'Releases a session in any phase (also a dirty one); its id is invalid afterwards. Nothing is written.',
   ...SYMBOL_TOOL_DETAILS,
+  ...SYMNAV_DETAILS,
 };

@@ -148,7 +148,7 @@ function intro(toolCount: number): string[] {
     'Conventions shared by every tool:',
     '',
     '- **Positions** are 1-based lines (as `cat -n` shows them) and 1-based columns counted in characters (not bytes, not UTF-16 units).',
-    '- **`position_pattern`** works wherever a position does: a snippet that occurs exactly once in the file, with `@@` marking the cursor (default: the start of the snippet), e.g. `"def @@compute_total("`.',
+    '- **`position_pattern`** works wherever a position does: a snippet that occurs exactly once in the file, with `@@` marking the cursor (default: the start of the snippet), e.g. `"def @@compute_total("`. When it occurs several times, `line_scope_start`/`line_scope_end` (1-based, inclusive) narrow the search to those lines.',
     '- **File paths** are relative to the workspace root, or absolute.',
     '- **Readiness**: every result has `ready`. Queries wait while the server is still indexing so that answers are complete (`wait_for_ready`, default true, with progress notifications; `ready_timeout_seconds`, default 300). With `wait_for_ready: false` a tool answers at once with `ready: false`, `state` and `progress` while the server is not ready.',
     '- **Lists** are paged: results carry `total`, `complete`, `limit`, `offset` (and `returned`); pass `offset` for the next page and `limit` for a page size.',

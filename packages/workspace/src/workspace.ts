@@ -54,6 +54,7 @@ export interface DocumentHandle {
  */
 export class Workspace implements Disposable {
   private readonly roots: WorkspaceRoots;
+  private scope: readonly string[] = [];
   private readonly connections = new Map<string, Promise<LspConnection>>();
   /** Automatic restarts after crashes, per server. */
   private readonly restartBudgets = new Map<string, RestartBudget>();
@@ -107,6 +108,20 @@ export class Workspace implements Disposable {
     }
     this.roots.setPrimary(real);
     return real;
+  }
+
+  /**
+   * start_lsp's scope: the root-relative directories servers index (where they can; see
+   * serverScope.ts). Running servers are stopped when it changes, to start again with it.
+   */
+  async setScope(scope: readonly string[]): Promise<void> {
+    if (JSON.stringify(scope) === JSON.stringify(this.scope)) return;
+    await this.stopAll();
+    this.scope = [...scope];
+  }
+
+  get indexScope(): readonly string[] {
+    return this.scope;
   }
 
   async addFolder(dir: string): Promise<string[]> {
@@ -177,6 +192,7 @@ export class Workspace implements Disposable {
       if (conn) this.checkRestartBudget(server);
     }
     const base: ConnectOptions = { server, rootDir: root, workspaceFolders: this.roots.list, logger: this.options.logger, section: this.section };
+    if (this.scope.length > 0) base.scope = this.scope;
     if (this.options.onApplyEdit) base.onApplyEdit = this.options.onApplyEdit;
     const address = this.passive.get(server.id);
     const starting = address ? connectPassive({ ...base, address }) : this.connect(base);

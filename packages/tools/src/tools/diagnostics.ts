@@ -3,10 +3,11 @@ import { SETTLED_BY, type LspConnection, type ServerDefinition } from '@agent-ls
 import { isNotReady, openReadyDocument } from '../documentQuery.js';
 import { failedServersText, serverOutcome, serverOutcomeOutput } from '../fanOut.js';
 import { diagnosticText } from '../diagnosticText.js';
+import { DIAGNOSTIC_GROUPINGS, enclosingSymbol, groupDiagnostics, groupedDiagnostic, groupOut, symbolSpans } from '../diagnosticGroups.js';
 import { PositionMapper } from '../locations.js';
 import { page, pageHeader } from '../paging.js';
 import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { diagnostic, pagingInput, pagingOutput, readinessInput, readyOutput, type DiagnosticOut } from '../schemas.js';
+import { pagingInput, pagingOutput, readinessInput, readyOutput, type DiagnosticOut } from '../schemas.js';
 import { defineTool, READ_ONLY } from '../toolDefinition.js';
 
 const DIAGNOSTICS_TIMEOUT_MS = 30_000;
@@ -24,7 +25,12 @@ export const getDiagnostics = defineTool({
   title: 'Get diagnostics',
   description: 'Errors and warnings of a file as it is on disk now (without file_path: of every open file).',
   group: 'analysis',
-  input: { file_path: z.string().optional().describe('Omit for every open file.'), ...readinessInput, ...pagingInput },
+  input: {
+    file_path: z.string().optional().describe('Omit for every open file.'),
+    group_by: z.enum(DIAGNOSTIC_GROUPINGS).optional().describe('symbol: by enclosing function/class.'),
+    ...readinessInput,
+    ...pagingInput,
+  },
   output: {
     ...readyOutput,
     ...pagingOutput,
@@ -32,7 +38,8 @@ export const getDiagnostics = defineTool({
     warnings: z.number().optional(),
     files: z.array(fileSummary).optional(),
     servers: z.array(serverOutcomeOutput).optional().describe('Without file_path: every server asked; one with an error gave no answer (complete is then false).'),
-    diagnostics: z.array(diagnostic).optional(),
+    groups: z.array(groupOut).optional().describe('With group_by: every group and its counts, in the order of diagnostics.'),
+    diagnostics: z.array(groupedDiagnostic).optional(),
   },
   annotations: READ_ONLY,
   async handler(args, ctx) {
@@ -62,6 +69,7 @@ export const getDiagnostics = defineTool({
       }
     }
     const all: DiagnosticOut[] = [];
+    const symbolOf = new Map<DiagnosticOut, string>();
     const files: FileSummary[] = [];
     for (const { conn, uri } of targets) {
       if (asked.get(conn.server) !== undefined) continue;
@@ -75,6 +83,10 @@ export const getDiagnostics = defineTool({
       const mapper = new PositionMapper(ctx.workspace, conn);
       const diags = settled.diagnostics.map((d) => mapper.diagnostic(uri, d)).sort((a, b) => a.line - b.line || a.column - b.column);
       all.push(...diags);
+      if (args.group_by === 'symbol' && diags.length > 0) {
+        const spans = await symbolSpans(ctx, conn, uri);
+        for (const d of diags) symbolOf.set(d, enclosingSymbol(spans, d));
+      }
       files.push({
         file: ctx.workspace.displayUri(uri),
         settled_by: settled.settledBy,
@@ -85,7 +97,8 @@ export const getDiagnostics = defineTool({
     // Documents that settled before their server failed keep their (true) diagnostics.
     const failedServers = [...asked.values()].filter((err) => err !== undefined).length;
     const servers = [...asked].map(([server, err]) => serverOutcome(server, err));
-    const p = page(all, args.offset, args.limit, 200);
+    const grouped = args.group_by ? groupDiagnostics(all, args.group_by, (d) => symbolOf.get(d) ?? '') : undefined;
+    const p = page(grouped?.diagnostics ?? all, args.offset, args.limit, 200);
     return {
       ready: true,
       total: p.total,
@@ -97,6 +110,7 @@ export const getDiagnostics = defineTool({
       warnings: all.filter((d) => d.severity === 'warning').length,
       files,
       ...(args.file_path === undefined ? { servers } : {}),
+      ...(grouped ? { groups: grouped.groups } : {}),
       diagnostics: p.items,
     };
   },
@@ -105,7 +119,16 @@ export const getDiagnostics = defineTool({
     const files = r.files ?? [];
     if (files.length === 0) return [...failedServersText(r.servers), 'No documents are open: pass file_path.'].join('\n');
     const head = `${r.errors ?? 0} error(s), ${r.warnings ?? 0} warning(s) in ${files.length} file(s) (settled by ${[...new Set(files.map((f) => f.settled_by))].join(', ')}).`;
-    const body = (r.diagnostics ?? []).map((d) => diagnosticText(d));
+    const body: string[] = [];
+    let current: string | undefined;
+    for (const d of r.diagnostics ?? []) {
+      if (d.group !== undefined && d.group !== current) {
+        current = d.group;
+        const g = r.groups?.find((x) => x.group === current);
+        body.push(`## ${current} (${g?.count ?? 0})`);
+      }
+      body.push(diagnosticText(d));
+    }
     return [...failedServersText(r.servers), head, (r.total ?? 0) > 0 ? pageHeader(r, 'diagnostic(s)') : '', ...body].filter(Boolean).join('\n');
   },
 });

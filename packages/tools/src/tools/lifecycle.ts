@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { UserError } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import { resolveDirectory } from '@agent-lsp/workspace';
+import { checkedScope, scopeInput, scopeOutcome, scopeOutput, scopeText } from '../indexScope.js';
 import { detectLanguages } from '../languageDetection.js';
 import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { readinessInput, readyOutput } from '../schemas.js';
@@ -67,18 +68,21 @@ export const startLsp = defineTool({
     root_dir: z.string().describe('Absolute project directory.'),
     language_id: z.string().optional().describe('Start this server now: python, typescript, go, c, cpp, rust, …'),
     connect: z.string().optional().describe('host:port of a running server to use (needs language_id).'),
+    scope: scopeInput,
     ...readinessInput,
   },
-  output: { ...readyOutput, root: z.string().optional(), detected: z.array(z.object({ language: z.string(), server: z.string(), files: z.number(), installed: z.boolean() })).optional(), servers: z.array(serverOut).optional() },
+  output: { ...readyOutput, scope: scopeOutput, root: z.string().optional(), detected: z.array(z.object({ language: z.string(), server: z.string(), files: z.number(), installed: z.boolean() })).optional(), servers: z.array(serverOut).optional() },
   annotations: STATEFUL,
   async handler(args, ctx) {
     // Check everything before changing anything: a bad call leaves the workspace as it was.
     const server = args.language_id ? ctx.workspace.registry.forLanguage(args.language_id) : undefined;
     if (args.connect !== undefined && !server) throw new UserError('invalid_argument', 'connect needs language_id: say which language the server at that address speaks.');
-    absoluteRootDir(args.root_dir);
+    const scope = checkedScope(absoluteRootDir(args.root_dir), args.scope ?? []);
     const root = await ctx.workspace.setRoot(args.root_dir);
+    await ctx.workspace.setScope(scope);
     if (args.connect !== undefined && server) await ctx.workspace.attachPassive(server, args.connect);
-    const detected = detectLanguages(root, ctx.workspace.registry).map((d) => ({
+    const found = detectLanguages(root, ctx.workspace.registry);
+    const detected = found.map((d) => ({
       language: d.server.languageIds[0] ?? d.server.id,
       server: d.server.displayName,
       files: d.files,
@@ -87,13 +91,14 @@ export const startLsp = defineTool({
     let notReady: NotReadyResult | undefined;
     if (args.language_id) notReady = (await startAndMaybeWait(ctx, args.language_id, args)).notReady;
     const servers = (await ctx.workspace.liveConnections()).map(describeConnection);
-    return { ...(notReady ?? { ready: true }), root, detected, servers };
+    return { ...(notReady ?? { ready: true }), root, detected, servers, ...(scope.length ? { scope: scopeOutcome(scope, found.map((d) => d.server)) } : {}) };
   },
   text: (r) => {
     const det = (r.detected ?? []).map((d) => `${d.language} (${d.files} files${d.installed ? '' : `, ${d.server} NOT INSTALLED — see agent-lsp doctor`})`).join(', ');
     const lines = [`Workspace: ${r.root}`, `Languages found: ${det || 'none'}`];
     if ((r.servers ?? []).length) lines.push(`Servers:\n${serversText(r.servers ?? [])}`);
     else lines.push('Servers start on first use of a file of their language.');
+    if (r.scope) lines.push(scopeText(r.scope));
     if (!r.ready) lines.push(notReadyText(r as NotReadyResult));
     return lines.join('\n');
   },

@@ -6,6 +6,7 @@ import { notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { PositionMapper } from '../locations.js';
 import { page, pageHeader } from '../paging.js';
 import { editsByUri, possiblyMissed } from '../renameCheck.js';
+import { globToRegExp, matchesAnyGlob, withoutExcludedFiles } from '../globFilter.js';
 import { pagingInput, pagingOutput, positionInput, rangeInput, readinessInput } from '../schemas.js';
 import { defineTool, WRITES, type ToolContext } from '../toolDefinition.js';
 import { writeOrPreview, writeOutput, writeText } from '../writeResult.js';
@@ -27,6 +28,7 @@ export const renameSymbol = defineTool({
     ...positionInput,
     new_name: z.string().min(1),
     dry_run: z.boolean().optional().describe('Preview only (default false).'),
+    exclude_globs: z.array(z.string().min(1)).optional().describe('Leave files matching these globs unchanged, e.g. "vendor/**".'),
     ...pagingInput,
     ...readinessInput,
   },
@@ -37,6 +39,7 @@ export const renameSymbol = defineTool({
     workspace_edit: z.record(z.string(), z.unknown()).optional().describe('Dry run, when every edit fits one page: the server\'s WorkspaceEdit, for apply_edit.'),
     possibly_missed: z.array(missedOut).optional().describe('References, or word-bounded uses of the old name in the touched files, that no edit covers.'),
     possibly_missed_total: z.number().optional(),
+    excluded_files: z.array(z.string()).optional().describe('Files the rename would edit that exclude_globs left unchanged.'),
   },
   annotations: WRITES,
   async handler(args, ctx) {
@@ -46,15 +49,25 @@ export const renameSymbol = defineTool({
     const { conn, uri } = doc.handle;
     await ctx.workspace.syncFromDisk(); // the server computes the edit on its copies: they must be the disk's
     const position = positionIn(doc, args);
-    const edit = await conn.request<WorkspaceEdit | null>('textDocument/rename', { textDocument: { uri }, position, newName: args.new_name }, { signal: ctx.signal });
-    if (!edit || (!edit.changes && !edit.documentChanges)) {
+    const serverEdit = await conn.request<WorkspaceEdit | null>('textDocument/rename', { textDocument: { uri }, position, newName: args.new_name }, { signal: ctx.signal });
+    if (!serverEdit || (!serverEdit.changes && !serverEdit.documentChanges)) {
       throw new UserError('invalid_argument', `${conn.server.displayName} cannot rename at this position in ${doc.label}: put the position on the symbol's name.`);
     }
-    // Before writing: afterwards the references would name the new symbol.
-    const missed = await possiblyMissed(conn, uri, position, edit, (u) => ctx.workspace.displayUri(u), ctx.signal);
+    const globs = (args.exclude_globs ?? []).map(globToRegExp);
+    const { edit, excludedUris } = withoutExcludedFiles(serverEdit, (u) => matchesAnyGlob(ctx.workspace.displayUri(u), globs));
+    const excludedFiles = excludedUris.map((u) => ctx.workspace.displayUri(u)).sort();
+    if (excludedUris.length > 0 && editsByUri(edit).size === 0) {
+      throw new UserError('invalid_argument', `Every file the rename would edit matches exclude_globs (${excludedFiles.join(', ')}): nothing was renamed. Narrow exclude_globs.`);
+    }
+    // Before writing: afterwards the references would name the new symbol. Places in excluded
+    // files are left unchanged on purpose, so they are not "missed".
+    const missed = (await possiblyMissed(conn, uri, position, serverEdit, (u) => ctx.workspace.displayUri(u), ctx.signal)).filter((m) => !excludedFiles.includes(m.file));
     const dryRun = args.dry_run === true;
     const out = await writeOrPreview(ctx, dryRun, (plan) => plan.applyWorkspaceEdit(edit));
-    const flagged = missed.length ? { possibly_missed: missed.slice(0, MISSED_SHOWN), possibly_missed_total: missed.length } : {};
+    const flagged = {
+      ...(missed.length ? { possibly_missed: missed.slice(0, MISSED_SHOWN), possibly_missed_total: missed.length } : {}),
+      ...(excludedFiles.length ? { excluded_files: excludedFiles } : {}),
+    };
     if (!dryRun) return { ...out, ...flagged };
     const mapper = new PositionMapper(ctx.workspace, conn);
     const all = [...editsByUri(edit)].flatMap(([u, edits]) => edits.map((e) => ({ file: ctx.workspace.displayUri(u), ...mapper.range(u, e.range), new_text: e.newText })));
@@ -66,6 +79,7 @@ export const renameSymbol = defineTool({
     if (!r.ready) return notReadyText(r as NotReadyResult);
     const lines = [writeText(r)];
     if (r.dry_run && r.total !== undefined) lines.push(`Edits (structured content \`edits\`): ${pageHeader(r, 'edit(s)').replace(/:$/, '.')}`);
+    if (r.excluded_files?.length) lines.push(`Left unchanged (exclude_globs): ${r.excluded_files.join(', ')}.`);
     const missed = r.possibly_missed ?? [];
     if (missed.length) {
       const more = (r.possibly_missed_total ?? missed.length) - missed.length;

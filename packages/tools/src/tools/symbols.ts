@@ -8,7 +8,7 @@ import {
   type SymbolInformation,
   type WorkspaceSymbol,
 } from 'vscode-languageserver-protocol';
-import { UserError } from '@agent-lsp/protocol';
+import { splitLines, toLspPosition, UserError } from '@agent-lsp/protocol';
 import type { LspConnection, ServerDefinition } from '@agent-lsp/lsp';
 import { isNotReady, openReadyDocument, positionIn } from '../documentQuery.js';
 import { failedServersText, fanOut, serverOutcomeOutput } from '../fanOut.js';
@@ -61,6 +61,7 @@ const symbolOut = z.object({
   kind: z.string(),
   detail: z.string().optional(),
   container: z.string().optional(),
+  path: z.string().optional().describe('format flat: the dotted path, e.g. Class.method.'),
   depth: z.number(),
   line: z.number(),
   column: z.number(),
@@ -80,6 +81,7 @@ export const listSymbols = defineTool({
   input: {
     file_path: positionInput.file_path,
     include_locals: z.boolean().optional().describe('Also list what is declared inside functions and methods (default false).'),
+    format: z.enum(['tree', 'flat']).optional().describe('flat: one line per symbol with its dotted path.'),
     ...readinessInput,
     ...pagingInput,
   },
@@ -99,9 +101,11 @@ export const listSymbols = defineTool({
     const flat: SymbolOut[] = [];
     let omitted = 0;
     const count = (symbols: readonly DocumentSymbol[]): number => symbols.reduce((n, s) => n + 1 + count(s.children ?? []), 0);
-    const walk = (symbols: DocumentSymbol[], depth: number, container: string | undefined) => {
+    const flatFormat = args.format === 'flat';
+    const walk = (symbols: DocumentSymbol[], depth: number, container: string | undefined, prefix: string) => {
       for (const s of symbols) {
         const item: SymbolOut = { name: s.name, kind: symbolKindName(s.kind), depth, ...mapper.range(uri, s.selectionRange) };
+        if (flatFormat) item.path = prefix ? `${prefix}.${s.name}` : s.name;
         const full = mapper.range(uri, s.range);
         item.end_line = full.end_line;
         item.end_column = full.end_column;
@@ -110,7 +114,7 @@ export const listSymbols = defineTool({
         flat.push(item);
         if (!s.children) continue;
         if (FUNCTION_KINDS.has(s.kind) && args.include_locals !== true) omitted += count(s.children);
-        else walk(s.children, depth + 1, s.name);
+        else walk(s.children, depth + 1, s.name, prefix ? `${prefix}.${s.name}` : s.name);
       }
     };
     const list = result ?? [];
@@ -118,17 +122,18 @@ export const listSymbols = defineTool({
       for (const s of list as SymbolInformation[]) {
         const item: SymbolOut = { name: s.name, kind: symbolKindName(s.kind), depth: s.containerName ? 1 : 0, ...mapper.range(uri, s.location.range) };
         if (s.containerName) item.container = s.containerName;
+        if (flatFormat) item.path = s.containerName ? `${s.containerName}.${s.name}` : s.name;
         flat.push(item);
       }
     } else {
-      walk(list as DocumentSymbol[], 0, undefined);
+      walk(list as DocumentSymbol[], 0, undefined, '');
     }
     const p = page(flat, args.offset, args.limit, 500);
     return { ready: true, total: p.total, complete: p.complete, offset: p.offset, limit: p.limit, returned: p.returned, locals_omitted: omitted, symbols: p.items };
   },
   text: (r) => {
     if (!r.ready) return notReadyText(r as NotReadyResult);
-    const lines = (r.symbols ?? []).map((s) => `${'  '.repeat(s.depth)}${s.kind} ${s.name}${s.detail ? ` ${s.detail}` : ''} (${s.line}:${s.column}-${s.end_line}:${s.end_column})`);
+    const lines = (r.symbols ?? []).map((s) => `${s.path === undefined ? '  '.repeat(s.depth) : ''}${s.kind} ${s.path ?? s.name}${s.detail ? ` ${s.detail}` : ''} (${s.line}:${s.column}-${s.end_line}:${s.end_column})`);
     const omitted = r.locals_omitted ? [`(${r.locals_omitted} local symbol(s) inside functions not listed; include_locals: true lists them)`] : [];
     return [`${pageHeader(r, 'symbol(s)')}\n${lines.join('\n')}`.trim(), ...omitted].join('\n');
   },
@@ -139,6 +144,7 @@ const foundSymbolOut = z.object({
   kind: z.string(),
   container: z.string().optional(),
   match: z.enum(['exact', 'prefix', 'substring', 'fuzzy']).describe('How the name matches the query; exact matches come first.'),
+  hover: z.string().optional().describe('detail_level hover: its signature and docs.'),
   file: z.string(),
   line: z.number(),
   column: z.number(),
@@ -157,6 +163,41 @@ function matchKind(name: string, query: string): FoundSymbol['match'] {
   return 'fuzzy';
 }
 const MATCH_ORDER = { exact: 0, prefix: 1, substring: 2, fuzzy: 3 };
+
+/** Hover text kept per symbol: the signature and the start of its docs. */
+const HOVER_CHARS = 400;
+
+/**
+ * Where the symbol's name is, from the start of its range on: servers whose workspace symbols
+ * cover the whole declaration (tsserver: from `export`) would answer no hover at the range start.
+ */
+function nameAt(text: string, s: FoundSymbol): { line: number; column: number } {
+  const lines = splitLines(text);
+  for (let l = s.line; l < s.line + 5 && l <= lines.length; l++) {
+    const chars = [...(lines[l - 1] ?? '')];
+    const from = l === s.line ? s.column - 1 : 0;
+    const at = chars.slice(from).join('').indexOf(s.name);
+    if (at >= 0) return { line: l, column: from + [...chars.slice(from).join('').slice(0, at)].length + 1 };
+  }
+  return { line: s.line, column: s.column };
+}
+
+/** detail_level hover: each symbol of the page gets its hover (a symbol the server cannot hover keeps none). */
+async function addHovers(ctx: ToolContext, symbols: FoundSymbol[]): Promise<void> {
+  for (const s of symbols) {
+    if (ctx.signal.aborted) return;
+    try {
+      const h = await ctx.workspace.openDocument(ctx.workspace.resolveFile(s.file));
+      const position = toLspPosition(h.doc.text, nameAt(h.doc.text, s));
+      const hover = await h.conn.request<Hover | null>('textDocument/hover', { textDocument: { uri: h.uri }, position }, { signal: ctx.signal });
+      const text = hover ? hoverText(hover.contents).trim() : '';
+      if (text) s.hover = text.length > HOVER_CHARS ? `${text.slice(0, HOVER_CHARS)}…` : text;
+    } catch (err) {
+      if (ctx.signal.aborted) throw err;
+      ctx.logger.debug(`no hover for ${s.name} at ${s.file}:${s.line}: ${(err as Error).message}`);
+    }
+  }
+}
 
 function foundSymbols(ctx: ToolContext, conn: LspConnection, result: readonly (SymbolInformation | WorkspaceSymbol)[], args: { query: string; kind?: string | undefined }): FoundSymbol[] {
   const mapper = new PositionMapper(ctx.workspace, conn);
@@ -196,6 +237,7 @@ export const findSymbol = defineTool({
     query: z.string().min(1).describe('Name or part of it.'),
     kind: z.string().optional().describe('Only this kind: class, function, method, variable, …'),
     language_id: z.string().optional().describe('Default: every running server and every language the workspace has a project of.'),
+    detail_level: z.enum(['basic', 'hover']).optional().describe('hover: add each symbol\'s hover (page size 20).'),
     ...readinessInput,
     ...pagingInput,
   },
@@ -229,13 +271,17 @@ export const findSymbol = defineTool({
     }
     const all = asked.values.flat();
     all.sort((a, b) => MATCH_ORDER[a.match] - MATCH_ORDER[b.match] || compareStrings(a.file, b.file) || a.line - b.line);
-    const p = page(all, args.offset, args.limit, 100);
+    const withHover = args.detail_level === 'hover';
+    const p = page(all, args.offset, args.limit, withHover ? 20 : 100);
+    if (withHover) await addHovers(ctx, p.items);
     const complete = p.complete && asked.allAnswered;
     return { ready: true, total: p.total, complete, offset: p.offset, limit: p.limit, returned: p.returned, servers: asked.servers, symbols: p.items };
   },
   text: (r) => {
     if (!r.ready) return notReadyText(r as NotReadyResult);
-    const lines = (r.symbols ?? []).map((s) => `${s.kind} ${s.container ? `${s.container}.` : ''}${s.name} ${s.file}:${s.line}:${s.column}${s.match === 'exact' ? '' : ` (${s.match})`}`);
+    const lines = (r.symbols ?? []).map(
+      (s) => `${s.kind} ${s.container ? `${s.container}.` : ''}${s.name} ${s.file}:${s.line}:${s.column}${s.match === 'exact' ? '' : ` (${s.match})`}${s.hover ? `\n  ${s.hover.replace(/\n/g, '\n  ')}` : ''}`,
+    );
     return [...failedServersText(r.servers), `${pageHeader(r, 'symbol(s)')}\n${lines.join('\n')}`.trim()].join('\n');
   },
 });
