@@ -4,6 +4,9 @@ import { getDaemonStatus } from './tools/daemons.js';
 import { diagnosticsTools } from './tools/diagnostics.js';
 import { documentTools } from './tools/documents.js';
 import { editingTools } from './tools/editing.js';
+import { fixTools } from './tools/applyFix.js';
+import { safeApplyEdit } from './tools/safeEdit.js';
+import { didChangeWatchedFiles } from './tools/watchedFiles.js';
 import { lifecycleTools } from './tools/lifecycle.js';
 import { navigationTools } from './tools/navigation.js';
 import { refactoringTools } from './tools/refactoring.js';
@@ -22,6 +25,9 @@ export const TOOL_CATALOG: readonly AnyToolDefinition[] = [
   ...symbolTools,
   ...assistTools,
   ...editingTools,
+  ...fixTools,
+  safeApplyEdit,
+  didChangeWatchedFiles,
   ...refactoringTools,
   ...checkpointTools,
   ...simulationTools,

@@ -4,3 +4,4 @@ export * from './evaluationReport.js';
 export { SCOPES, type EvaluationHooks, type Scope } from './evaluator.js';
 export * from './sessionRegistry.js';
 export * from './simulationSession.js';
+export { minimalEdits } from './textLocation.js';
