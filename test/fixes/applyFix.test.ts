@@ -96,6 +96,28 @@ describe('suggest_fixes and apply_fix with real servers', () => {
     expect(read('ts/src/needsImport.ts')).toBe(NEEDS_IMPORT);
   });
 
+  it('a refactoring that is a command: the edit the server sends back (workspace/applyEdit) lands in the call\'s transaction, undone', async () => {
+    const main = read('ts/src/main.ts');
+    const range = { file_path: 'ts/src/main.ts', start_line: 10, start_column: 49, end_line: 10, end_column: 62 };
+    const data = ok(await agent.call('suggest_fixes', range));
+    const extract = (data['actions'] as ActionOut[]).find((a) => a.title === 'Extract to constant in enclosing scope');
+    expect(extract).toMatchObject({ kind: 'refactor.extract.constant', command: '_typescript.applyRefactoring' });
+    const applied = ok(await agent.call('apply_fix', { action_id: extract?.action_id }));
+    expect(applied).toMatchObject({ applied: true, command: '_typescript.applyRefactoring', files: [{ file: 'ts/src/main.ts', change: 'modified' }] });
+    // tsserver indents with its default 4 spaces (no formatting options are configured).
+    expect(read('ts/src/main.ts')).toBe(
+      main.replace('  return Math.max(...list.map((s) => s.area()), totalArea([]));', '    const newLocal = totalArea([]);\n  return Math.max(...list.map((s) => s.area()), newLocal);'),
+    );
+    ok(await agent.call('undo_last', {}));
+    expect(read('ts/src/main.ts')).toBe(main);
+
+    // "Move to a new file" would have the server create the file outside any transaction.
+    const move = await agent.call('apply_fix', { ...range, title: 'Move to a new file' });
+    expect(move.isError).toBe(true);
+    expect(move.text).toMatch(/creates files straight on disk/);
+    expect(read('ts/src/main.ts')).toBe(main);
+  });
+
   it('refuses an action id from before an outside edit of its file, writing nothing', async () => {
     const action = await addImportAction();
     const edited = `// edited outside agent-lsp\n${NEEDS_IMPORT}`;

@@ -13,10 +13,17 @@ import { commandOf, isCommand, needsResolve, planEdit, resolved } from '../codeA
 import { kindMatches, offeredActions, wholeDocument } from '../codeActions/actionList.js';
 import { actionStoreOf, type StoredAction } from '../codeActions/actionStore.js';
 
+const TS_APPLY_REFACTORING = '_typescript.applyRefactoring';
+
 /** The command an action runs after its edit, checked like execute_command's (before anything is written). */
 function commandToRun(conn: LspConnection, a: CodeAction | Command): Command | undefined {
   const cmd = commandOf(a);
-  if (cmd) checkCommandAllowed(conn, cmd.command, cmd.arguments ?? []);
+  if (!cmd) return undefined;
+  checkCommandAllowed(conn, cmd.command, cmd.arguments ?? []);
+  // tsserver's "Move to a new file" has typescript-language-server create the file straight on disk before its edit.
+  if (cmd.command === TS_APPLY_REFACTORING && !isCommand(a) && a.kind?.startsWith('refactor.move')) {
+    throw new UserError('not_supported', `agent-lsp does not apply "${a.title}" on ${conn.server.displayName}: it creates files straight on disk, outside any transaction. Nothing was written.`);
+  }
   return cmd;
 }
 
