@@ -1,3 +1,5 @@
+import { FIXES_EXAMPLES } from './docs/fixesExamples.js';
+
 /**
  * One worked example per tool, for docs/tools.md (rendered by toolsDoc.ts, checked by toolsDoc.test.ts).
  *
@@ -139,19 +141,6 @@ export const TOOL_EXAMPLES: Record<string, ToolExample> = {
   get_signature_help: {
     args: { file_path: 'ts/src/cart.ts', position_pattern: '0), @@0.2)' },
     result: '▶ addTax(cents: number, rate: number): number  [at rate: number]',
-  },
-  suggest_fixes: {
-    args: { file_path: 'ts/src/report.ts', start_line: 9, start_column: 43, end_line: 9, end_column: 47 },
-    result: [
-      'Diagnostics in range:',
-      "  ts/src/report.ts:9:43 error [2345] (typescript): Argument of type 'string' is not assignable to parameter of type 'number'.",
-      '17 action(s):',
-      '- Convert default export to named export [refactor.rewrite.export.named]',
-      '- Convert named export to default export [refactor.rewrite.export.default]',
-      '…',
-      '- Extract to constant in enclosing scope [refactor.extract.constant]',
-      '- Infer function return type [refactor.rewrite.function.returnType]',
-    ].join('\n'),
   },
   apply_edit: {
     args: { file_path: 'py/shop/pricing.py', old_text: 'TAX_RATE = 0.2', new_text: 'TAX_RATE = 0.25' },
@@ -325,4 +314,5 @@ export const TOOL_EXAMPLES: Record<string, ToolExample> = {
     args: { session_id: 'sim_810f6b45-1b5c-4637-bc4b-e037fefebd49' },
     result: 'Session sim_810f6b45-1b5c-4637-bc4b-e037fefebd49 destroyed.',
   },
+  ...FIXES_EXAMPLES,
 };

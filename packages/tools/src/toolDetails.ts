@@ -1,3 +1,5 @@
+import { FIXES_DETAILS } from './docs/fixesDetails.js';
+
 /**
  * The longer explanation of each tool, for docs/tools.md (rendered by toolsDoc.ts under the tool's
  * short description). tools/list carries only the short one: it is sent into the agent's context on
@@ -46,8 +48,6 @@ export const TOOL_DETAILS: Readonly<Record<string, string>> = {
     'What the server would complete at a position (members after a dot, names in scope), in the server\'s order.',
   get_signature_help:
     'The signature(s) of the call the position is inside, and which parameter the cursor is on.',
-  suggest_fixes:
-    'Quick fixes and refactorings the server offers for a range, with the diagnostics there. Lists what each action would change; applies nothing.',
   apply_edit:
     'Writes an edit to disk as one transaction: a WorkspaceEdit (text edits, file creations, renames, deletions), or file_path + old_text + new_text (old_text must occur exactly once). All files change or none does; the call leaves a checkpoint. dry_run shows the diff and writes nothing.',
   execute_command:
@@ -82,4 +82,5 @@ export const TOOL_DETAILS: Readonly<Record<string, string>> = {
     'Drops a session\'s edits. Nothing was written to disk, and the server already holds the disk\'s text again. The id stays valid for destroy_session.',
   destroy_session:
     'Releases a session in any phase (also a dirty one); its id is invalid afterwards. Nothing is written.',
+  ...FIXES_DETAILS,
 };

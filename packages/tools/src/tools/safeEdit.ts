@@ -4,26 +4,30 @@ import { fromLspRange, UserError } from '@agent-lsp/protocol';
 import { applySessionPatch, minimalEdits, readCurrent, sessionPatch, type FileChange, type SimulationSession } from '@agent-lsp/session';
 import { lspRange } from '../lspSchemas.js';
 import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { readinessInput } from '../schemas.js';
 import { evaluationOut, evaluationOutput, evaluationText } from '../simulationOutput.js';
 import { defineTool, WRITES, type ToolContext } from '../toolDefinition.js';
 import { committed, writeOutput, writeText } from '../writeResult.js';
 import { evaluationInput, scopeOf } from './simulationArgs.js';
 
-/** Text edits only (the form speculative sessions take): LSP positions. */
-const textEditsSchema = z
-  .object({ changes: z.record(z.string(), z.array(z.object({ range: lspRange, newText: z.string() }))) })
-  .describe('{changes: {uri: [{range, newText}]}}: LSP form, 0-based, UTF-16.');
+/** Text edits only (the form speculative sessions take), checked in the handler: the full schema would weigh on tools/list. */
+const textEdits = z.record(z.string(), z.array(z.object({ range: lspRange, newText: z.string() })));
+
+function checkedEdit(edit: { changes: Record<string, unknown[]> }): WorkspaceEdit {
+  const parsed = textEdits.safeParse(edit.changes);
+  if (parsed.success) return { changes: parsed.data };
+  const issue = parsed.error.issues[0];
+  throw new UserError('invalid_argument', `workspace_edit.changes${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'invalid'}. Each edit is {range: {start: {line, character}, end: {line, character}}, newText} (0-based lines, UTF-16 characters). Nothing was written.`);
+}
 
 /** The edit as planned on the disk now; every path checked against the roots. Writes nothing. */
-function plannedChanges(ctx: ToolContext, args: { file_path?: string | undefined; old_text?: string | undefined; new_text?: string | undefined; workspace_edit?: WorkspaceEdit | undefined }): FileChange[] {
+function plannedChanges(ctx: ToolContext, args: { file_path?: string | undefined; old_text?: string | undefined; new_text?: string | undefined; workspace_edit?: { changes: Record<string, unknown[]> } | undefined }): FileChange[] {
   const textForm = args.file_path !== undefined || args.old_text !== undefined || args.new_text !== undefined;
   if (textForm === (args.workspace_edit !== undefined)) throw new UserError('invalid_argument', 'Pass either workspace_edit, or file_path with old_text and new_text.');
   if (textForm && (args.file_path === undefined || args.old_text === undefined || args.new_text === undefined)) {
     throw new UserError('invalid_argument', 'file_path, old_text and new_text go together: pass all three.');
   }
   const plan = ctx.ledger.transactions.newPlan();
-  if (args.workspace_edit) plan.applyWorkspaceEdit(args.workspace_edit);
+  if (args.workspace_edit) plan.applyWorkspaceEdit(checkedEdit(args.workspace_edit));
   else plan.replaceText(args.file_path as string, args.old_text as string, args.new_text as string);
   return plan.changes();
 }
@@ -42,17 +46,16 @@ async function simulate(session: SimulationSession, changes: readonly FileChange
 export const safeApplyEdit = defineTool({
   name: 'safe_apply_edit',
   title: 'Apply an edit if it breaks nothing',
-  description: 'Previews an edit speculatively; writes it (checkpointed) only if it adds at most max_net_delta errors, else writes nothing and says what it would break.',
+  description: 'Writes an edit (checkpointed) only if a speculative check finds at most max_net_delta new errors; else lists them.',
   group: 'editing',
   concurrency: 'exclusive',
   input: {
     file_path: z.string().optional().describe('With old_text and new_text.'),
     old_text: z.string().optional().describe('Occurs once in the file.'),
     new_text: z.string().optional(),
-    workspace_edit: textEditsSchema.optional(),
-    max_net_delta: z.number().int().optional().describe('Errors it may add (default 0).'),
+    workspace_edit: z.object({ changes: z.record(z.string(), z.array(z.unknown())) }).optional().describe('{changes: {uri: [{range, newText}]}} (LSP form).'),
+    max_net_delta: z.number().optional().describe('Errors it may add (default 0).'),
     ...evaluationInput,
-    ...readinessInput,
   },
   output: { ...evaluationOutput, ...writeOutput, max_net_delta: z.number().optional(), refused: z.string().optional().describe('Why nothing was written.') },
   annotations: WRITES,
@@ -60,6 +63,7 @@ export const safeApplyEdit = defineTool({
     await ctx.workspace.ensureRoots(args.file_path);
     const changes = plannedChanges(ctx, args);
     const max = args.max_net_delta ?? 0;
+    if (!Number.isInteger(max)) throw new UserError('invalid_argument', `max_net_delta must be a whole number (errors the edit may add; default 0), not ${max}.`);
     if (changes.length === 0) return { ready: true, dry_run: false, applied: false, files: [], diff: '', net_delta: 0, max_net_delta: max };
     const notText = changes.filter((c) => c.content === null || readCurrent(c.path) === null);
     if (notText.length > 0) {
@@ -67,7 +71,7 @@ export const safeApplyEdit = defineTool({
     }
     const route = ctx.workspace.registry.forFileOrThrow(changes[0]?.path as string);
     const conn = await ctx.workspace.connection(route.server);
-    const notReady = await awaitReady(conn, args, ctx);
+    const notReady = await awaitReady(conn, {}, ctx);
     if (notReady) return notReady;
     const session = ctx.ledger.simulations.create(route.languageId, ctx.workspace.primaryRoot as string, { workspace: ctx.workspace, conn, server: route.server });
     try {
