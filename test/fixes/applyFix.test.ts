@@ -72,6 +72,20 @@ describe('suggest_fixes and apply_fix with real servers', () => {
     expect(read('ts/src/needsImport.ts')).toBe(NEEDS_IMPORT);
   });
 
+  it('"add all missing imports" (its edit comes only from codeAction/resolve): resolved for the preview, applied with its command in one transaction', async () => {
+    const two = 'export const a = new Circle(1);\nexport const b = new Square(2);\n';
+    writeFileSync(file('ts/src/two.ts'), two);
+    const data = ok(await agent.call('suggest_fixes', { file_path: 'ts/src/two.ts', start_line: 1, start_column: 22, end_line: 1, end_column: 28 }));
+    const all = (data['actions'] as ActionOut[]).find((a) => a.title === 'Add all missing imports');
+    expect(all).toMatchObject({ kind: 'quickfix', command: '_typescript.applyFixAllCodeAction' });
+    expect(all?.edits).toEqual([{ file: 'ts/src/two.ts', change: 'modified', lines: ['+1 import { Circle, Square } from "./shapes.js";', '+2 '] }]);
+    const applied = ok(await agent.call('apply_fix', { action_id: all?.action_id }));
+    expect(applied).toMatchObject({ applied: true, command: '_typescript.applyFixAllCodeAction' });
+    expect(read('ts/src/two.ts')).toBe(`import { Circle, Square } from "./shapes.js";\n\n${two}`);
+    ok(await agent.call('undo_last', {}));
+    expect(read('ts/src/two.ts')).toBe(two);
+  });
+
   it('"organize imports": offered when asked by kind, applied by file_path + kind, undone', async () => {
     const data = ok(await agent.call('suggest_fixes', { file_path: 'ts/src/messy.ts', start_line: 1, start_column: 1, end_line: 1, end_column: 1, only: 'source.organizeImports' }));
     const organize = (data['actions'] as ActionOut[]).find((a) => a.kind?.startsWith('source.organizeImports'));

@@ -93,6 +93,16 @@ describe('safe_apply_edit and did_change_watched_files with real servers', () =>
     const both = await agent.call('safe_apply_edit', { file_path: 'ts/src/shapes.ts', old_text: SQUARE, new_text: 'x', workspace_edit: { changes: {} } });
     expect(both.isError).toBe(true);
     expect(both.text).toMatch(/either workspace_edit, or file_path/);
+    const uri = pathToFileURL(file('ts/src/shapes.ts')).href;
+    const malformed = await agent.call('safe_apply_edit', { workspace_edit: { changes: { [uri]: [{ range: { start: { line: 0 } }, newText: 'x' }] } } });
+    expect(malformed.isError).toBe(true);
+    expect(malformed.text).toMatch(/workspace_edit\.changes\..*Each edit is \{range: \{start: \{line, character\}/);
+    const pastEnd = await agent.call('safe_apply_edit', { workspace_edit: { changes: { [uri]: [{ range: { start: { line: 90, character: 0 }, end: { line: 90, character: 1 } }, newText: 'x' }] } } });
+    expect(pastEnd.isError).toBe(true);
+    expect(pastEnd.text).toMatch(/position 90:0 .* is past the end of ts\/src\/shapes\.ts, which has 22 line\(s\)/);
+    const fraction = await agent.call('safe_apply_edit', { file_path: 'ts/src/shapes.ts', old_text: SQUARE, new_text: 'x', max_net_delta: 0.5 });
+    expect(fraction.isError).toBe(true);
+    expect(fraction.text).toMatch(/max_net_delta must be a whole number/);
     const outsideDir = realpathSync(mkdtempSync(join(tmpdir(), 'agent-lsp-outside-')));
     try {
       writeFileSync(join(outsideDir, 'x.ts'), 'export const a = 1;\n');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
-import { fromLspRange, UserError } from '@agent-lsp/protocol';
+import type { TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import { fromLspRange, splitLines, uriToPath, UserError } from '@agent-lsp/protocol';
 import { applySessionPatch, minimalEdits, readCurrent, sessionPatch, type FileChange, type SimulationSession } from '@agent-lsp/session';
 import { lspRange } from '../lspSchemas.js';
 import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
@@ -19,6 +19,20 @@ function checkedEdit(edit: { changes: Record<string, unknown[]> }): WorkspaceEdi
   throw new UserError('invalid_argument', `workspace_edit.changes${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'invalid'}. Each edit is {range: {start: {line, character}, end: {line, character}}, newText} (0-based lines, UTF-16 characters). Nothing was written.`);
 }
 
+/** Refuses edits whose positions lie outside the file (a text document would silently clamp them). */
+function checkRanges(ctx: ToolContext, uri: string, edits: readonly TextEdit[]): void {
+  const path = ctx.workspace.resolveFile(uriToPath(uri) ?? uri);
+  const lines = splitLines((readCurrent(path) ?? Buffer.alloc(0)).toString('utf8'));
+  for (const e of edits) {
+    for (const p of [e.range.start, e.range.end]) {
+      const line = lines[p.line];
+      if (line === undefined || p.character > line.length) {
+        throw new UserError('invalid_position', `workspace_edit: position ${p.line}:${p.character} (0-based line:UTF-16 character) is past the end of ${ctx.workspace.display(path)}, which has ${lines.length} line(s). Nothing was written.`);
+      }
+    }
+  }
+}
+
 /** The edit as planned on the disk now; every path checked against the roots. Writes nothing. */
 function plannedChanges(ctx: ToolContext, args: { file_path?: string | undefined; old_text?: string | undefined; new_text?: string | undefined; workspace_edit?: { changes: Record<string, unknown[]> } | undefined }): FileChange[] {
   const textForm = args.file_path !== undefined || args.old_text !== undefined || args.new_text !== undefined;
@@ -27,7 +41,11 @@ function plannedChanges(ctx: ToolContext, args: { file_path?: string | undefined
     throw new UserError('invalid_argument', 'file_path, old_text and new_text go together: pass all three.');
   }
   const plan = ctx.ledger.transactions.newPlan();
-  if (args.workspace_edit) plan.applyWorkspaceEdit(checkedEdit(args.workspace_edit));
+  if (args.workspace_edit) {
+    const edit = checkedEdit(args.workspace_edit);
+    for (const [uri, edits] of Object.entries(edit.changes ?? {})) checkRanges(ctx, uri, edits);
+    plan.applyWorkspaceEdit(edit);
+  }
   else plan.replaceText(args.file_path as string, args.old_text as string, args.new_text as string);
   return plan.changes();
 }
