@@ -130,5 +130,11 @@ describe('safe_apply_edit and did_change_watched_files with real servers', () =>
     expect((told['servers'] as number) >= 1).toBe(true);
     const after = await errors();
     expect(after.map((d) => d.message)).toContainEqual(expect.stringMatching(/"LIMIT" is unknown import symbol/));
+
+    // Gone from disk: reported as deleted whatever the caller said, and the import no longer resolves.
+    rmSync(file('py/out/generated.py'));
+    const gone = ok(await agent.call('did_change_watched_files', { changes: [{ file_path: 'py/out/generated.py', type: 'changed' }] }));
+    expect(gone['files']).toEqual([{ file: 'py/out/generated.py', type: 'deleted' }]);
+    expect((await errors()).map((d) => d.message)).toContainEqual(expect.stringMatching(/Import "out\.generated" could not be resolved/));
   });
 });

@@ -102,6 +102,8 @@ export const applyFix = defineTool({
     }
     if (isNotReady(stored)) return stored;
     const { conn } = stored;
+    // The server computes resolves and commands on its open copy: open again (and in step with the disk) if it was closed.
+    await ctx.workspace.openDocument(stored.path);
     const action = await resolved(conn, stored.action, ctx.signal);
     const edit = isCommand(action) ? undefined : action.edit;
     const command = commandToRun(conn, action);
