@@ -57,7 +57,7 @@ function cut(line: string): string {
 }
 
 /** The removed and added lines of a unified diff, numbered, at most PREVIEW_LINES. */
-function changedLines(diff: string): { lines: string[]; more: number } {
+export function changedLines(diff: string): { lines: string[]; more: number } {
   const out: string[] = [];
   let oldLine = 0;
   let newLine = 0;
