@@ -5,16 +5,15 @@ import { diagnosticMessage, diagnosticText } from '../diagnosticText.js';
 import { PositionMapper } from '../locations.js';
 import { notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { diagnostic, rangeInput, readinessInput, readyOutput } from '../schemas.js';
-import { defineTool, READ_ONLY } from '../toolDefinition.js';
+import { defineTool, READ_ONLY, type ToolContext } from '../toolDefinition.js';
 import { commandOf, isCommand, needsResolve, planEdit, previewOf, resolved } from '../codeActions/actionEdit.js';
 import { offeredActions } from '../codeActions/actionList.js';
 import { actionStoreOf, type StoredAction } from '../codeActions/actionStore.js';
-import type { ToolContext } from '../toolDefinition.js';
 
 /** Actions whose edit comes only from codeAction/resolve, resolved per call to preview them; the rest resolve when applied. */
 const RESOLVED_FOR_PREVIEW = 8;
 
-export const filePreviewOut = z.object({
+const filePreviewOut = z.object({
   file: z.string(),
   change: z.enum(['modified', 'created', 'deleted']),
   lines: z.array(z.string()).describe('Changed lines: "-12 old", "+12 new".'),
@@ -34,7 +33,7 @@ const actionOut = z.object({
 });
 type ActionOut = z.infer<typeof actionOut>;
 
-/** Stores an action (with the hashes of the files it was computed on) and describes it, resolving it first when the budget allows. */
+/** Describes a stored action (resolving it first when asked), noting the hashes of the files its edit touches. */
 async function describe(ctx: ToolContext, stored: StoredAction, resolveNow: boolean): Promise<ActionOut> {
   const store = actionStoreOf(ctx.ledger);
   if (resolveNow && needsResolve(stored.conn, stored.action)) {
