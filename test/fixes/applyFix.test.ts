@@ -86,7 +86,7 @@ describe('suggest_fixes and apply_fix with real servers', () => {
     expect(read('ts/src/two.ts')).toBe(two);
   });
 
-  it('"organize imports": offered when asked by kind, applied by file_path + kind, undone', async () => {
+  it('"organize imports": offered when asked by kind, applied by id and by file_path + kind, each undone', async () => {
     const data = ok(await agent.call('suggest_fixes', { file_path: 'ts/src/messy.ts', start_line: 1, start_column: 1, end_line: 1, end_column: 1, only: 'source.organizeImports' }));
     const organize = (data['actions'] as ActionOut[]).find((a) => a.kind?.startsWith('source.organizeImports'));
     expect(organize?.edits?.[0]?.lines).toEqual([
@@ -94,6 +94,12 @@ describe('suggest_fixes and apply_fix with real servers', () => {
       "-2 import { type Shape } from './shapes.js';",
       "+1 import { Circle, totalArea, type Shape } from './shapes.js';",
     ]);
+
+    const byId = ok(await agent.call('apply_fix', { action_id: organize?.action_id }));
+    expect(byId).toMatchObject({ applied: true, title: 'Organize Imports' });
+    expect(read('ts/src/messy.ts')).toBe(ORGANIZED);
+    ok(await agent.call('undo_last', {}));
+    expect(read('ts/src/messy.ts')).toBe(MESSY);
 
     const applied = ok(await agent.call('apply_fix', { file_path: 'ts/src/messy.ts', kind: 'source.organizeImports' }));
     expect(applied).toMatchObject({ applied: true, title: 'Organize Imports', checkpoint_id: expect.any(String) });
