@@ -13,8 +13,8 @@ afterEach(async () => {
   await scope.cleanup();
 });
 
-describe('apply_fix in daemon mode', () => {
-  it('applies a refactoring command and a quick fix through the broker, and rolls both back', async () => {
+describe('apply_fix and safe_apply_edit in daemon mode', () => {
+  it('applies a refactoring command and a quick fix through the broker, rolls both back, and judges safe edits there', async () => {
     const root = join(scope.root('ts-basic'), 'ts-basic');
     const front = await scope.front(scope.home());
     ok(await front.call('start_lsp', { root_dir: root }));
@@ -35,5 +35,15 @@ describe('apply_fix in daemon mode', () => {
     ok(await front.call('rollback_to', { checkpoint_id: extract['checkpoint_id'] }));
     expect(readFileSync(main, 'utf8')).toBe(before);
     expect(readFileSync(join(root, 'src/needsImport.ts'), 'utf8')).toBe('export const c = new Circle(3);\n');
+
+    const shapes = join(root, 'src/shapes.ts');
+    const square = 'return this.side * this.side;';
+    const shapesBefore = readFileSync(shapes, 'utf8');
+    const refused = ok(await front.call('safe_apply_edit', { file_path: 'src/shapes.ts', old_text: square, new_text: 'return "wrong";' }));
+    expect(refused).toMatchObject({ applied: false, net_delta: 1 });
+    expect(readFileSync(shapes, 'utf8')).toBe(shapesBefore);
+    const written = ok(await front.call('safe_apply_edit', { file_path: 'src/shapes.ts', old_text: square, new_text: 'return this.side ** 2;' }));
+    expect(written).toMatchObject({ applied: true, net_delta: 0 });
+    expect(readFileSync(shapes, 'utf8')).toBe(shapesBefore.replace(square, 'return this.side ** 2;'));
   });
 });
