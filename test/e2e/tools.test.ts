@@ -120,7 +120,7 @@ describe('the MCP tools against real pyright and typescript-language-server', ()
     const fixes = ok(await agent.call('suggest_fixes', { file_path: 'ts-basic/src/needsImport.ts', start_line: 1, start_column: 22, end_line: 1, end_column: 28 }));
     const actions = fixes['actions'] as { title: string; edits?: { file: string }[] }[];
     const addImport = actions.find((a) => a.title.includes('./shapes.js'));
-    expect(addImport?.edits).toEqual([{ file: 'ts-basic/src/needsImport.ts', edits: expect.any(Number) }]);
+    expect(addImport?.edits).toEqual([{ file: 'ts-basic/src/needsImport.ts', change: 'modified', lines: ['+1 import { Circle } from "./shapes.js";', '+2 '] }]);
     expect((fixes['diagnostics'] as { code: number }[])[0]?.code).toBe(2304);
   });
 

@@ -60,6 +60,8 @@ export function installServerHandlers(rpc: MessageConnection, deps: ServerHandle
   rpc.onRequest('workspace/applyEdit', (p: ApplyWorkspaceEditParams) => deps.onApplyEdit(p));
   rpc.onRequest('window/showMessageRequest', () => null);
   rpc.onRequest('window/showDocument', () => ({ success: false }));
+  // typescript-language-server asks the editor to start renaming a refactoring's new name: an interactive step, done.
+  rpc.onRequest('_typescript.rename', () => null);
   rpc.onRequest('workspace/diagnostic/refresh', () => {
     deps.diagnosticsRefresh();
     return null;

@@ -184,15 +184,16 @@ export class TransactionManager {
   /**
    * Runs `body` (which makes the server run a command) as one transaction that takes every
    * workspace/applyEdit the server sends meanwhile. A refused or failed server edit fails the call.
+   * `body` may write through the transaction itself first (a code action's edit before its command).
    */
-  async withServerEdits<T>(call: ToolCall, signal: AbortSignal | undefined, body: () => Promise<T>): Promise<TransactResult<T>> {
+  async withServerEdits<T>(call: ToolCall, signal: AbortSignal | undefined, body: (tx: Transaction) => Promise<T>): Promise<TransactResult<T>> {
     return this.transact(call, { signal }, async (tx) => {
       const target: ServerEditTarget = { tx, pending: new Set() };
       this.serverEditTarget = target;
       try {
         // A server may send workspace/applyEdit right before its answer (pyright does): the answer
         // can arrive while that edit is still being written.
-        const value = await body().finally(() => Promise.all(target.pending));
+        const value = await body(tx).finally(() => Promise.all(target.pending));
         while (target.pending.size > 0) await Promise.all(target.pending);
         if (target.failure) throw target.failure;
         return value;
@@ -206,7 +207,7 @@ export class TransactionManager {
   async handleServerEdit(params: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult> {
     const target = this.serverEditTarget;
     if (!target || target.tx.state !== 'open') {
-      return { applied: false, failureReason: 'agent-lsp applies server edits only while execute_command runs; use apply_edit for this edit.' };
+      return { applied: false, failureReason: 'agent-lsp applies server edits only while execute_command or apply_fix runs; use apply_edit for this edit.' };
     }
     const work = (async (): Promise<ApplyWorkspaceEditResult> => {
       try {

@@ -9,6 +9,9 @@ import { getSemanticTokens } from './tools/semanticTokens.js';
 import { diagnosticsTools } from './tools/diagnostics.js';
 import { documentTools } from './tools/documents.js';
 import { editingTools } from './tools/editing.js';
+import { fixTools } from './tools/applyFix.js';
+import { safeApplyEdit } from './tools/safeEdit.js';
+import { didChangeWatchedFiles } from './tools/watchedFiles.js';
 import { lifecycleTools } from './tools/lifecycle.js';
 import { navigationTools } from './tools/navigation.js';
 import { refactoringTools } from './tools/refactoring.js';
@@ -35,6 +38,9 @@ export const TOOL_CATALOG: readonly AnyToolDefinition[] = [
   getSymbolDocumentation,
   ...assistTools,
   ...editingTools,
+  ...fixTools,
+  safeApplyEdit,
+  didChangeWatchedFiles,
   ...refactoringTools,
   replaceSymbolBody,
   insertBeforeSymbol,

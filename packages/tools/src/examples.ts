@@ -1,4 +1,5 @@
 import { SYMBOL_TOOL_EXAMPLES } from './docs/symbolExamples.js';
+import { FIXES_EXAMPLES } from './docs/fixesExamples.js';
 
 /**
  * One worked example per tool, for docs/tools.md (rendered by toolsDoc.ts, checked by toolsDoc.test.ts).
@@ -143,19 +144,6 @@ export const TOOL_EXAMPLES: Record<string, ToolExample> = {
   get_signature_help: {
     args: { file_path: 'ts/src/cart.ts', position_pattern: '0), @@0.2)' },
     result: '▶ addTax(cents: number, rate: number): number  [at rate: number]',
-  },
-  suggest_fixes: {
-    args: { file_path: 'ts/src/report.ts', start_line: 9, start_column: 43, end_line: 9, end_column: 47 },
-    result: [
-      'Diagnostics in range:',
-      "  ts/src/report.ts:9:43 error [2345] (typescript): Argument of type 'string' is not assignable to parameter of type 'number'.",
-      '17 action(s):',
-      '- Convert default export to named export [refactor.rewrite.export.named]',
-      '- Convert named export to default export [refactor.rewrite.export.default]',
-      '…',
-      '- Extract to constant in enclosing scope [refactor.extract.constant]',
-      '- Infer function return type [refactor.rewrite.function.returnType]',
-    ].join('\n'),
   },
   apply_edit: {
     args: { file_path: 'py/shop/pricing.py', old_text: 'TAX_RATE = 0.2', new_text: 'TAX_RATE = 0.25' },
@@ -331,4 +319,5 @@ export const TOOL_EXAMPLES: Record<string, ToolExample> = {
   },
   ...SYMBOL_TOOL_EXAMPLES,
   ...SYMNAV_EXAMPLES,
+  ...FIXES_EXAMPLES,
 };

@@ -1,5 +1,6 @@
 import { SYMBOL_TOOL_DETAILS } from './docs/symbolDetails.js';
 import { SYMNAV_DETAILS } from './docs/symnavDetails.js';
+import { FIXES_DETAILS } from './docs/fixesDetails.js';
 
 /**
  * The longer explanation of each tool, for docs/tools.md (rendered by toolsDoc.ts under the tool's
@@ -49,8 +50,6 @@ export const TOOL_DETAILS: Readonly<Record<string, string>> = {
     'What the server would complete at a position (members after a dot, names in scope), in the server\'s order.',
   get_signature_help:
     'The signature(s) of the call the position is inside, and which parameter the cursor is on.',
-  suggest_fixes:
-    'Quick fixes and refactorings the server offers for a range, with the diagnostics there. Lists what each action would change; applies nothing.',
   apply_edit:
     'Writes an edit to disk as one transaction: a WorkspaceEdit (text edits, file creations, renames, deletions), or file_path + old_text + new_text (old_text must occur exactly once). All files change or none does; the call leaves a checkpoint. dry_run shows the diff and writes nothing.',
   execute_command:
@@ -87,4 +86,5 @@ export const TOOL_DETAILS: Readonly<Record<string, string>> = {
     'Releases a session in any phase (also a dirty one); its id is invalid afterwards. Nothing is written.',
   ...SYMBOL_TOOL_DETAILS,
   ...SYMNAV_DETAILS,
+  ...FIXES_DETAILS,
 };

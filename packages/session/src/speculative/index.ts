@@ -6,3 +6,4 @@ export * from './sessionRegistry.js';
 export * from './simulationSession.js';
 export { diffDiagnostics, type DiagnosticsDiff } from './diagnosticDiff.js';
 export { addEditedRegion } from './rangeMapping.js';
+export { minimalEdits } from './textLocation.js';

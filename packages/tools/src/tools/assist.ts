@@ -1,22 +1,12 @@
 import { z } from 'zod';
-import type {
-  CodeAction,
-  Command,
-  CompletionItem,
-  CompletionList,
-  MarkupContent,
-  SignatureHelp,
-  WorkspaceEdit,
-} from 'vscode-languageserver-protocol';
-import { uriToPath } from '@agent-lsp/protocol';
-import { isNotReady, openReadyDocument, positionIn, rangeIn } from '../documentQuery.js';
-import { diagnosticMessage, diagnosticText } from '../diagnosticText.js';
-import { PositionMapper } from '../locations.js';
+import type { CompletionItem, CompletionList, MarkupContent, SignatureHelp } from 'vscode-languageserver-protocol';
+import { isNotReady, openReadyDocument, positionIn } from '../documentQuery.js';
 import { page, pageHeader } from '../paging.js';
 import { notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { diagnostic, pagingInput, pagingOutput, positionInput, rangeInput, readinessInput, readyOutput } from '../schemas.js';
+import { pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../schemas.js';
 import { completionKindName } from '../symbolKinds.js';
 import { defineTool, READ_ONLY } from '../toolDefinition.js';
+import { suggestFixes } from './fixes.js';
 
 function docString(d: string | MarkupContent | undefined): string | undefined {
   if (d === undefined) return undefined;
@@ -120,83 +110,6 @@ export const getSignatureHelp = defineTool({
     return (r.signatures ?? [])
       .map((s, i) => `${i === r.active_signature ? '▶ ' : '  '}${s.label}${s.active_parameter !== undefined && s.parameters[s.active_parameter] ? `  [at ${s.parameters[s.active_parameter]?.label}]` : ''}`)
       .join('\n');
-  },
-});
-
-const actionOut = z.object({
-  title: z.string(),
-  kind: z.string().optional(),
-  is_preferred: z.boolean().optional(),
-  fixes: z.array(z.string()).optional().describe('Messages of the diagnostics this action addresses.'),
-  edits: z.array(z.object({ file: z.string(), edits: z.number() })).optional().describe('Files the action would change and how many edits in each.'),
-  command: z.string().optional(),
-});
-type ActionOut = z.infer<typeof actionOut>;
-
-function editSummary(ws: { displayUri(uri: string): string }, edit: WorkspaceEdit | undefined): ActionOut['edits'] {
-  if (!edit) return undefined;
-  const counts = new Map<string, number>();
-  for (const [uri, edits] of Object.entries(edit.changes ?? {})) counts.set(uri, (counts.get(uri) ?? 0) + edits.length);
-  for (const change of edit.documentChanges ?? []) {
-    if ('textDocument' in change) counts.set(change.textDocument.uri, (counts.get(change.textDocument.uri) ?? 0) + change.edits.length);
-    else {
-      const uri = 'uri' in change ? change.uri : change.newUri;
-      counts.set(uri, (counts.get(uri) ?? 0) + 1);
-    }
-  }
-  return [...counts].map(([uri, n]) => ({ file: uriToPath(uri) ? ws.displayUri(uri) : uri, edits: n }));
-}
-
-export const suggestFixes = defineTool({
-  name: 'suggest_fixes',
-  title: 'Suggest fixes (code actions)',
-  description: 'Quick fixes and refactorings for a range, and what each would change. Applies nothing.',
-  group: 'analysis',
-  input: { ...rangeInput, ...readinessInput },
-  output: { ...readyOutput, diagnostics: z.array(diagnostic).optional(), actions: z.array(actionOut).optional(), total: z.number().optional(), complete: z.boolean().optional() },
-  annotations: READ_ONLY,
-  async handler(args, ctx) {
-    const doc = await openReadyDocument(ctx, args);
-    if (isNotReady(doc)) return doc;
-    const { conn, uri } = doc.handle;
-    const range = rangeIn(doc, args);
-    const settled = await conn.diagnostics.settle(uri, 15_000);
-    const overlapping = settled.diagnostics.filter(
-      (d) =>
-        (d.range.start.line < range.end.line || (d.range.start.line === range.end.line && d.range.start.character <= range.end.character)) &&
-        (d.range.end.line > range.start.line || (d.range.end.line === range.start.line && d.range.end.character >= range.start.character)),
-    );
-    const result = await conn.request<(CodeAction | Command)[] | null>(
-      'textDocument/codeAction',
-      { textDocument: { uri }, range, context: { diagnostics: overlapping, triggerKind: 1 } },
-      { signal: ctx.signal },
-    );
-    const mapper = new PositionMapper(ctx.workspace, conn);
-    // Disabled actions are ones the server says do not apply here; preferred quick fixes first.
-    const offered = (result ?? []).filter((a) => !('disabled' in a && a.disabled));
-    const rank = (a: CodeAction | Command) => ('isPreferred' in a && a.isPreferred ? 0 : 'kind' in a && a.kind?.startsWith('quickfix') ? 1 : 2);
-    offered.sort((a, b) => rank(a) - rank(b));
-    const actions = offered.map((a): ActionOut => {
-      if (typeof (a as Command).command === 'string') return { title: a.title, command: (a as Command).command };
-      const action = a as CodeAction;
-      const out: ActionOut = { title: action.title };
-      if (action.kind) out.kind = action.kind;
-      if (action.isPreferred) out.is_preferred = true;
-      if (action.diagnostics?.length) out.fixes = action.diagnostics.map((d) => diagnosticMessage(d.message));
-      const edits = editSummary(ctx.workspace, action.edit);
-      if (edits) out.edits = edits;
-      if (action.command) out.command = action.command.command;
-      return out;
-    });
-    return { ready: true, diagnostics: overlapping.map((d) => mapper.diagnostic(uri, d)), actions, total: actions.length, complete: true };
-  },
-  text: (r) => {
-    if (!r.ready) return notReadyText(r as NotReadyResult);
-    const diags = (r.diagnostics ?? []).map((d) => `  ${diagnosticText(d)}`);
-    const acts = (r.actions ?? []).map(
-      (a) => `- ${a.title}${a.kind ? ` [${a.kind}]` : ''}${a.is_preferred ? ' (preferred)' : ''}${a.edits ? ` → ${a.edits.map((e) => `${e.file} (${e.edits})`).join(', ')}` : ''}`,
-    );
-    return [diags.length ? `Diagnostics in range:\n${diags.join('\n')}` : 'No diagnostics in range.', acts.length ? `${acts.length} action(s):\n${acts.join('\n')}` : 'No code actions offered.'].join('\n');
   },
 });
 
