@@ -3,8 +3,11 @@ import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult } from 'vscode-
 import { uriToPath } from '@agent-lsp/protocol';
 import type { Logger, ServerRegistry } from '@agent-lsp/lsp';
 import { AgentLedger, type AgentLedgerOptions } from '@agent-lsp/session';
+import { builtinSkills, SkillPhaseTracker } from '@agent-lsp/skills';
 import { inferredRootOutput, selectTools } from '@agent-lsp/tools';
 import { Workspace, type ConnectionFactory } from '@agent-lsp/workspace';
+import { phaseExemptTools, phaseWarningOutput, runInPhase } from './phaseGate.js';
+import { servePrompts } from './prompts.js';
 import { serveCompactToolList } from './toolList.js';
 import { runTool } from './toolRunner.js';
 
@@ -58,27 +61,31 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
   const ledger: AgentLedger = new AgentLedger({ ...options.ledger, workspace, logger: options.logger });
 
   const defs = selectTools(options.toolGroups);
+  // Per server instance: two agents (two fronts, two HTTP sessions) never share skill phases.
+  const skillPhases = new SkillPhaseTracker(phaseExemptTools(selectTools()));
   for (const def of defs) {
     mcp.registerTool(
       def.name,
-      { title: def.title, description: def.description, inputSchema: def.input, outputSchema: { ...inferredRootOutput, ...def.output }, annotations: { title: def.title, ...def.annotations } },
+      { title: def.title, description: def.description, inputSchema: def.input, outputSchema: { ...inferredRootOutput, ...phaseWarningOutput, ...def.output }, annotations: { title: def.title, ...def.annotations } },
       (args: Record<string, unknown>, extra) =>
-        runTool(
+        runInPhase(skillPhases, def.name, () => runTool(
           def,
           args,
           {
             signal: extra.signal,
             progressToken: extra._meta?.progressToken,
             sendProgress: (params) => extra.sendNotification({ method: 'notifications/progress', params }),
+            skillPhases,
           },
           workspace,
           ledger,
           options.logger.child(def.name),
-        ),
+        )),
     );
   }
 
   serveCompactToolList(mcp, defs);
+  servePrompts(mcp, builtinSkills());
 
   return {
     mcp,

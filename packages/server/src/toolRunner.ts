@@ -4,11 +4,14 @@ import type { Logger } from '@agent-lsp/lsp';
 import { fileSystemUserError, SessionError, type AgentLedger } from '@agent-lsp/session';
 import { inferredRootText, type AnyToolDefinition, type ProgressReport, type ToolContext } from '@agent-lsp/tools';
 import type { Workspace } from '@agent-lsp/workspace';
+import type { SkillPhaseTracker } from '@agent-lsp/skills';
 
 export interface ToolCallEnvironment {
   signal: AbortSignal;
   progressToken: string | number | undefined;
   sendProgress(params: { progressToken: string | number; progress: number; total?: number; message?: string }): Promise<void>;
+  /** The skill phases of the server the call came through (activate_skill and friends use them). */
+  skillPhases?: SkillPhaseTracker;
 }
 
 const PROGRESS_MIN_INTERVAL_MS = 200;
@@ -36,6 +39,7 @@ export async function runTool(
     call,
     signal: env.signal,
     logger,
+    ...(env.skillPhases ? { skillPhases: env.skillPhases } : {}),
     reportProgress(report: ProgressReport) {
       const token = env.progressToken;
       if (token === undefined) return;

@@ -9,6 +9,7 @@ import { navigationTools } from './tools/navigation.js';
 import { refactoringTools } from './tools/refactoring.js';
 import { simulationTools } from './tools/simulation.js';
 import { simulationEndTools } from './tools/simulationEnd.js';
+import { skillPhaseTools } from './tools/skillPhases.js';
 import { symbolTools } from './tools/symbols.js';
 import type { AnyToolDefinition, ToolGroup } from './toolDefinition.js';
 
@@ -26,9 +27,10 @@ export const TOOL_CATALOG: readonly AnyToolDefinition[] = [
   ...checkpointTools,
   ...simulationTools,
   ...simulationEndTools,
+  ...skillPhaseTools,
 ];
 
-export const TOOL_GROUPS: readonly ToolGroup[] = ['lifecycle', 'navigation', 'analysis', 'workspace', 'editing', 'simulation'];
+export const TOOL_GROUPS: readonly ToolGroup[] = ['lifecycle', 'navigation', 'analysis', 'workspace', 'editing', 'simulation', 'skills'];
 
 /** The tools of the given groups (all when none are given). */
 export function selectTools(groups?: readonly string[]): AnyToolDefinition[] {

@@ -6,6 +6,8 @@
  * text answer agent-lsp gave for them (pyright and typescript-language-server). Absolute paths are
  * written as /path/to/agent-lsp/…; process ids vary from run to run.
  */
+import { SKILL_PHASES_EXAMPLES } from './docs/skillPhasesExamples.js';
+
 export interface ToolExample {
   /** Arguments as an agent sends them; they must validate against the tool's input schema. */
   args: Record<string, unknown>;
@@ -325,4 +327,5 @@ export const TOOL_EXAMPLES: Record<string, ToolExample> = {
     args: { session_id: 'sim_810f6b45-1b5c-4637-bc4b-e037fefebd49' },
     result: 'Session sim_810f6b45-1b5c-4637-bc4b-e037fefebd49 destroyed.',
   },
+  ...SKILL_PHASES_EXAMPLES,
 };

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Logger } from '@agent-lsp/lsp';
 import type { AgentLedger, ToolCall } from '@agent-lsp/session';
+import type { SkillPhaseTracker } from '@agent-lsp/skills';
 import type { CallConcurrency, Workspace } from '@agent-lsp/workspace';
 
 export interface ProgressReport {
@@ -20,9 +21,11 @@ export interface ToolContext {
   logger: Logger;
   /** Called while the handler waits (for readiness); the server layer turns it into MCP progress. */
   reportProgress(report: ProgressReport): void;
+  /** The skill phases of this MCP server instance (absent where no server runs the tools). */
+  skillPhases?: SkillPhaseTracker;
 }
 
-export type ToolGroup = 'lifecycle' | 'navigation' | 'analysis' | 'workspace' | 'editing' | 'simulation';
+export type ToolGroup = 'lifecycle' | 'navigation' | 'analysis' | 'workspace' | 'editing' | 'simulation' | 'skills';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;

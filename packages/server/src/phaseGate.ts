@@ -1,0 +1,30 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { SkillPhaseTracker } from '@agent-lsp/skills';
+import type { AnyToolDefinition } from '@agent-lsp/tools';
+
+/** Added to a result that went through out of the active skill's phase order (warn mode). */
+export const phaseWarningOutput = {
+  phase_warning: z.string().optional().describe('Set when the call was out of the active skill\'s phase order (activate_skill, warn mode).'),
+};
+
+/** Never out of order: managing language servers, and the skill tools themselves. */
+export function phaseExemptTools(catalog: readonly AnyToolDefinition[]): (tool: string) => boolean {
+  const exempt = new Set(catalog.filter((t) => t.group === 'lifecycle' || t.group === 'skills').map((t) => t.name));
+  return (tool) => exempt.has(tool);
+}
+
+/**
+ * Runs one tool call under the active skill's phase order: refused without running in block mode,
+ * run with the warning added to its result in warn mode, and recorded so the phase advances.
+ */
+export async function runInPhase(phases: SkillPhaseTracker, tool: string, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  const verdict = phases.check(tool);
+  if (verdict.action === 'refuse') return { isError: true, content: [{ type: 'text', text: verdict.message }] };
+  const result = await run();
+  phases.record(tool, result.isError !== true);
+  if (verdict.action === 'run') return result;
+  const content = [{ type: 'text' as const, text: verdict.message }, ...result.content];
+  if (result.structuredContent === undefined) return { ...result, content };
+  return { ...result, content, structuredContent: { ...result.structuredContent, phase_warning: verdict.message } };
+}
