@@ -5,3 +5,4 @@ export * from './render.js';
 export * from './phaseTracker.js';
 export * from './toolMentions.js';
 export * from './installer.js';
+export * from './skillsDoc.js';
