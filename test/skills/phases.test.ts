@@ -48,7 +48,7 @@ describe('skill phases', () => {
 
     const preview = ok(await first.call('preview_edit', { workspace_root: firstRoot, language: 'python', ...edit }));
     expect(preview['net_delta']).toBe(0);
-    expect(ok(await first.call('get_skill_phase', {}))).toMatchObject({ phase: 'simulate', phase_index: 2, advance_on: ['apply_edit', 'commit_session'] });
+    expect(ok(await first.call('get_skill_phase', {}))).toMatchObject({ phase: 'simulate', phase_index: 2, advance_on: ['apply_edit(!dry_run)', 'commit_session(apply)'] });
 
     const applied = await first.call('apply_edit', edit);
     expect(applied.isError, applied.text).toBe(false);
@@ -97,5 +97,22 @@ describe('skill phases', () => {
     expect(noPhases.text).toMatch(/lsp-explore has no phases to enforce\. Skills with phases: .*lsp-rename/);
     const unknown = await first.call('activate_skill', { skill_name: 'lsp-nothing' });
     expect(unknown.text).toMatch(/No skill named lsp-nothing/);
+  });
+
+  it('lsp-rename in block mode refuses the real rename before its dry run, and allows it after', async () => {
+    ok(await first.call('activate_skill', { skill_name: 'lsp-rename', mode: 'block' }));
+    const at = { file_path: FILE, position_pattern: 'def @@route_length(' };
+    ok(await first.call('find_references', at));
+    expect(ok(await first.call('get_skill_phase', {}))).toMatchObject({ phase: 'preview' });
+    const early = await first.call('rename_symbol', { ...at, new_name: 'path_length' });
+    expect(early.isError).toBe(true);
+    expect(early.text).toContain('rename_symbol belongs to the later phase "apply"');
+    expect(early.text).toContain('To advance to "apply", call rename_symbol with dry_run.');
+    expect(readFileSync(join(firstRoot, FILE), 'utf8')).toContain('def route_length(');
+    const preview = ok(await first.call('rename_symbol', { ...at, new_name: 'path_length', dry_run: true }));
+    expect(preview['applied']).toBe(false);
+    ok(await first.call('rename_symbol', { ...at, new_name: 'path_length' }));
+    expect(readFileSync(join(firstRoot, FILE), 'utf8')).toContain('def path_length(');
+    expect(ok(await first.call('deactivate_skill', {}))).toMatchObject({ skill: 'lsp-rename', phase: 'apply', warnings: 0 });
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { builtinSkills, matchesToolPattern, renderSkillsDoc, skillMentions } from '@agent-lsp/skills';
+import { builtinSkills, matchesToolName, parseToolPattern, renderSkillsDoc, skillMentions } from '@agent-lsp/skills';
 import { TOOL_CATALOG } from '@agent-lsp/tools';
 import { REPO_ROOT } from '../helpers/paths.js';
 
@@ -30,7 +30,10 @@ describe('the skills', () => {
     for (const word of words) if (!tools.has(word) && !fieldNames.has(word)) problems.push(`\`${word}\` is neither a tool nor an argument or result field`);
     for (const phase of skill.phases) {
       for (const pattern of [...phase.allowed, ...phase.advance_on]) {
-        if (!TOOL_CATALOG.some((t) => matchesToolPattern(t.name, pattern))) problems.push(`phase ${phase.name}: ${pattern} matches no tool`);
+        const matching = TOOL_CATALOG.filter((t) => matchesToolName(t.name, pattern));
+        if (matching.length === 0) problems.push(`phase ${phase.name}: ${pattern} matches no tool`);
+        const condition = parseToolPattern(pattern).condition;
+        if (condition && !matching.every((t) => condition.arg in t.input)) problems.push(`phase ${phase.name}: ${pattern} names an argument the tool does not take`);
       }
     }
     expect(problems).toEqual([]);

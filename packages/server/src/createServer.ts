@@ -68,7 +68,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
       def.name,
       { title: def.title, description: def.description, inputSchema: def.input, outputSchema: { ...inferredRootOutput, ...phaseWarningOutput, ...def.output }, annotations: { title: def.title, ...def.annotations } },
       (args: Record<string, unknown>, extra) =>
-        runInPhase(skillPhases, def.name, () => runTool(
+        runInPhase(skillPhases, def.name, args, () => runTool(
           def,
           args,
           {

@@ -18,11 +18,11 @@ export function phaseExemptTools(catalog: readonly AnyToolDefinition[]): (tool: 
  * Runs one tool call under the active skill's phase order: refused without running in block mode,
  * run with the warning added to its result in warn mode, and recorded so the phase advances.
  */
-export async function runInPhase(phases: SkillPhaseTracker, tool: string, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
-  const verdict = phases.check(tool);
+export async function runInPhase(phases: SkillPhaseTracker, tool: string, args: Record<string, unknown>, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  const verdict = phases.check(tool, args);
   if (verdict.action === 'refuse') return { isError: true, content: [{ type: 'text', text: verdict.message }] };
   const result = await run();
-  phases.record(tool, result.isError !== true);
+  phases.record(tool, args, result.isError !== true);
   if (verdict.action === 'run') return result;
   const content = [{ type: 'text' as const, text: verdict.message }, ...result.content];
   if (result.structuredContent === undefined) return { ...result, content };

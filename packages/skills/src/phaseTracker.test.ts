@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { matchesToolPattern, SkillPhaseTracker } from './phaseTracker.js';
+import { SkillPhaseTracker } from './phaseTracker.js';
+import { describeToolPattern, matchesToolCall, matchesToolName } from './toolPattern.js';
 import type { Skill } from './skill.js';
 
 const SKILL: Skill = {
@@ -11,7 +12,7 @@ const SKILL: Skill = {
   source: 'demo.md',
   phases: [
     { name: 'understand', allowed: ['go_to_*', 'list_symbols'], advance_on: ['preview_edit'] },
-    { name: 'simulate', allowed: ['preview_edit', 'simulate_edit'], advance_on: ['apply_edit'] },
+    { name: 'simulate', allowed: ['preview_edit', 'simulate_edit', 'apply_edit(dry_run)'], advance_on: ['apply_edit(!dry_run)'] },
     { name: 'verify', allowed: ['get_diagnostics', 'apply_edit'], advance_on: [] },
   ],
 };
@@ -40,12 +41,15 @@ describe('SkillPhaseTracker', () => {
   it('advances on a successful advancing call only', () => {
     const t = new SkillPhaseTracker(exempt);
     t.activate(SKILL, 'block');
-    t.record('preview_edit', false);
+    t.record('preview_edit', {}, false);
     expect(t.status()?.phase).toBe('understand');
-    t.record('preview_edit', true);
-    expect(t.status()).toMatchObject({ phase: 'simulate', phase_index: 2, next_phase: 'verify', advance_on: ['apply_edit'], calls: 2 });
+    t.record('preview_edit', {}, true);
+    expect(t.status()).toMatchObject({ phase: 'simulate', phase_index: 2, next_phase: 'verify', advance_on: ['apply_edit(!dry_run)'], calls: 2 });
+    expect(t.check('apply_edit', { dry_run: true })).toEqual({ action: 'run' });
     expect(t.check('apply_edit')).toEqual({ action: 'run' });
-    t.record('apply_edit', true);
+    t.record('apply_edit', { dry_run: true }, true);
+    expect(t.status()?.phase).toBe('simulate');
+    t.record('apply_edit', {}, true);
     expect(t.status()).toMatchObject({ phase: 'verify', phase_index: 3 });
     expect(t.status()?.next_phase).toBeUndefined();
     const refused = t.check('simulate_edit');
@@ -59,7 +63,7 @@ describe('SkillPhaseTracker', () => {
     const verdict = t.check('simulate_edit');
     expect(verdict.action).toBe('warn');
     expect(verdict.action === 'warn' && verdict.message).toContain('Skill lsp-demo phase warning');
-    t.record('simulate_edit', true);
+    t.record('simulate_edit', {}, true);
     expect(t.status()).toMatchObject({ phase: 'simulate', warnings: 1 });
     expect(t.check('format_document').action).toBe('warn');
     expect(t.check('format_document').action === 'warn' && (t.check('format_document') as { message: string }).message).toContain('is not part of this skill');
@@ -68,17 +72,37 @@ describe('SkillPhaseTracker', () => {
   it('starts over when activated again, and forgets the skill when deactivated', () => {
     const t = new SkillPhaseTracker(exempt);
     t.activate(SKILL, 'block');
-    t.record('preview_edit', true);
+    t.record('preview_edit', {}, true);
     expect(t.activate(SKILL, 'warn')).toMatchObject({ phase: 'understand', mode: 'warn', calls: 0 });
     expect(t.deactivate()).toMatchObject({ skill: 'lsp-demo' });
     expect(t.status()).toBeUndefined();
     expect(t.deactivate()).toBeUndefined();
   });
 
-  it('matches patterns exactly or by a trailing *', () => {
-    expect(matchesToolPattern('go_to_definition', 'go_to_*')).toBe(true);
-    expect(matchesToolPattern('go_to_definition', 'go_to_definition')).toBe(true);
-    expect(matchesToolPattern('go_to_definitions', 'go_to_definition')).toBe(false);
-    expect(matchesToolPattern('find_references', 'go_to_*')).toBe(false);
+  it('matches patterns exactly, by a trailing *, or by whether an argument is set', () => {
+    expect(matchesToolName('go_to_definition', 'go_to_*')).toBe(true);
+    expect(matchesToolName('go_to_definition', 'go_to_definition')).toBe(true);
+    expect(matchesToolName('go_to_definitions', 'go_to_definition')).toBe(false);
+    expect(matchesToolName('find_references', 'go_to_*')).toBe(false);
+    expect(matchesToolCall({ tool: 'rename_symbol', args: { dry_run: true } }, 'rename_symbol(dry_run)')).toBe(true);
+    expect(matchesToolCall({ tool: 'rename_symbol', args: {} }, 'rename_symbol(dry_run)')).toBe(false);
+    expect(matchesToolCall({ tool: 'rename_symbol', args: { dry_run: false } }, 'rename_symbol(!dry_run)')).toBe(true);
+    expect(matchesToolCall({ tool: 'rename_symbol', args: { dry_run: true } }, 'rename_symbol(!dry_run)')).toBe(false);
+    expect(describeToolPattern('apply_edit(!dry_run)')).toBe('apply_edit without dry_run');
+  });
+
+  it('does not advance on a dry run of the advancing write, and names the call that advances when a phase is skipped', () => {
+    const t = new SkillPhaseTracker(exempt);
+    t.activate(SKILL, 'block');
+    t.record('preview_edit', {}, true);
+    expect(t.check('apply_edit', { dry_run: true })).toEqual({ action: 'run' });
+    t.record('apply_edit', { dry_run: true }, true);
+    const verdict = t.check('simulate_edit');
+    expect(verdict).toEqual({ action: 'run' });
+    expect(t.status()?.phase).toBe('simulate');
+    const skipped = new SkillPhaseTracker(exempt);
+    skipped.activate(SKILL, 'block');
+    const refused = skipped.check('apply_edit', {});
+    expect(refused.action === 'refuse' && refused.message).toContain('To advance to "simulate", call preview_edit.');
   });
 });

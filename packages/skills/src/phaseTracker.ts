@@ -1,4 +1,5 @@
 import type { Skill, SkillPhase } from './skill.js';
+import { describeToolPattern, matchesToolCall, type ToolCallShape } from './toolPattern.js';
 
 export type EnforcementMode = 'warn' | 'block';
 
@@ -21,14 +22,15 @@ export interface PhaseStatus {
   warnings: number;
 }
 
-/** A tool name matches a pattern exactly, or by prefix when the pattern ends in `*`. */
-export function matchesToolPattern(tool: string, pattern: string): boolean {
-  return pattern.endsWith('*') ? tool.startsWith(pattern.slice(0, -1)) : tool === pattern;
+function permits(phase: SkillPhase, call: ToolCallShape): boolean {
+  return [...phase.allowed, ...phase.advance_on].some((p) => matchesToolCall(call, p));
 }
 
-function permits(phase: SkillPhase, tool: string): boolean {
-  return [...phase.allowed, ...phase.advance_on].some((p) => matchesToolPattern(tool, p));
+function advances(phase: SkillPhase, call: ToolCallShape): boolean {
+  return phase.advance_on.some((p) => matchesToolCall(call, p));
 }
+
+const inWords = (patterns: readonly string[]) => patterns.map(describeToolPattern);
 
 interface ActiveSkill {
   skill: Skill;
@@ -66,12 +68,12 @@ export class SkillPhaseTracker {
     return this.active ? this.statusOf(this.active) : undefined;
   }
 
-  check(tool: string): PhaseVerdict {
+  check(tool: string, args: Readonly<Record<string, unknown>> = {}): PhaseVerdict {
     const a = this.active;
     if (!a || this.exempt(tool)) return { action: 'run' };
     const phase = this.phaseOf(a);
-    if (permits(phase, tool)) return { action: 'run' };
-    const message = this.explain(a, tool);
+    if (permits(phase, { tool, args })) return { action: 'run' };
+    const message = this.explain(a, { tool, args });
     if (a.mode === 'block') return { action: 'refuse', message: `Refused by skill ${a.skill.name} (mode block): ${message}` };
     return { action: 'warn', message: `Skill ${a.skill.name} phase warning: ${message}` };
   }
@@ -80,19 +82,18 @@ export class SkillPhaseTracker {
    * Records a call that went through. Successful calls advance the phase; in warn mode a call that
    * belongs to a later phase moves the skill there, so the tracker follows what the agent did.
    */
-  record(tool: string, succeeded: boolean): void {
+  record(tool: string, args: Readonly<Record<string, unknown>>, succeeded: boolean): void {
     const a = this.active;
     if (!a || this.exempt(tool)) return;
+    const call = { tool, args };
     a.calls++;
     const phases = a.skill.phases;
-    const phase = this.phaseOf(a);
-    if (!permits(phase, tool)) {
+    if (!permits(this.phaseOf(a), call)) {
       a.warnings++;
-      const later = phases.findIndex((p, i) => i > a.index && permits(p, tool));
+      const later = phases.findIndex((p, i) => i > a.index && permits(p, call));
       if (succeeded && later > 0) a.index = later;
     }
-    const current = this.phaseOf(a);
-    if (succeeded && a.index < phases.length - 1 && current.advance_on.some((p) => matchesToolPattern(tool, p))) a.index++;
+    if (succeeded && a.index < phases.length - 1 && advances(this.phaseOf(a), call)) a.index++;
   }
 
   private phaseOf(a: ActiveSkill): SkillPhase {
@@ -118,10 +119,11 @@ export class SkillPhaseTracker {
     };
   }
 
-  private explain(a: ActiveSkill, tool: string): string {
+  private explain(a: ActiveSkill, call: ToolCallShape): string {
     const phases = a.skill.phases;
     const phase = this.phaseOf(a);
-    const owner = phases.findIndex((p) => permits(p, tool));
+    const tool = call.tool;
+    const owner = phases.findIndex((p) => permits(p, call));
     const where =
       owner < 0
         ? `${tool} is not part of this skill`
@@ -131,13 +133,13 @@ export class SkillPhaseTracker {
     const next = phases[a.index + 1];
     const advance =
       next && phase.advance_on.length
-        ? ` To advance to "${next.name}", call ${phase.advance_on.join(' or ')}.`
+        ? ` To advance to "${next.name}", call ${inWords(phase.advance_on).join(' or ')}.`
         : next
           ? ''
           : ' This is the last phase; activate_skill again to start over, or deactivate_skill to work freely.';
     return (
       `the skill is in phase "${phase.name}" (${a.index + 1} of ${phases.length}) and ${where}. ` +
-      `Allowed now: ${[...phase.allowed, ...phase.advance_on].join(', ')}.${advance}`
+      `Allowed now: ${inWords([...phase.allowed, ...phase.advance_on]).join(', ')}.${advance}`
     );
   }
 }

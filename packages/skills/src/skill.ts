@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { FrontMatterError, splitFrontMatter } from './frontMatter.js';
+import { TOOL_PATTERN } from './toolPattern.js';
 
 const NAME = /^[a-z][a-z0-9-]*$/;
 const IDENTIFIER = /^[a-z][a-z0-9_]*$/;
-/** A tool name, or a prefix of tool names ending in `*` (`go_to_*`). */
-const TOOL_PATTERN = /^[a-z][a-z0-9_]*\*?$/;
 const PLACEHOLDER = /\{\{([^}]*)\}\}/g;
 
 const argumentSchema = z.strictObject({
@@ -15,7 +14,7 @@ const argumentSchema = z.strictObject({
 
 const phaseSchema = z.strictObject({
   name: z.string().regex(NAME, 'phase names are lowercase words joined by hyphens'),
-  /** What may be called while the skill is in this phase (tool names, or prefixes ending in `*`). */
+  /** What may be called while the skill is in this phase (see toolPattern.ts). */
   allowed: z.array(z.string().regex(TOOL_PATTERN)).min(1),
   /** Tools whose successful call completes this phase and makes the next one current. */
   advance_on: z.array(z.string().regex(TOOL_PATTERN)),

@@ -21,8 +21,8 @@ export const SKILL_PHASES_EXAMPLES: Record<string, ToolExample> = {
     args: {},
     result: [
       'Skill lsp-safe-edit (block): phase "simulate" (2 of 4)',
-      'Allowed now: preview_edit, create_simulation_session, simulate_edit, simulate_chain, evaluate_session, discard_session, destroy_session, go_to_*, find_references, find_symbol, inspect_symbol, list_symbols, get_diagnostics, suggest_fixes, apply_edit, commit_session',
-      'To advance to "apply": call apply_edit or commit_session.',
+      'Allowed now: preview_edit, create_simulation_session, simulate_edit, simulate_chain, evaluate_session, commit_session, discard_session, destroy_session, apply_edit with dry_run, go_to_*, find_references, find_symbol, inspect_symbol, list_symbols, get_diagnostics, suggest_fixes, apply_edit without dry_run, commit_session with apply',
+      'To advance to "apply": call apply_edit without dry_run or commit_session with apply.',
     ].join('\n'),
   },
   deactivate_skill: {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UserError } from '@agent-lsp/protocol';
-import { builtinSkills, findSkill, type PhaseStatus, type SkillPhaseTracker } from '@agent-lsp/skills';
+import { builtinSkills, describeToolPattern, findSkill, type PhaseStatus, type SkillPhaseTracker } from '@agent-lsp/skills';
 import { readyOutput } from '../schemas.js';
 import { defineTool, READ_ONLY, STATEFUL, type ToolContext } from '../toolDefinition.js';
 
@@ -12,7 +12,7 @@ const statusOutput = {
   phase: z.string().optional().describe('The current phase.'),
   phase_index: z.number().optional().describe('1-based.'),
   phase_count: z.number().optional(),
-  allowed: z.array(z.string()).optional().describe('Tools (or prefixes ending in *) allowed now.'),
+  allowed: z.array(z.string()).optional().describe('Tools allowed now: name, prefix*, tool(arg) with arg set, tool(!arg) without.'),
   advance_on: z.array(z.string()).optional().describe('Calling one of these moves to next_phase.'),
   next_phase: z.string().optional(),
   phases: z.array(z.string()).optional().describe('Every phase of the skill, in order.'),
@@ -40,11 +40,11 @@ function statusOut(status: PhaseStatus | undefined, phases?: string[]): StatusOu
 
 function statusText(r: StatusOut): string {
   if (!r.active || !r.skill) return 'No skill is active.';
-  const advance = r.next_phase && r.advance_on?.length ? `\nTo advance to "${r.next_phase}": call ${r.advance_on.join(' or ')}.` : r.next_phase ? '' : '\nThis is the last phase.';
+  const advance = r.next_phase && r.advance_on?.length ? `\nTo advance to "${r.next_phase}": call ${r.advance_on.map(describeToolPattern).join(' or ')}.` : r.next_phase ? '' : '\nThis is the last phase.';
   return (
     `Skill ${r.skill} (${r.mode}): phase "${r.phase}" (${r.phase_index} of ${r.phase_count})` +
     (r.phases ? `; phases: ${r.phases.join(' → ')}` : '') +
-    `\nAllowed now: ${[...(r.allowed ?? []), ...(r.advance_on ?? [])].join(', ')}${advance}`
+    `\nAllowed now: ${[...(r.allowed ?? []), ...(r.advance_on ?? [])].map(describeToolPattern).join(', ')}${advance}`
   );
 }
 
