@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { builtinSkills, matchesToolName, parseToolPattern, renderSkillsDoc, skillMentions } from '@agent-lsp/skills';
+import { builtinSkills, matchesToolName, parseToolPattern, renderSkillsDoc, SkillPhaseTracker, skillMentions } from '@agent-lsp/skills';
 import { TOOL_CATALOG } from '@agent-lsp/tools';
 import { REPO_ROOT } from '../helpers/paths.js';
 
@@ -39,11 +39,27 @@ describe('the skills', () => {
     expect(problems).toEqual([]);
   });
 
+  it.each(skills.filter((s) => s.phases.length > 0).map((s) => [s.name, s] as const))('%s: its own workflow, call by call, passes its phases in block mode', (_, skill) => {
+    const exempt = new Set(TOOL_CATALOG.filter((t) => t.group === 'lifecycle' || t.group === 'skills').map((t) => t.name));
+    const tracker = new SkillPhaseTracker((tool) => exempt.has(tool));
+    tracker.activate(skill, 'block');
+    const refused: string[] = [];
+    for (const call of skillMentions(skill.body).calls) {
+      // A name alone stands for a value the agent fills in; `false` is written out when meant.
+      const args = Object.fromEntries(call.args.map((a) => [a, call.values[a] === 'false' ? false : (call.values[a] ?? 'value')]));
+      const verdict = tracker.check(call.tool, args);
+      if (verdict.action !== 'run') refused.push(`${call.tool}: ${verdict.message}`);
+      tracker.record(call.tool, args, true);
+    }
+    expect(refused).toEqual([]);
+    expect(tracker.status()?.phase_index, 'the workflow reaches the last phase').toBe(skill.phases.length);
+  });
+
   it('the check catches a tool or argument that does not exist', () => {
     const { calls, words } = skillMentions('Call `find_callers {file_path}` then `find_references {file_path, depth: 2}` and read `caller_count`.');
     expect(calls).toEqual([
-      { tool: 'find_callers', args: ['file_path'] },
-      { tool: 'find_references', args: ['file_path', 'depth'] },
+      { tool: 'find_callers', args: ['file_path'], values: { file_path: undefined } },
+      { tool: 'find_references', args: ['file_path', 'depth'], values: { file_path: undefined, depth: '2' } },
     ]);
     expect(tools.has('find_callers')).toBe(false);
     expect('depth' in (tools.get('find_references')?.input ?? {})).toBe(false);

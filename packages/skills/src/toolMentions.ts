@@ -7,6 +7,8 @@ export interface ToolMention {
   tool: string;
   /** Argument names given in braces. */
   args: string[];
+  /** The values written for them (`dry_run: true`), as text; undefined where only the name is given. */
+  values: Record<string, string | undefined>;
 }
 
 export interface SkillMentions {
@@ -18,7 +20,7 @@ export interface SkillMentions {
 const SPAN = /`([^`\n]+)`/g;
 const CALL = /^([a-z][a-z0-9_]*) \{(.*)\}$/;
 const WORD = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
-const ARG = /^([a-z][a-z0-9_]*)(?::|$)/;
+const ARG = /^([a-z][a-z0-9_]*)(?::\s*(.*))?$/s;
 
 export function skillMentions(text: string): SkillMentions {
   const calls: ToolMention[] = [];
@@ -26,7 +28,8 @@ export function skillMentions(text: string): SkillMentions {
   for (const [, span = ''] of text.matchAll(SPAN)) {
     const call = CALL.exec(span);
     if (call) {
-      calls.push({ tool: call[1] ?? '', args: topLevelParts(call[2] ?? '').map((part) => ARG.exec(part)?.[1] ?? `?${part}`) });
+      const parts = topLevelParts(call[2] ?? '').map((part) => ARG.exec(part) ?? ([part, `?${part}`, undefined] as const));
+      calls.push({ tool: call[1] ?? '', args: parts.map((m) => m[1] ?? ''), values: Object.fromEntries(parts.map((m) => [m[1] ?? '', m[2]?.trim()])) });
     } else if (WORD.test(span)) {
       words.push(span);
     }
