@@ -1,6 +1,7 @@
 // Phase enforcement over MCP, as agents see it: two fronts, each its own MCP server and its own
 // phase state, editing their own copies of the Python fixture with the real pyright.
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureRoot } from '../helpers/brokers.js';
@@ -14,11 +15,13 @@ describe('skill phases', () => {
   let second: AgentLspClient;
   let firstRoot: string;
   let secondRoot: string;
+  let auditDir: string;
 
   beforeAll(async () => {
+    auditDir = mkdtempSync(join(tmpdir(), 'agent-lsp-phase-audit-'));
     firstRoot = fixtureRoot('python-basic');
     secondRoot = fixtureRoot('python-basic');
-    [first, second] = await Promise.all([startAgentLsp(), startAgentLsp()]);
+    [first, second] = await Promise.all([startAgentLsp({ args: ['--audit-log', join(auditDir, 'audit.jsonl')] }), startAgentLsp()]);
     // Clients validate results against the listed output schemas once they have listed the tools.
     await Promise.all([first.client.listTools(), second.client.listTools()]);
     ok(await first.call('start_lsp', { root_dir: firstRoot, language_id: 'python' }));
@@ -28,6 +31,7 @@ describe('skill phases', () => {
     await Promise.all([first?.close(), second?.close()]);
     rmSync(firstRoot, { recursive: true, force: true });
     rmSync(secondRoot, { recursive: true, force: true });
+    rmSync(auditDir, { recursive: true, force: true });
   });
 
   it('block mode refuses apply_edit before preview_edit in lsp-safe-edit, writing nothing, and allows it after', async () => {
@@ -41,6 +45,8 @@ describe('skill phases', () => {
     expect(refused.text).toMatch(/Allowed now: .*inspect_symbol/);
     expect(refused.text).toContain('To advance to "simulate", call preview_edit or create_simulation_session');
     expect(readFileSync(join(firstRoot, FILE), 'utf8')).toContain('    return total\n');
+    const audit = readFileSync(join(auditDir, 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { tool: string; outcome: string; error?: string });
+    expect(audit.at(-1)).toMatchObject({ tool: 'apply_edit', outcome: 'error', error: expect.stringContaining('Refused by skill lsp-safe-edit') });
 
     // Lifecycle tools are never out of order; reading is allowed in the first phase.
     ok(await first.call('list_symbols', { file_path: FILE }));

@@ -30,6 +30,13 @@ describe('agent-lsp skills', () => {
   });
   afterEach(() => rmSync(scratch, { recursive: true, force: true }));
 
+  it('is listed in the help with its three subcommands', async () => {
+    const { stdout } = await run(process.execPath, [BIN, '--help']);
+    expect(stdout).toMatch(/skills\s+the workflow skills/);
+    const help = await skills('--help');
+    for (const sub of ['install', 'list', 'uninstall']) expect(help.stdout).toContain(sub);
+  });
+
   it('install writes one SKILL.md per skill, and a second install changes nothing', async () => {
     const first = await skills('install', '--dir', dir);
     expect(first).toMatchObject({ code: 0, stderr: '' });

@@ -6,7 +6,7 @@ import { AgentLedger, type AgentLedgerOptions } from '@agent-lsp/session';
 import { builtinSkills, SkillPhaseTracker } from '@agent-lsp/skills';
 import { inferredRootOutput, selectTools } from '@agent-lsp/tools';
 import { Workspace, type ConnectionFactory } from '@agent-lsp/workspace';
-import { phaseExemptTools, phaseWarningOutput, runInPhase } from './phaseGate.js';
+import { phaseExemptTools, phaseGate, phaseWarningOutput } from './phaseGate.js';
 import { servePrompts } from './prompts.js';
 import { serveCompactToolList } from './toolList.js';
 import { runTool } from './toolRunner.js';
@@ -63,12 +63,13 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
   const defs = selectTools(options.toolGroups);
   // Per server instance: two agents (two fronts, two HTTP sessions) never share skill phases.
   const skillPhases = new SkillPhaseTracker(phaseExemptTools(selectTools()));
+  const inPhase = phaseGate(skillPhases, ledger);
   for (const def of defs) {
     mcp.registerTool(
       def.name,
       { title: def.title, description: def.description, inputSchema: def.input, outputSchema: { ...inferredRootOutput, ...phaseWarningOutput, ...def.output }, annotations: { title: def.title, ...def.annotations } },
       (args: Record<string, unknown>, extra) =>
-        runInPhase(skillPhases, def.name, args, () => runTool(
+        inPhase(def.name, args, () => runTool(
           def,
           args,
           {
