@@ -11,8 +11,12 @@ const run = promisify(execFile);
 
 /** Runs `agent-lsp skills ...`; resolves with the exit code instead of rejecting on failure. */
 async function skills(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return skillsWithEnv({}, ...args);
+}
+
+async function skillsWithEnv(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, 'skills', ...args], { timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, [BIN, 'skills', ...args], { timeout: 60_000, env: { ...process.env, ...env } });
     return { code: 0, stdout, stderr };
   } catch (e) {
     const err = e as { code?: number; stdout?: string; stderr?: string };
@@ -52,6 +56,17 @@ describe('agent-lsp skills', () => {
     expect(second).toMatchObject({ code: 0 });
     expect(second.stdout).toContain(`0 installed, 0 updated, 0 overwritten, ${count} unchanged, 0 kept`);
     expect(names.map((n) => readFileSync(join(dir, n, 'SKILL.md'), 'utf8'))).toEqual(before);
+  });
+
+  it('installs into ~/.claude/skills without --dir', async () => {
+    const home = join(scratch, 'home');
+    mkdirSync(home);
+    const installed = await skillsWithEnv({ HOME: home }, 'install');
+    expect(installed.stdout).toContain(`Skills in ${join(home, '.claude', 'skills')}: ${count} installed`);
+    expect(existsSync(join(home, '.claude', 'skills', 'lsp-onboard', 'SKILL.md'))).toBe(true);
+    const uninstalled = await skillsWithEnv({ HOME: home }, 'uninstall');
+    expect(uninstalled.code).toBe(0);
+    expect(readdirSync(join(home, '.claude', 'skills'))).toEqual([]);
   });
 
   it('install refuses to overwrite a SKILL.md the user edited, unless --force', async () => {
