@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinSkills, matchesToolName, parseToolPattern, renderSkillsDoc, SkillPhaseTracker, skillMentions } from '@agent-lsp/skills';
-import { TOOL_CATALOG } from '@agent-lsp/tools';
+import { skillPhaseRules, TOOL_CATALOG } from '@agent-lsp/tools';
 import { REPO_ROOT } from '../helpers/paths.js';
 
 const tools = new Map(TOOL_CATALOG.map((t) => [t.name, t]));
@@ -40,8 +40,7 @@ describe('the skills', () => {
   });
 
   it.each(skills.filter((s) => s.phases.length > 0).map((s) => [s.name, s] as const))('%s: its own workflow, call by call, passes its phases in block mode', (_, skill) => {
-    const exempt = new Set(TOOL_CATALOG.filter((t) => t.group === 'lifecycle' || t.group === 'skills').map((t) => t.name));
-    const tracker = new SkillPhaseTracker((tool) => exempt.has(tool));
+    const tracker = new SkillPhaseTracker(skillPhaseRules(TOOL_CATALOG));
     tracker.activate(skill, 'block');
     const refused: string[] = [];
     for (const call of skillMentions(skill.body).calls) {

@@ -4,9 +4,9 @@ import { uriToPath } from '@agent-lsp/protocol';
 import type { Logger, ServerRegistry } from '@agent-lsp/lsp';
 import { AgentLedger, type AgentLedgerOptions } from '@agent-lsp/session';
 import { builtinSkills, SkillPhaseTracker } from '@agent-lsp/skills';
-import { inferredRootOutput, selectTools } from '@agent-lsp/tools';
+import { inferredRootOutput, selectTools, skillPhaseRules } from '@agent-lsp/tools';
 import { Workspace, type ConnectionFactory } from '@agent-lsp/workspace';
-import { phaseExemptTools, phaseGate, phaseWarningOutput } from './phaseGate.js';
+import { phaseGate, phaseWarningOutput } from './phaseGate.js';
 import { servePrompts } from './prompts.js';
 import { serveCompactToolList } from './toolList.js';
 import { runTool } from './toolRunner.js';
@@ -62,7 +62,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
 
   const defs = selectTools(options.toolGroups);
   // Per server instance: two agents (two fronts, two HTTP sessions) never share skill phases.
-  const skillPhases = new SkillPhaseTracker(phaseExemptTools(selectTools()));
+  const skillPhases = new SkillPhaseTracker(skillPhaseRules(selectTools()));
   const inPhase = phaseGate(skillPhases, ledger);
   for (const def of defs) {
     mcp.registerTool(

@@ -2,18 +2,11 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { AgentLedger } from '@agent-lsp/session';
 import type { SkillPhaseTracker } from '@agent-lsp/skills';
-import type { AnyToolDefinition } from '@agent-lsp/tools';
 
 /** Added to a result that went through out of the active skill's phase order (warn mode). */
 export const phaseWarningOutput = {
   phase_warning: z.string().optional().describe('Set when the call was out of the active skill\'s phase order (activate_skill, warn mode).'),
 };
-
-/** Never out of order: managing language servers, and the skill tools themselves. */
-export function phaseExemptTools(catalog: readonly AnyToolDefinition[]): (tool: string) => boolean {
-  const exempt = new Set(catalog.filter((t) => t.group === 'lifecycle' || t.group === 'skills').map((t) => t.name));
-  return (tool) => exempt.has(tool);
-}
 
 /**
  * Runs one tool call under the active skill's phase order: refused without running in block mode,

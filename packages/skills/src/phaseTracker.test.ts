@@ -17,7 +17,7 @@ const SKILL: Skill = {
   ],
 };
 
-const exempt = (tool: string) => tool === 'start_lsp' || tool.endsWith('_skill');
+const exempt = { alwaysAllowed: (tool: string) => tool === 'start_lsp' || tool === 'find_references', untracked: (tool: string) => tool.endsWith('_skill') };
 
 describe('SkillPhaseTracker', () => {
   it('lets everything run while no skill is active', () => {
@@ -67,6 +67,28 @@ describe('SkillPhaseTracker', () => {
     expect(t.status()).toMatchObject({ phase: 'simulate', warnings: 1 });
     expect(t.check('format_document').action).toBe('warn');
     expect(t.check('format_document').action === 'warn' && (t.check('format_document') as { message: string }).message).toContain('is not part of this skill');
+  });
+
+  it('never refuses a tool that only reads, lets it advance a phase, and leaves the skill tools out', () => {
+    const t = new SkillPhaseTracker(exempt);
+    const rename: Skill = {
+      ...SKILL,
+      phases: [
+        { name: 'locate', allowed: ['list_symbols'], advance_on: ['find_references'] },
+        { name: 'apply', allowed: ['apply_edit'], advance_on: [] },
+      ],
+    };
+    t.activate(rename, 'block');
+    t.record('get_skill_phase_skill', {}, true);
+    expect(t.status()).toMatchObject({ phase: 'locate', calls: 0 });
+    t.record('find_references', {}, true);
+    expect(t.status()).toMatchObject({ phase: 'apply', calls: 1 });
+    expect(t.check('find_references')).toEqual({ action: 'run' });
+    expect(t.check('start_lsp')).toEqual({ action: 'run' });
+    t.record('find_references', {}, true);
+    expect(t.status()).toMatchObject({ phase: 'apply', calls: 2, warnings: 0 });
+    const refused = t.check('list_symbols');
+    expect(refused.action === 'refuse' && refused.message).toContain('Allowed now: apply_edit, and tools that only read.');
   });
 
   it('starts over when activated again, and forgets the skill when deactivated', () => {

@@ -32,6 +32,14 @@ function advances(phase: SkillPhase, call: ToolCallShape): boolean {
 
 const inWords = (patterns: readonly string[]) => patterns.map(describeToolPattern);
 
+/** Which calls the phases do not govern. */
+export interface PhaseRules {
+  /** Never out of order (tools that only read, managing servers); still recorded, so they can advance a phase. */
+  alwaysAllowed(tool: string): boolean;
+  /** Neither checked nor recorded: the skill tools themselves. */
+  untracked(tool: string): boolean;
+}
+
 interface ActiveSkill {
   skill: Skill;
   mode: EnforcementMode;
@@ -48,8 +56,7 @@ interface ActiveSkill {
 export class SkillPhaseTracker {
   private active: ActiveSkill | undefined;
 
-  /** `exempt`: tools that are never out of order (managing servers, the skill tools themselves). */
-  constructor(private readonly exempt: (tool: string) => boolean) {}
+  constructor(private readonly rules: PhaseRules) {}
 
   activate(skill: Skill, mode: EnforcementMode): PhaseStatus {
     if (skill.phases.length === 0) throw new Error(`${skill.name} has no phases`);
@@ -70,7 +77,7 @@ export class SkillPhaseTracker {
 
   check(tool: string, args: Readonly<Record<string, unknown>> = {}): PhaseVerdict {
     const a = this.active;
-    if (!a || this.exempt(tool)) return { action: 'run' };
+    if (!a || this.rules.untracked(tool) || this.rules.alwaysAllowed(tool)) return { action: 'run' };
     const phase = this.phaseOf(a);
     if (permits(phase, { tool, args })) return { action: 'run' };
     const message = this.explain(a, { tool, args });
@@ -84,11 +91,11 @@ export class SkillPhaseTracker {
    */
   record(tool: string, args: Readonly<Record<string, unknown>>, succeeded: boolean): void {
     const a = this.active;
-    if (!a || this.exempt(tool)) return;
+    if (!a || this.rules.untracked(tool)) return;
     const call = { tool, args };
     a.calls++;
     const phases = a.skill.phases;
-    if (!permits(this.phaseOf(a), call)) {
+    if (!permits(this.phaseOf(a), call) && !this.rules.alwaysAllowed(tool)) {
       a.warnings++;
       const later = phases.findIndex((p, i) => i > a.index && permits(p, call));
       if (succeeded && later > 0) a.index = later;
@@ -139,7 +146,7 @@ export class SkillPhaseTracker {
           : ' This is the last phase; activate_skill again to start over, or deactivate_skill to work freely.';
     return (
       `the skill is in phase "${phase.name}" (${a.index + 1} of ${phases.length}) and ${where}. ` +
-      `Allowed now: ${inWords([...phase.allowed, ...phase.advance_on]).join(', ')}.${advance}`
+      `Allowed now: ${inWords([...phase.allowed, ...phase.advance_on]).join(', ')}, and tools that only read.${advance}`
     );
   }
 }

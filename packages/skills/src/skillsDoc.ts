@@ -22,7 +22,7 @@ export function renderSkillsDoc(skills: readonly Skill[]): string {
     '- mode `block`: an out-of-order call is refused and does nothing; the message names the current phase, what is allowed now, and which call advances;',
     '- mode `warn` (default): the call runs and its result starts with the warning (also in the structured field `phase_warning`).',
     '',
-    'A successful call to one of the current phase\'s *advancing* tools makes the next phase current. Lifecycle tools (`start_lsp`, `restart_lsp_server`, …) and the skill tools are always allowed. `get_skill_phase` shows where the skill stands; `deactivate_skill` ends it; activating again starts over. In the phase tables, `prefix*` stands for every tool whose name starts with prefix, `tool(arg)` for a call of tool with arg set (e.g. `rename_symbol(dry_run)`, a preview) and `tool(!arg)` for a call without it (the write).',
+    'A successful call to one of the current phase\'s *advancing* tools makes the next phase current. Phases govern the order of simulations and writes: tools that only read (`find_references`, `get_diagnostics`, …) and the lifecycle tools (`start_lsp`, …) are never out of order, though calling one can still advance a phase. `get_skill_phase` shows where the skill stands; `deactivate_skill` ends it; activating again starts over. In the phase tables, `prefix*` stands for every tool whose name starts with prefix, `tool(arg)` for a call of tool with arg set (e.g. `rename_symbol(dry_run)`, a preview) and `tool(!arg)` for a call without it (the write).',
     '',
     '## Contents',
     '',

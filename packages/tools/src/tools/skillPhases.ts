@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { UserError } from '@agent-lsp/protocol';
-import { builtinSkills, describeToolPattern, findSkill, type PhaseStatus, type SkillPhaseTracker } from '@agent-lsp/skills';
+import { builtinSkills, describeToolPattern, findSkill, type PhaseRules, type PhaseStatus, type SkillPhaseTracker } from '@agent-lsp/skills';
 import { readyOutput } from '../schemas.js';
-import { defineTool, READ_ONLY, STATEFUL, type ToolContext } from '../toolDefinition.js';
+import { defineTool, READ_ONLY, STATEFUL, type AnyToolDefinition, type ToolContext } from '../toolDefinition.js';
 
 const statusOutput = {
   ...readyOutput,
@@ -100,3 +100,14 @@ export const getSkillPhase = defineTool({
 });
 
 export const skillPhaseTools = [activateSkill, deactivateSkill, getSkillPhase];
+
+/**
+ * What skill phases govern: the order of simulations and writes. Tools that only read, and managing
+ * the language servers, are never out of order (so tools added later need no skill edits to be
+ * usable while a skill is active); the skill tools are not part of any phase.
+ */
+export function skillPhaseRules(catalog: readonly AnyToolDefinition[]): PhaseRules {
+  const free = new Set(catalog.filter((t) => t.group === 'lifecycle' || t.annotations.readOnlyHint).map((t) => t.name));
+  const own = new Set(catalog.filter((t) => t.group === 'skills').map((t) => t.name));
+  return { alwaysAllowed: (tool) => free.has(tool), untracked: (tool) => own.has(tool) };
+}
