@@ -8,10 +8,11 @@ import type { AgentLspServerOptions } from '@agent-lsp/server';
 import type { AuditTailOptions } from './auditCommand.js';
 import type { BrokerCommandOptions, DaemonStopOptions } from './daemonCommands.js';
 import { registerRecoverCommand } from './recoverCommand.js';
+import { registerSkillsCommand } from './skillsCommand.js';
 
 // Commands load what they need when they run: a broker process never loads the MCP SDK or the
 // tools, and `--version` or `daemon-status` answer without loading the whole server.
-const TOOL_GROUP_NAMES = 'lifecycle, workspace, analysis, navigation, editing, simulation';
+const TOOL_GROUP_NAMES = 'lifecycle, workspace, analysis, navigation, editing, simulation, skills';
 
 interface ServeOptions {
   tools?: string;
@@ -194,6 +195,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     });
 
   registerRecoverCommand(program, out, err);
+  registerSkillsCommand(program, out, err);
   return program;
 }
 

@@ -3,9 +3,12 @@ import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult } from 'vscode-
 import { uriToPath } from '@agent-lsp/protocol';
 import type { Logger, ServerRegistry } from '@agent-lsp/lsp';
 import { AgentLedger, type AgentLedgerOptions } from '@agent-lsp/session';
-import { inferredRootOutput, selectTools } from '@agent-lsp/tools';
+import { builtinSkills, SkillPhaseTracker } from '@agent-lsp/skills';
+import { inferredRootOutput, selectTools, skillPhaseRules } from '@agent-lsp/tools';
 import { Workspace, type ConnectionFactory } from '@agent-lsp/workspace';
 import { McpLogForwarder } from './mcpLogForwarder.js';
+import { phaseGate, phaseWarningOutput } from './phaseGate.js';
+import { servePrompts } from './prompts.js';
 import { serveCompactToolList } from './toolList.js';
 import { runTool } from './toolRunner.js';
 
@@ -60,12 +63,15 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
 
   const logForwarder = new McpLogForwarder(mcp, options.logger);
   const defs = selectTools(options.toolGroups);
+  // Per server instance: two agents (two fronts, two HTTP sessions) never share skill phases.
+  const skillPhases = new SkillPhaseTracker(skillPhaseRules(selectTools()));
+  const inPhase = phaseGate(skillPhases, ledger);
   for (const def of defs) {
     mcp.registerTool(
       def.name,
-      { title: def.title, description: def.description, inputSchema: def.input, outputSchema: { ...inferredRootOutput, ...def.output }, annotations: { title: def.title, ...def.annotations } },
+      { title: def.title, description: def.description, inputSchema: def.input, outputSchema: { ...inferredRootOutput, ...phaseWarningOutput, ...def.output }, annotations: { title: def.title, ...def.annotations } },
       (args: Record<string, unknown>, extra) =>
-        runTool(
+        inPhase(def.name, args, () => runTool(
           def,
           args,
           {
@@ -73,15 +79,17 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
             progressToken: extra._meta?.progressToken,
             sendProgress: (params) => extra.sendNotification({ method: 'notifications/progress', params }),
             setLogLevel: (level) => logForwarder.setLevel(level),
+            skillPhases,
           },
           workspace,
           ledger,
           options.logger.child(def.name),
-        ),
+        )),
     );
   }
 
   serveCompactToolList(mcp, defs);
+  servePrompts(mcp, builtinSkills());
 
   return {
     mcp,

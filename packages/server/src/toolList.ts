@@ -1,7 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { AnyToolDefinition } from '@agent-lsp/tools';
+import { inferredRootOutput, type AnyToolDefinition } from '@agent-lsp/tools';
+import { phaseWarningOutput } from './phaseGate.js';
 
 /**
  * JSON Schema without what says nothing to a model but costs every turn: `$schema`, and the
@@ -34,7 +35,8 @@ export function serveCompactToolList(mcp: McpServer, defs: readonly AnyToolDefin
     title: def.title,
     description: def.description,
     inputSchema: jsonSchema(def.input, 'input'),
-    outputSchema: jsonSchema(def.output, 'output'),
+    // What runTool and the phase gate may add to any result must pass a client's output validation.
+    outputSchema: jsonSchema({ ...inferredRootOutput, ...phaseWarningOutput, ...def.output }, 'output'),
     annotations: { ...def.annotations },
   }));
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));

@@ -4,12 +4,15 @@ import type { Logger } from '@agent-lsp/lsp';
 import { fileSystemUserError, SessionError, type AgentLedger } from '@agent-lsp/session';
 import { inferredRootText, type AnyToolDefinition, type ProgressReport, type ToolContext } from '@agent-lsp/tools';
 import type { Workspace } from '@agent-lsp/workspace';
+import type { SkillPhaseTracker } from '@agent-lsp/skills';
 
 export interface ToolCallEnvironment {
   signal: AbortSignal;
   progressToken: string | number | undefined;
   sendProgress(params: { progressToken: string | number; progress: number; total?: number; message?: string }): Promise<void>;
   setLogLevel?: ToolContext['setLogLevel'];
+  /** The skill phases of the server the call came through (activate_skill and friends use them). */
+  skillPhases?: SkillPhaseTracker;
 }
 
 const PROGRESS_MIN_INTERVAL_MS = 200;
@@ -38,6 +41,7 @@ export async function runTool(
     signal: env.signal,
     logger,
     ...(env.setLogLevel ? { setLogLevel: env.setLogLevel } : {}),
+    ...(env.skillPhases ? { skillPhases: env.skillPhases } : {}),
     reportProgress(report: ProgressReport) {
       const token = env.progressToken;
       if (token === undefined) return;

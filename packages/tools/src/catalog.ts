@@ -17,6 +17,7 @@ import { navigationTools } from './tools/navigation.js';
 import { refactoringTools } from './tools/refactoring.js';
 import { simulationTools } from './tools/simulation.js';
 import { simulationEndTools } from './tools/simulationEnd.js';
+import { skillPhaseTools } from './tools/skillPhases.js';
 import { symbolTools } from './tools/symbols.js';
 import { getSymbolDocumentation } from './tools/symbolDocs.js';
 import { insertAfterSymbol, insertBeforeSymbol, replaceSymbolBody } from './tools/symbolEdit.js';
@@ -54,9 +55,10 @@ export const TOOL_CATALOG: readonly AnyToolDefinition[] = [
   getInlayHints,
   getSemanticTokens,
   setLogLevel,
+  ...skillPhaseTools,
 ];
 
-export const TOOL_GROUPS: readonly ToolGroup[] = ['lifecycle', 'navigation', 'analysis', 'workspace', 'editing', 'simulation'];
+export const TOOL_GROUPS: readonly ToolGroup[] = ['lifecycle', 'navigation', 'analysis', 'workspace', 'editing', 'simulation', 'skills'];
 
 /** The tools of the given groups (all when none are given). */
 export function selectTools(groups?: readonly string[]): AnyToolDefinition[] {

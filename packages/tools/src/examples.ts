@@ -9,6 +9,8 @@ import { FIXES_EXAMPLES } from './docs/fixesExamples.js';
  * text answer agent-lsp gave for them (pyright and typescript-language-server). Absolute paths are
  * written as /path/to/agent-lsp/…; process ids vary from run to run.
  */
+import { SKILL_PHASES_EXAMPLES } from './docs/skillPhasesExamples.js';
+
 export interface ToolExample {
   /** Arguments as an agent sends them; they must validate against the tool's input schema. */
   args: Record<string, unknown>;
@@ -320,4 +322,5 @@ export const TOOL_EXAMPLES: Record<string, ToolExample> = {
   ...SYMBOL_TOOL_EXAMPLES,
   ...SYMNAV_EXAMPLES,
   ...FIXES_EXAMPLES,
+  ...SKILL_PHASES_EXAMPLES,
 };

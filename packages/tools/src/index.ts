@@ -4,3 +4,4 @@ export * from './schemas.js';
 export * from './paging.js';
 export * from './readinessGate.js';
 export * from './languageDetection.js';
+export { skillPhaseRules } from './tools/skillPhases.js';

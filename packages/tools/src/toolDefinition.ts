@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Logger } from '@agent-lsp/lsp';
 import type { AgentLedger, ToolCall } from '@agent-lsp/session';
+import type { SkillPhaseTracker } from '@agent-lsp/skills';
 import type { CallConcurrency, Workspace } from '@agent-lsp/workspace';
 
 export interface ProgressReport {
@@ -22,13 +23,15 @@ export interface ToolContext {
   reportProgress(report: ProgressReport): void;
   /** The MCP client's log level (set_log_level); absent where no MCP client listens. */
   setLogLevel?(level: LogLevelName): void;
+  /** The skill phases of this MCP server instance (absent where no server runs the tools). */
+  skillPhases?: SkillPhaseTracker;
 }
 
 /** MCP's log levels (RFC 5424), least severe first. */
 export const LOG_LEVEL_NAMES = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
 export type LogLevelName = (typeof LOG_LEVEL_NAMES)[number];
 
-export type ToolGroup = 'lifecycle' | 'navigation' | 'analysis' | 'workspace' | 'editing' | 'simulation';
+export type ToolGroup = 'lifecycle' | 'navigation' | 'analysis' | 'workspace' | 'editing' | 'simulation' | 'skills';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;

@@ -1,6 +1,7 @@
 import { SYMBOL_TOOL_DETAILS } from './docs/symbolDetails.js';
 import { SYMNAV_DETAILS } from './docs/symnavDetails.js';
 import { FIXES_DETAILS } from './docs/fixesDetails.js';
+import { SKILL_PHASES_DETAILS } from './docs/skillPhasesDetails.js';
 
 /**
  * The longer explanation of each tool, for docs/tools.md (rendered by toolsDoc.ts under the tool's
@@ -87,4 +88,5 @@ export const TOOL_DETAILS: Readonly<Record<string, string>> = {
   ...SYMBOL_TOOL_DETAILS,
   ...SYMNAV_DETAILS,
   ...FIXES_DETAILS,
+  ...SKILL_PHASES_DETAILS,
 };

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { UserError } from '@agent-lsp/protocol';
+import { builtinSkills, describeToolPattern, findSkill, type PhaseRules, type PhaseStatus, type SkillPhaseTracker } from '@agent-lsp/skills';
+import { readyOutput } from '../schemas.js';
+import { defineTool, READ_ONLY, STATEFUL, type AnyToolDefinition, type ToolContext } from '../toolDefinition.js';
+
+const statusOutput = {
+  ...readyOutput,
+  active: z.boolean().describe('Whether a skill is active.'),
+  skill: z.string().optional(),
+  mode: z.enum(['warn', 'block']).optional(),
+  phase: z.string().optional().describe('The current phase.'),
+  phase_index: z.number().optional().describe('1-based.'),
+  phase_count: z.number().optional(),
+  allowed: z.array(z.string()).optional().describe('Tools allowed now: name, prefix*, tool(arg) with arg set, tool(!arg) without.'),
+  advance_on: z.array(z.string()).optional().describe('Calling one of these moves to next_phase.'),
+  next_phase: z.string().optional(),
+  phases: z.array(z.string()).optional().describe('Every phase of the skill, in order.'),
+  calls: z.number().optional(),
+  warnings: z.number().optional().describe('Out-of-order calls let through (warn mode).'),
+};
+type StatusOut = z.infer<z.ZodObject<typeof statusOutput>>;
+
+function tracker(ctx: ToolContext): SkillPhaseTracker {
+  if (!ctx.skillPhases) throw new UserError('not_supported', 'Skill phases are tracked per MCP server; this call did not come through one.');
+  return ctx.skillPhases;
+}
+
+function phasedSkillNames(): string {
+  return builtinSkills()
+    .filter((s) => s.phases.length > 0)
+    .map((s) => s.name)
+    .join(', ');
+}
+
+function statusOut(status: PhaseStatus | undefined, phases?: string[]): StatusOut {
+  if (!status) return { ready: true, active: false };
+  return { ready: true, active: true, ...status, ...(phases ? { phases } : {}) };
+}
+
+function statusText(r: StatusOut): string {
+  if (!r.active || !r.skill) return 'No skill is active.';
+  const advance = r.next_phase && r.advance_on?.length ? `\nTo advance to "${r.next_phase}": call ${r.advance_on.map(describeToolPattern).join(' or ')}.` : r.next_phase ? '' : '\nThis is the last phase.';
+  return (
+    `Skill ${r.skill} (${r.mode}): phase "${r.phase}" (${r.phase_index} of ${r.phase_count})` +
+    (r.phases ? `; phases: ${r.phases.join(' → ')}` : '') +
+    `\nAllowed now: ${[...(r.allowed ?? []), ...(r.advance_on ?? [])].map(describeToolPattern).join(', ')}${advance}`
+  );
+}
+
+export const activateSkill = defineTool({
+  name: 'activate_skill',
+  title: 'Activate a skill',
+  description: 'Holds your next tool calls to a skill\'s phase order (e.g. no write before a simulation): block refuses, warn warns.',
+  group: 'skills',
+  input: {
+    skill_name: z.string().min(1).describe('A skill (prompt) name with phases, e.g. lsp-safe-edit.'),
+    mode: z.enum(['warn', 'block']).default('warn').describe('block refuses out-of-order calls; warn lets them through with a warning.'),
+  },
+  output: statusOutput,
+  annotations: STATEFUL,
+  handler(args, ctx) {
+    const phases = tracker(ctx);
+    const skill = findSkill(builtinSkills(), args.skill_name);
+    if (!skill) throw new UserError('invalid_argument', `No skill named ${args.skill_name}. Skills with phases: ${phasedSkillNames()}.`);
+    if (skill.phases.length === 0) throw new UserError('invalid_argument', `${skill.name} has no phases to enforce. Skills with phases: ${phasedSkillNames()}.`);
+    const status = phases.activate(skill, args.mode);
+    return Promise.resolve(statusOut(status, skill.phases.map((p) => p.name)));
+  },
+  text: (r) => `Activated. ${statusText(r)}`,
+});
+
+export const deactivateSkill = defineTool({
+  name: 'deactivate_skill',
+  title: 'Deactivate the skill',
+  description: 'Ends phase enforcement of the active skill.',
+  group: 'skills',
+  input: {},
+  output: statusOutput,
+  annotations: STATEFUL,
+  handler(_args, ctx) {
+    const last = tracker(ctx).deactivate();
+    return Promise.resolve({ ...statusOut(last), active: false });
+  },
+  text: (r) => (r.skill ? `Deactivated ${r.skill} in phase "${r.phase}" after ${r.calls} call(s), ${r.warnings} warning(s).` : 'No skill was active.'),
+});
+
+export const getSkillPhase = defineTool({
+  name: 'get_skill_phase',
+  title: 'Current skill phase',
+  description: 'The active skill, its current phase, what is allowed now and what advances it.',
+  group: 'skills',
+  input: {},
+  output: statusOutput,
+  annotations: READ_ONLY,
+  handler(_args, ctx) {
+    return Promise.resolve(statusOut(tracker(ctx).status()));
+  },
+  text: statusText,
+});
+
+export const skillPhaseTools = [activateSkill, deactivateSkill, getSkillPhase];
+
+/**
+ * What skill phases govern: the order of simulations and writes. Tools that only read, and managing
+ * the language servers, are never out of order (so tools added later need no skill edits to be
+ * usable while a skill is active); the skill tools are not part of any phase.
+ */
+export function skillPhaseRules(catalog: readonly AnyToolDefinition[]): PhaseRules {
+  const free = new Set(catalog.filter((t) => t.group === 'lifecycle' || t.annotations.readOnlyHint).map((t) => t.name));
+  const own = new Set(catalog.filter((t) => t.group === 'skills').map((t) => t.name));
+  return { alwaysAllowed: (tool) => free.has(tool), untracked: (tool) => own.has(tool) };
+}

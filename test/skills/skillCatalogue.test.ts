@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { builtinSkills, matchesToolName, parseToolPattern, renderSkillsDoc, SkillPhaseTracker, skillMentions } from '@agent-lsp/skills';
+import { skillPhaseRules, TOOL_CATALOG } from '@agent-lsp/tools';
+import { REPO_ROOT } from '../helpers/paths.js';
+
+const tools = new Map(TOOL_CATALOG.map((t) => [t.name, t]));
+/** Backticked words a skill may use besides tool names: argument and result field names. */
+const fieldNames = new Set(TOOL_CATALOG.flatMap((t) => [...Object.keys(t.input), ...Object.keys(t.output)]));
+const skills = builtinSkills();
+
+describe('the skills', () => {
+  it('are at least 20, and rename, refactor, safe-edit and verify have phases', () => {
+    expect(skills.length).toBeGreaterThanOrEqual(20);
+    for (const name of ['lsp-rename', 'lsp-refactor', 'lsp-safe-edit', 'lsp-verify']) {
+      expect(skills.find((s) => s.name === name)?.phases.length, name).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  it.each(skills.map((s) => [s.name, s] as const))('%s names only tools and arguments that exist', (_, skill) => {
+    const { calls, words } = skillMentions(skill.body);
+    expect(calls.length, 'a skill says which tools to call, as `tool {args}`').toBeGreaterThan(2);
+    const problems: string[] = [];
+    for (const call of calls) {
+      const tool = tools.get(call.tool);
+      if (!tool) problems.push(`no tool ${call.tool}`);
+      else for (const arg of call.args) if (!(arg in tool.input)) problems.push(`${call.tool} has no argument ${arg}`);
+    }
+    for (const word of words) if (!tools.has(word) && !fieldNames.has(word)) problems.push(`\`${word}\` is neither a tool nor an argument or result field`);
+    for (const phase of skill.phases) {
+      for (const pattern of [...phase.allowed, ...phase.advance_on]) {
+        const matching = TOOL_CATALOG.filter((t) => matchesToolName(t.name, pattern));
+        if (matching.length === 0) problems.push(`phase ${phase.name}: ${pattern} matches no tool`);
+        const condition = parseToolPattern(pattern).condition;
+        if (condition && !matching.every((t) => condition.arg in t.input)) problems.push(`phase ${phase.name}: ${pattern} names an argument the tool does not take`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it.each(skills.filter((s) => s.phases.length > 0).map((s) => [s.name, s] as const))('%s: its own workflow, call by call, passes its phases in block mode', (_, skill) => {
+    const tracker = new SkillPhaseTracker(skillPhaseRules(TOOL_CATALOG));
+    tracker.activate(skill, 'block');
+    const refused: string[] = [];
+    for (const call of skillMentions(skill.body).calls) {
+      // A name alone stands for a value the agent fills in; `false` is written out when meant.
+      const args = Object.fromEntries(call.args.map((a) => [a, call.values[a] === 'false' ? false : (call.values[a] ?? 'value')]));
+      const verdict = tracker.check(call.tool, args);
+      if (verdict.action !== 'run') refused.push(`${call.tool}: ${verdict.message}`);
+      tracker.record(call.tool, args, true);
+    }
+    expect(refused).toEqual([]);
+    expect(tracker.status()?.phase_index, 'the workflow reaches the last phase').toBe(skill.phases.length);
+  });
+
+  it('the check catches a tool or argument that does not exist', () => {
+    const { calls, words } = skillMentions('Call `find_callers {file_path}` then `find_references {file_path, depth: 2}` and read `caller_count`.');
+    expect(calls).toEqual([
+      { tool: 'find_callers', args: ['file_path'], values: { file_path: undefined } },
+      { tool: 'find_references', args: ['file_path', 'depth'], values: { file_path: undefined, depth: '2' } },
+    ]);
+    expect(tools.has('find_callers')).toBe(false);
+    expect('depth' in (tools.get('find_references')?.input ?? {})).toBe(false);
+    expect(words).toEqual(['caller_count']);
+    expect(fieldNames.has('caller_count')).toBe(false);
+  });
+
+  it('docs/skills.md is what scripts/gen-skills-doc.mjs writes from the skill files', () => {
+    const committed = readFileSync(join(REPO_ROOT, 'docs', 'skills.md'), 'utf8');
+    expect(committed, 'docs/skills.md is stale: run `npx tsc -b && node scripts/gen-skills-doc.mjs` and commit the result.').toBe(renderSkillsDoc(skills));
+    for (const s of skills) expect(committed).toContain(`## ${s.name}\n`);
+  });
+});
