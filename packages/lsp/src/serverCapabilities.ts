@@ -17,6 +17,8 @@ const CAPABILITY_OF: Record<string, keyof ServerCapabilities> = {
   'textDocument/rename': 'renameProvider',
   'textDocument/formatting': 'documentFormattingProvider',
   'textDocument/rangeFormatting': 'documentRangeFormattingProvider',
+  'textDocument/prepareCallHierarchy': 'callHierarchyProvider',
+  'textDocument/prepareTypeHierarchy': 'typeHierarchyProvider',
 };
 
 /**

@@ -59,8 +59,9 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
 
   const defs = selectTools(options.toolGroups);
   for (const def of defs) {
-    mcp.registerTool(
-      def.name,
+    // Aliases run the same tool; serveCompactToolList leaves them out of tools/list.
+    for (const name of [def.name, ...(def.aliases ?? [])]) mcp.registerTool(
+      name,
       { title: def.title, description: def.description, inputSchema: def.input, outputSchema: { ...inferredRootOutput, ...def.output }, annotations: { title: def.title, ...def.annotations } },
       (args: Record<string, unknown>, extra) =>
         runTool(

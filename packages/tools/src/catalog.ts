@@ -1,6 +1,7 @@
 import { assistTools } from './tools/assist.js';
 import { checkpointTools } from './tools/checkpoints.js';
 import { getDaemonStatus } from './tools/daemons.js';
+import { impactTools } from './tools/impactTools.js';
 import { diagnosticsTools } from './tools/diagnostics.js';
 import { documentTools } from './tools/documents.js';
 import { editingTools } from './tools/editing.js';
@@ -20,6 +21,7 @@ export const TOOL_CATALOG: readonly AnyToolDefinition[] = [
   ...diagnosticsTools,
   ...navigationTools,
   ...symbolTools,
+  ...impactTools,
   ...assistTools,
   ...editingTools,
   ...refactoringTools,

@@ -1,0 +1,5 @@
+import type { AnyToolDefinition } from '../toolDefinition.js';
+import { findCallers } from './callHierarchy.js';
+
+/** The call/type hierarchy and change-impact tools (issue 13), in catalogue order. */
+export const impactTools: readonly AnyToolDefinition[] = [findCallers];
