@@ -1,5 +1,6 @@
 import type { AnyToolDefinition } from '../toolDefinition.js';
 import { findCallers } from './callHierarchy.js';
+import { typeHierarchy } from './typeHierarchy.js';
 
 /** The call/type hierarchy and change-impact tools (issue 13), in catalogue order. */
-export const impactTools: readonly AnyToolDefinition[] = [findCallers];
+export const impactTools: readonly AnyToolDefinition[] = [findCallers, typeHierarchy];
