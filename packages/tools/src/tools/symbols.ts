@@ -20,7 +20,7 @@ import { pagingInput, pagingOutput, positionInput, readinessInput, readyOutput }
 import { SYMBOL_KIND_NAMES, symbolKindName } from '../symbolKinds.js';
 import { defineTool, READ_ONLY, type ToolContext } from '../toolDefinition.js';
 
-function hoverText(contents: Hover['contents']): string {
+export function hoverText(contents: Hover['contents']): string {
   const one = (c: MarkedString | MarkupContent): string =>
     typeof c === 'string' ? c : 'kind' in c ? c.value : '```' + c.language + '\n' + c.value + '\n```';
   return Array.isArray(contents) ? contents.map(one).join('\n\n') : one(contents);
