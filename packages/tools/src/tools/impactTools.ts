@@ -4,6 +4,7 @@ import { typeHierarchy } from './typeHierarchy.js';
 import { exploreSymbol } from './explore.js';
 import { getEditingContext } from './editingContext.js';
 import { blastRadius } from './impact.js';
+import { detectChanges } from './detectChanges.js';
 
 /** The call/type hierarchy and change-impact tools (issue 13), in catalogue order. */
-export const impactTools: readonly AnyToolDefinition[] = [findCallers, typeHierarchy, exploreSymbol, getEditingContext, blastRadius];
+export const impactTools: readonly AnyToolDefinition[] = [findCallers, typeHierarchy, exploreSymbol, getEditingContext, blastRadius, detectChanges];
