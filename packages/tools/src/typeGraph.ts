@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import type { Location, LocationLink, Position, TypeHierarchyItem } from 'vscode-languageserver-protocol';
+import { SymbolKind, type Location, type LocationLink, type Position, type TypeHierarchyItem } from 'vscode-languageserver-protocol';
 import { isWithin, UserError, uriToPath } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import type { ReadyDocument } from './documentQuery.js';
@@ -27,7 +27,7 @@ export interface TypeGraph {
   symbol: { name: string; kind: string; file: string; line: number; column: number };
   supertypes?: TypeEntry[] | undefined;
   subtypes?: TypeEntry[] | undefined;
-  derived_from?: 'class_heads' | undefined;
+  derived_from?: 'class_heads' | 'implementations' | undefined;
 }
 
 const MAX_LEVELS = 4;
@@ -67,8 +67,19 @@ export async function typeGraph(ctx: ToolContext, doc: ReadyDocument, position: 
     const p = at(uri, position);
     throw new UserError('invalid_position', `No class, interface or struct at ${doc.label}:${p.line}:${p.column}. Put the position on a type's name (e.g. position_pattern "class @@Name").`);
   }
-  const out: TypeGraph = { symbol: { name: node.name, kind: symbolKindName(node.kind), ...at(uri, node.selectionRange.start) }, derived_from: 'class_heads' };
   const origin = { uri, node };
+  const symbol = { name: node.name, kind: symbolKindName(node.kind), ...at(uri, node.selectionRange.start) };
+  if (extname(doc.handle.path) === '.go') {
+    // Go types have no heads: an interface's subtypes are the types implementing it, a concrete
+    // type's supertypes the interfaces it satisfies (gopls answers both as implementations).
+    const out: TypeGraph = { symbol, derived_from: 'implementations' };
+    const isInterface = node.kind === SymbolKind.Interface;
+    const implementations = () => implementationsOf(ctx, conn, trees, origin);
+    if (directions.includes('supertypes')) out.supertypes = isInterface ? [] : await derivedLevels(origin, implementations, at, 1);
+    if (directions.includes('subtypes')) out.subtypes = isInterface ? await derivedLevels(origin, implementations, at, 1) : [];
+    return out;
+  }
+  const out: TypeGraph = { symbol, derived_from: 'class_heads' };
   if (directions.includes('supertypes')) out.supertypes = await derivedLevels(origin, (t) => basesOf(ctx, conn, trees, t), at);
   if (directions.includes('subtypes')) out.subtypes = await derivedLevels(origin, (t) => subtypesOf(ctx, conn, trees, t), at);
   return out;
@@ -108,11 +119,12 @@ async function derivedLevels(
   origin: TypeRef,
   related: (t: TypeRef) => Promise<Related[]>,
   at: (uri: string, p: Position) => { file: string; line: number; column: number },
+  maxLevels = MAX_LEVELS,
 ): Promise<TypeEntry[]> {
   const seen = new Set([key(origin.uri, origin.node.selectionRange.start)]);
   const out: TypeEntry[] = [];
   let frontier = [origin];
-  for (let level = 1; level <= MAX_LEVELS && frontier.length > 0; level++) {
+  for (let level = 1; level <= maxLevels && frontier.length > 0; level++) {
     const next: TypeRef[] = [];
     for (const t of frontier) {
       for (const r of await related(t)) {
@@ -188,4 +200,30 @@ async function subtypesOf(ctx: ToolContext, conn: LspConnection, trees: SymbolTr
     if (inHead) out.push({ ref: { uri: ref.uri, node: holder } });
   }
   return out;
+}
+
+/** The types the server names as implementations of `t` (Go: implementing types, or satisfied interfaces). */
+async function implementationsOf(ctx: ToolContext, conn: LspConnection, trees: SymbolTrees, t: TypeRef): Promise<Related[]> {
+  if (!conn.supports('textDocument/implementation')) return [];
+  const params = { textDocument: { uri: t.uri }, position: t.node.selectionRange.start };
+  const result = (await requestLocations(conn, ctx.workspace.registry, 'textDocument/implementation', params, ctx.signal)) as Location | Location[] | LocationLink[] | null;
+  const list = result ? (Array.isArray(result) ? result : [result]) : [];
+  const out: Related[] = [];
+  for (const d of list) {
+    const uri = 'targetUri' in d ? d.targetUri : d.uri;
+    const range = 'targetUri' in d ? d.targetSelectionRange : d.range;
+    if (!inRoots(ctx, uri)) {
+      const text = conn.documents.get(uri)?.text;
+      out.push({ outside: { name: text ? wordAt(text, range.start) : '?', uri, position: range.start } });
+      continue;
+    }
+    const node = enclosingSymbol(await trees.of(uri), range.start, (s) => TYPE_KINDS.has(s.kind) && contains(s.selectionRange, range.start));
+    if (node && node !== t.node) out.push({ ref: { uri, node } });
+  }
+  return out;
+}
+
+function wordAt(text: string, p: Position): string {
+  const line = text.split('\n')[p.line] ?? '';
+  return /^[\w$]+/.exec(line.slice(p.character))?.[0] ?? '?';
 }

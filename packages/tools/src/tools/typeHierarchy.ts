@@ -36,7 +36,7 @@ export const typeHierarchy = defineTool({
   output: {
     ...readyOutput,
     symbol: symbolRefOutput.optional(),
-    derived_from: z.literal('class_heads').optional().describe('Derived from class heads (bases by definition, subtypes by references), not the server\'s type hierarchy.'),
+    derived_from: z.enum(['class_heads', 'implementations']).optional().describe('Not the server\'s type hierarchy: derived from class heads, or (Go) implementations.'),
     supertypes: z.array(typeEntryOutput).optional(),
     subtypes: z.array(typeEntryOutput).optional(),
   },
@@ -52,7 +52,7 @@ export const typeHierarchy = defineTool({
   text: (r) => {
     if (!r.ready) return notReadyText(r as NotReadyResult);
     const s = r.symbol;
-    const head = s ? `${s.kind} ${s.name} (${s.file}:${s.line}:${s.column})${r.derived_from ? ' — derived from class heads (the server has no type hierarchy)' : ''}` : '';
+    const head = s ? `${s.kind} ${s.name} (${s.file}:${s.line}:${s.column})${r.derived_from ? ` — derived from ${r.derived_from === 'class_heads' ? 'class heads' : 'implementations'} (the server has no type hierarchy)` : ''}` : '';
     return [head, ...entriesText('supertypes', r.supertypes), ...entriesText('subtypes', r.subtypes)].join('\n');
   },
 });
