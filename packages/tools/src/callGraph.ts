@@ -1,5 +1,5 @@
 import type { CallHierarchyIncomingCall, CallHierarchyItem, CallHierarchyOutgoingCall, Location, Position, Range } from 'vscode-languageserver-protocol';
-import { UserError } from '@agent-lsp/protocol';
+import { isWithin, UserError, uriToPath } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import type { ReadyDocument } from './documentQuery.js';
 import { requestLocations } from './freshAnswer.js';
@@ -111,6 +111,17 @@ export async function callGraph(
   return { symbol, calls, ...(derived ? { derived_from: 'references' as const } : {}), notes };
 }
 
+function inRoots(ctx: ToolContext, uri: string): boolean {
+  const path = uriToPath(uri);
+  return path !== undefined && ctx.workspace.rootList.some((r) => isWithin(r, path));
+}
+
+/** Appends the sites not already listed (servers repeat a site once per overload). */
+function addSites(list: CallSite[], sites: readonly CallSite[]): CallSite[] {
+  for (const s of sites) if (!list.some((x) => x.file === s.file && x.line === s.line && x.column === s.column)) list.push(s);
+  return list;
+}
+
 function site(mapper: PositionMapper, uri: string, range: Range): { file: string; line: number; column: number } {
   const l = mapper.location(uri, range);
   return { file: l.file, line: l.line, column: l.column };
@@ -167,17 +178,18 @@ async function nativeCalls(
         const target = 'from' in call ? call.from : call.to;
         // Incoming: the sites are in the caller; outgoing: in the item being expanded.
         const sitesUri = 'from' in call ? call.from.uri : item.uri;
-        const k = key(target.uri, target.selectionRange.start);
+        // Overloads outside the workspace (typeshed's, lib.d.ts's) are one callee to the agent.
+        const k = inRoots(ctx, target.uri) ? key(target.uri, target.selectionRange.start) : `${target.uri}#${target.name}`;
         const sites = call.fromRanges.map((r) => site(mapper, sitesUri, r));
         const existing = byKey.get(k);
         if (existing) {
-          if (existing.level === level) existing.call_sites.push(...sites);
+          if (existing.level === level) addSites(existing.call_sites, sites);
           continue;
         }
         if (seen.has(k)) continue;
         seen.add(k);
         const container = await containerOf(trees, target);
-        const entry: CallEntry = { direction, level, name: target.name, kind: symbolKindName(target.kind), ...site(mapper, target.uri, target.selectionRange), call_sites: sites };
+        const entry: CallEntry = { direction, level, name: target.name, kind: symbolKindName(target.kind), ...site(mapper, target.uri, target.selectionRange), call_sites: addSites([], sites) };
         if (container) entry.container = container;
         if (level > 1) entry.via = item.name;
         byKey.set(k, entry);
@@ -246,7 +258,7 @@ async function derivedCallers(
           group = { entry, ...(user ? { node: { uri: ref.uri, position: user.selectionRange.start, name: user.name } } : {}) };
           byUser.set(k, group);
         }
-        group.entry.call_sites.push(site(mapper, ref.uri, ref.range));
+        addSites(group.entry.call_sites, [site(mapper, ref.uri, ref.range)]);
       }
       for (const [k, group] of byUser) {
         if (seen.has(k)) continue;

@@ -1,3 +1,5 @@
+import { IMPACT_EXAMPLES } from './docs/impactExamples.js';
+
 /**
  * One worked example per tool, for docs/tools.md (rendered by toolsDoc.ts, checked by toolsDoc.test.ts).
  *
@@ -17,6 +19,7 @@ const REPO = '/path/to/agent-lsp';
 const ROOT = `${REPO}/examples/workspace`;
 
 export const TOOL_EXAMPLES: Record<string, ToolExample> = {
+  ...IMPACT_EXAMPLES,
   start_lsp: {
     args: { root_dir: ROOT, language_id: 'python' },
     result: [

@@ -7,7 +7,7 @@ const GIT_TIMEOUT_MS = 30_000;
 export function git(cwd: string, args: readonly string[], signal: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile('git', [...args], { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, signal, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' } }, (err, stdout, stderr) => {
-      if (err) reject(Object.assign(err, { stderr: String(stderr) }));
+      if (err) reject(Object.assign(err as Error, { stderr: String(stderr) }));
       else resolve(String(stdout));
     });
   });

@@ -1,9 +1,12 @@
+import { IMPACT_DETAILS } from './docs/impactDetails.js';
+
 /**
  * The longer explanation of each tool, for docs/tools.md (rendered by toolsDoc.ts under the tool's
  * short description). tools/list carries only the short one: it is sent into the agent's context on
  * every turn (test/e2e/catalogSize.test.ts keeps it small).
  */
 export const TOOL_DETAILS: Readonly<Record<string, string>> = {
+  ...IMPACT_DETAILS,
   start_lsp:
     'Sets the workspace root. With language_id, starts that language server now and waits until it has indexed the workspace (progress is reported; wait_for_ready:false returns at once). Without it, servers start on first use of a file of their language. Call this first.',
   restart_lsp_server:

@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import { SymbolKind, type Location, type LocationLink, type Position, type TypeHierarchyItem } from 'vscode-languageserver-protocol';
+import { SymbolKind, type Location, type Position, type TypeHierarchyItem } from 'vscode-languageserver-protocol';
 import { isWithin, UserError, uriToPath } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import type { ReadyDocument } from './documentQuery.js';
@@ -171,7 +171,7 @@ async function basesOf(ctx: ToolContext, conn: LspConnection, trees: SymbolTrees
   const out: Related[] = [];
   for (const base of head.bases) {
     const position = positionAt(text, base.offset);
-    const defs = (await requestLocations(conn, ctx.workspace.registry, 'textDocument/definition', { textDocument: { uri: t.uri }, position }, ctx.signal)) as Location | Location[] | LocationLink[] | null;
+    const defs = (await requestLocations(conn, ctx.workspace.registry, 'textDocument/definition', { textDocument: { uri: t.uri }, position }, ctx.signal));
     const list = defs ? (Array.isArray(defs) ? defs : [defs]) : [];
     for (const d of list) {
       const uri = 'targetUri' in d ? d.targetUri : d.uri;
@@ -206,7 +206,7 @@ async function subtypesOf(ctx: ToolContext, conn: LspConnection, trees: SymbolTr
 async function implementationsOf(ctx: ToolContext, conn: LspConnection, trees: SymbolTrees, t: TypeRef): Promise<Related[]> {
   if (!conn.supports('textDocument/implementation')) return [];
   const params = { textDocument: { uri: t.uri }, position: t.node.selectionRange.start };
-  const result = (await requestLocations(conn, ctx.workspace.registry, 'textDocument/implementation', params, ctx.signal)) as Location | Location[] | LocationLink[] | null;
+  const result = (await requestLocations(conn, ctx.workspace.registry, 'textDocument/implementation', params, ctx.signal));
   const list = result ? (Array.isArray(result) ? result : [result]) : [];
   const out: Related[] = [];
   for (const d of list) {

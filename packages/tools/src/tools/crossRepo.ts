@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Location, LocationLink, Position } from 'vscode-languageserver-protocol';
 import { isWithin, pathToUri, splitLines, UserError, uriToPath } from '@agent-lsp/protocol';
@@ -77,11 +77,11 @@ const repositoryOutput = z.object({ root: z.string(), references: z.number(), lo
 export const getCrossRepoReferences = defineTool({
   name: 'get_cross_repo_references',
   title: 'Cross-repository references',
-  description: 'References to the symbol at a position from other checkouts (consumer_roots, added as workspace folders for the call), by repository.',
+  description: 'References to the symbol at a position from other repositories (consumer_roots), by repository.',
   group: 'analysis',
   input: {
     ...positionInput,
-    consumer_roots: z.array(z.string()).min(1).describe('Absolute paths of the consuming repositories.'),
+    consumer_roots: z.array(z.string()).min(1).describe('Absolute paths.'),
     ...readinessInput,
   },
   output: {
@@ -114,7 +114,7 @@ export const getCrossRepoReferences = defineTool({
       const params = { textDocument: { uri }, position, context: { includeDeclaration: false } };
       const result = (await requestLocations(conn, ctx.workspace.registry, 'textDocument/references', params, ctx.signal)) as Location[] | LocationLink[] | null;
       const mapper = new PositionMapper(ctx.workspace, conn);
-      const own = ctx.workspace.rootList.filter((r) => !added.includes(r)).find((r) => isWithin(r, doc.handle.path)) ?? (ctx.workspace.primaryRoot as string);
+      const own = ctx.workspace.rootList.filter((r) => !added.includes(r)).find((r) => isWithin(r, doc.handle.path)) ?? ctx.workspace.primaryRoot ?? dirname(doc.handle.path);
       const roots = [own, ...consumers.filter((c) => c !== own)];
       // The most specific root holding a file (a consumer may sit inside the main root).
       const bySpecificity = [...roots].sort((a, b) => b.length - a.length);

@@ -130,7 +130,8 @@ export const getEditingContext = defineTool({
         const out = await conn.request<CallHierarchyOutgoingCall[] | null>('callHierarchy/outgoingCalls', { item }, { signal: ctx.signal }).catch(() => null);
         for (const c of out ?? []) {
           const loc = mapper.location(c.to.uri, c.to.selectionRange);
-          const k = `${fn.name}>${loc.file}:${loc.line}:${loc.column}`;
+          // One entry per callee name and file: overloads (typeshed's sum, lib.d.ts's) are one to the agent.
+          const k = `${fn.name}>${c.to.name}@${loc.file}`;
           if (seen.has(k)) continue;
           seen.add(k);
           calls.push({ from: fn.name, name: c.to.name, kind: symbolKindName(c.to.kind), file: loc.file, line: loc.line, column: loc.column });

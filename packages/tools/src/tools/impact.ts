@@ -14,11 +14,11 @@ const DEFAULT_FILE_LIMIT = 100;
 export const blastRadius = defineTool({
   name: 'blast_radius',
   title: 'Blast radius of files',
-  description: 'Top-level symbols of the given files and every use of them from other files, split test / non-test, grouped by file.',
+  description: 'Every use of the top-level symbols of files from other files, test vs non-test, by file.',
   group: 'analysis',
   input: {
-    changed_files: z.array(z.string()).min(1).describe('Files whose symbols may change.'),
-    include_transitive: z.boolean().optional().describe('Also the uses of their non-test users (default false).'),
+    changed_files: z.array(z.string()).min(1),
+    include_transitive: z.boolean().optional().describe('Also uses of the users.'),
     filter: z.string().optional().describe('Only symbols whose name contains this.'),
     ...readinessInput,
     ...pagingInput,
