@@ -103,4 +103,12 @@ describe.each(LANGUAGES)('find_callers with $language', (fx) => {
     expect(answer.isError).toBe(true);
     expect(answer.text).toMatch(/No function, method or class at .*whitespace/);
   });
+
+  it('refuses a position on a keyword', async () => {
+    const answer = await agent.call('find_callers', { file_path: fx.service, position_pattern: fx.language === 'python' ? '@@return total' : '@@return rows.length' });
+    expect(answer.isError).toBe(true);
+    expect(answer.text).toMatch(/No function, method or class at .*keyword/);
+    const explored = await agent.call('explore_symbol', { file_path: fx.service, position_pattern: fx.language === 'python' ? '@@return total' : '@@return rows.length' });
+    expect(explored.isError).toBe(true);
+  });
 });

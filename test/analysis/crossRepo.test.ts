@@ -57,3 +57,40 @@ describe('get_cross_repo_references with typescript', () => {
     expect(answer.text).toMatch(/consumer root .*missing does not exist/);
   });
 });
+
+/**
+ * pyright answers references within one workspace folder: the consumer's uses are found by
+ * resolving each mention of the name there (its pyrightconfig makes the library importable).
+ */
+describe('get_cross_repo_references with python', () => {
+  let agent: AgentLspClient;
+  let dir: string;
+  let lib: string;
+  let consumer: string;
+
+  beforeAll(async () => {
+    dir = realpathSync(mkdtempSync(join(tmpdir(), 'agent-lsp-cross-py-')));
+    lib = join(dir, 'lib');
+    consumer = join(dir, 'consumer');
+    cpSync(join(FIXTURES, 'py-graph'), lib, { recursive: true });
+    mkdirSync(join(consumer, 'app'), { recursive: true });
+    writeFileSync(join(consumer, 'pyrightconfig.json'), JSON.stringify({ extraPaths: ['../lib'] }));
+    writeFileSync(join(consumer, 'app', '__init__.py'), '');
+    // "summarize" also appears in a string and in an unrelated local: neither is a use.
+    writeFileSync(join(consumer, 'app', 'use.py'), 'from graph.service import summarize\n\n\ndef run() -> int:\n    return summarize("summarize")\n\n\ndef other() -> int:\n    summarize_count = 1\n    return summarize_count\n');
+    agent = await startAgentLsp();
+    ok(await agent.call('start_lsp', { root_dir: lib, language_id: 'python' }));
+  });
+  afterAll(async () => {
+    await agent?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('finds the consumer\'s import and call by resolving the name, and says how', async () => {
+    const data = ok(await agent.call('get_cross_repo_references', { file_path: 'graph/service.py', position_pattern: 'def @@summarize(', consumer_roots: [consumer] }));
+    const repos = data['repositories'] as (Repo & { found_by_definition?: number })[];
+    expect(repos.map((r) => `${r.root} ${r.references}`)).toEqual([`${lib} 5`, `${consumer} 2`]);
+    expect(repos[1]?.found_by_definition).toBe(2);
+    expect(repos[1]?.locations.map((l) => `${l.file}:${l.line}:${l.column}`)).toEqual(['app/use.py:1:27', 'app/use.py:5:12']);
+  });
+});

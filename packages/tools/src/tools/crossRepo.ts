@@ -10,6 +10,7 @@ import { compareLocations, locationsByFileText, PositionMapper } from '../locati
 import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { location, positionInput, readinessInput, readyOutput, type LocationOut } from '../schemas.js';
 import { defineTool, READ_ONLY, type ToolContext } from '../toolDefinition.js';
+import { positionAt } from '../typeHeads.js';
 
 const SKIP_DIRS = new Set(['node_modules', '.git', '.venv', 'venv', '__pycache__', 'dist', 'build', 'out', 'target', '.mypy_cache']);
 /** Files read per consumer root while looking for the symbol's name. */
@@ -72,7 +73,53 @@ function wordAt(doc: ReadyDocument, p: Position): string {
   return word;
 }
 
-const repositoryOutput = z.object({ root: z.string(), references: z.number(), locations: z.array(location) });
+const repositoryOutput = z.object({
+  root: z.string(),
+  references: z.number(),
+  found_by_definition: z.number().optional().describe('Of these, found by resolving each mention of the name (the server\'s references missed them).'),
+  locations: z.array(location),
+});
+
+function sameTarget(a: Location | LocationLink, b: Location | LocationLink): boolean {
+  const at = (l: Location | LocationLink) => ('targetUri' in l ? { uri: l.targetUri, line: l.targetSelectionRange.start.line } : { uri: l.uri, line: l.range.start.line });
+  const x = at(a);
+  const y = at(b);
+  return x.uri === y.uri && x.line === y.line;
+}
+
+/**
+ * Uses in consumer files the server's references did not include (pyright answers references
+ * within one workspace folder): each mention of the name whose definition is the symbol's own.
+ */
+async function usesByDefinition(
+  ctx: ToolContext,
+  conn: LspConnection,
+  doc: ReadyDocument,
+  position: Position,
+  word: string,
+  files: readonly string[],
+  known: readonly (Location | LocationLink)[],
+): Promise<Location[]> {
+  if (!conn.supports('textDocument/definition') || files.length === 0) return [];
+  const asDefs = (r: Location | Location[] | LocationLink[] | null) => (r ? (Array.isArray(r) ? r : [r]) : []);
+  const origin = asDefs(await requestLocations(conn, ctx.workspace.registry, 'textDocument/definition', { textDocument: { uri: doc.handle.uri }, position }, ctx.signal));
+  if (origin.length === 0) return [];
+  const knownKeys = new Set(known.map((l) => ('targetUri' in l ? '' : `${l.uri}#${l.range.start.line}:${l.range.start.character}`)));
+  const pattern = new RegExp(`(?<![\\w$])${word.replace(/[$]/g, '\\$')}(?![\\w$])`, 'g');
+  const found: Location[] = [];
+  for (const path of files) {
+    const uri = pathToUri(path);
+    const text = conn.documents.get(uri)?.text;
+    if (text === undefined) continue;
+    for (const m of text.matchAll(pattern)) {
+      const start = positionAt(text, m.index);
+      if (knownKeys.has(`${uri}#${start.line}:${start.character}`)) continue;
+      const defs = asDefs(await requestLocations(conn, ctx.workspace.registry, 'textDocument/definition', { textDocument: { uri }, position: start }, ctx.signal));
+      if (defs.some((d) => origin.some((o) => sameTarget(d, o)))) found.push({ uri, range: { start, end: { line: start.line, character: start.character + word.length } } });
+    }
+  }
+  return found;
+}
 
 export const getCrossRepoReferences = defineTool({
   name: 'get_cross_repo_references',
@@ -99,11 +146,13 @@ export const getCrossRepoReferences = defineTool({
     const consumers = [...new Set(args.consumer_roots.map(consumerRoot))];
     const added = consumers.filter((r) => !ctx.workspace.rootList.includes(r));
     const opened: string[] = [];
+    const naming: string[] = [];
     try {
       for (const r of added) await ctx.workspace.addFolder(r);
       // A server loads another project only when one of its files is open (tsserver).
       for (const r of consumers) {
         for (const path of filesNaming(ctx, conn, r, word)) {
+          naming.push(path);
           if (conn.documents.get(pathToUri(path))) continue;
           await ctx.workspace.openDocument(path);
           opened.push(path);
@@ -120,8 +169,11 @@ export const getCrossRepoReferences = defineTool({
       const bySpecificity = [...roots].sort((a, b) => b.length - a.length);
       const byRoot = new Map<string, LocationOut[]>(roots.map((r) => [r, []]));
       const seen = new Set<string>();
-      const list = result ? (Array.isArray(result) ? result : [result]) : [];
-      for (const item of list) {
+      const list: (Location | LocationLink)[] = result ? (Array.isArray(result) ? result : [result]) : [];
+      const derived = await usesByDefinition(ctx, conn, doc, position, word, naming, list);
+      const derivedKeys = new Set(derived.map((l) => `${l.uri}#${l.range.start.line}:${l.range.start.character}`));
+      const derivedPerRoot = new Map<string, number>();
+      for (const item of [...list, ...derived]) {
         const itemUri = 'targetUri' in item ? item.targetUri : item.uri;
         const range = 'targetUri' in item ? item.targetSelectionRange : item.range;
         const path = uriToPath(itemUri);
@@ -133,13 +185,19 @@ export const getCrossRepoReferences = defineTool({
         if (seen.has(k)) continue;
         seen.add(k);
         byRoot.get(holder ?? own)?.push(loc);
+        if (derivedKeys.has(`${itemUri}#${range.start.line}:${range.start.character}`)) derivedPerRoot.set(holder ?? own, (derivedPerRoot.get(holder ?? own) ?? 0) + 1);
       }
       for (const locs of byRoot.values()) locs.sort(compareLocations);
       const all = [...byRoot.values()].flat();
       return {
         ready: true,
         total: all.length,
-        repositories: roots.map((r) => ({ root: r, references: byRoot.get(r)?.length ?? 0, locations: byRoot.get(r) ?? [] })),
+        repositories: roots.map((r) => ({
+          root: r,
+          references: byRoot.get(r)?.length ?? 0,
+          ...(derivedPerRoot.has(r) ? { found_by_definition: derivedPerRoot.get(r) } : {}),
+          locations: byRoot.get(r) ?? [],
+        })),
       };
     } finally {
       for (const path of opened) await ctx.workspace.closeDocument(path).catch(() => undefined);
@@ -150,7 +208,7 @@ export const getCrossRepoReferences = defineTool({
     if (!r.ready) return notReadyText(r as NotReadyResult);
     const out = [`${r.total ?? 0} reference(s):`];
     for (const repo of r.repositories ?? []) {
-      out.push(`${repo.root} (${repo.references})`);
+      out.push(`${repo.root} (${repo.references}${repo.found_by_definition ? `, ${repo.found_by_definition} found by resolving the name` : ''})`);
       if (repo.locations.length > 0) out.push(locationsByFileText(repo.locations).replace(/^/gm, '  '));
     }
     return out.join('\n');
