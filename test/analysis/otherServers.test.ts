@@ -78,6 +78,15 @@ describe.skipIf(!clangd.installed)(`${clangd.title}: call and type hierarchy`, (
     else expect(summary(calls)).toEqual(['1 loadRows store.cpp']);
   });
 
+  it('get_editing_context: uses from other files, and a note where clangd refuses outgoing calls', async () => {
+    const data = ok(await agent.call('get_editing_context', { file_path: 'service.cpp' }));
+    const users = (data['callers'] as { symbol: string; user?: string; file: string }[]).map((c) => `${c.symbol} ${c.user ?? '<module>'} ${c.file}`);
+    expect(users).toContain('summarize main main.cpp');
+    const calls = data['calls'] as { name: string }[];
+    if (calls.length === 0) expect((data['notes'] as string[]).join(' ')).toMatch(/refused outgoing calls/);
+    else expect(calls.map((c) => c.name)).toEqual(['loadRows']);
+  });
+
   it('type_hierarchy: bases and derived structs, two levels', async () => {
     const data = ok(await agent.call('type_hierarchy', { file_path: 'shapes.h', position_pattern: 'struct @@Shape :' }));
     expect(summary(data['supertypes'])).toEqual(['1 HasArea shapes.h']);

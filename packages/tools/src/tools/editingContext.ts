@@ -121,13 +121,18 @@ export const getEditingContext = defineTool({
     const calls: z.infer<typeof calleeEntry>[] = [];
     if (conn.supports('textDocument/prepareCallHierarchy')) {
       const seen = new Set<string>();
+      let refused = false;
       for (const fn of members.filter((m) => CALLABLE_KINDS.has(m.kind))) {
         const items = await conn
           .request<CallHierarchyItem[] | null>('textDocument/prepareCallHierarchy', { textDocument: { uri }, position: fn.selectionRange.start }, { signal: ctx.signal })
           .catch(() => null);
         const item = items?.[0];
         if (!item) continue;
-        const out = await conn.request<CallHierarchyOutgoingCall[] | null>('callHierarchy/outgoingCalls', { item }, { signal: ctx.signal }).catch(() => null);
+        const out = await conn.request<CallHierarchyOutgoingCall[] | null>('callHierarchy/outgoingCalls', { item }, { signal: ctx.signal }).catch((err: unknown) => {
+          if (ctx.signal.aborted) throw err;
+          refused = true;
+          return null;
+        });
         for (const c of out ?? []) {
           const loc = mapper.location(c.to.uri, c.to.selectionRange);
           // One entry per callee name and file: overloads (typeshed's sum, lib.d.ts's) are one to the agent.
@@ -137,6 +142,7 @@ export const getEditingContext = defineTool({
           calls.push({ from: fn.name, name: c.to.name, kind: symbolKindName(c.to.kind), file: loc.file, line: loc.line, column: loc.column });
         }
       }
+      if (refused) notes.push(`${conn.server.displayName} refused outgoing calls: what this file calls is not (fully) listed.`);
     } else {
       notes.push(`${conn.server.displayName} has no call hierarchy: what this file calls is not listed.`);
     }
