@@ -1,5 +1,5 @@
 import { SymbolKind, type DocumentSymbol, type Position, type Range, type SymbolInformation } from 'vscode-languageserver-protocol';
-import { pathToUri, uriToPath } from '@agent-lsp/protocol';
+import { isWithin, pathToUri, uriToPath } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import type { ToolContext } from './toolDefinition.js';
 
@@ -74,7 +74,8 @@ export class SymbolTrees {
 
   private async load(uri: string): Promise<SymbolNode[]> {
     const path = uriToPath(uri);
-    if (!path || !this.ctx.workspace.registry.forFile(path)) return [];
+    // Only workspace files: opening typeshed's builtins.pyi or lib.d.ts for a container name costs more than it tells.
+    if (!path || !this.ctx.workspace.registry.forFile(path) || !this.ctx.workspace.rootList.some((r) => isWithin(r, path))) return [];
     const handle = await this.ctx.workspace.openDocument(path).catch(() => undefined);
     if (!handle) return [];
     return documentSymbols(handle.conn, handle.uri, this.ctx.signal);
