@@ -58,9 +58,10 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
   const ledger: AgentLedger = new AgentLedger({ ...options.ledger, workspace, logger: options.logger });
 
   const defs = selectTools(options.toolGroups);
-  for (const def of defs) {
-    // Aliases run the same tool; serveCompactToolList leaves them out of tools/list.
-    for (const name of [def.name, ...(def.aliases ?? [])]) mcp.registerTool(
+  // Aliases run the same tool under another name; serveCompactToolList leaves them out of tools/list.
+  const names = defs.flatMap((def) => [def.name, ...(def.aliases ?? [])].map((name) => ({ name, def })));
+  for (const { name, def } of names) {
+    mcp.registerTool(
       name,
       { title: def.title, description: def.description, inputSchema: def.input, outputSchema: { ...inferredRootOutput, ...def.output }, annotations: { title: def.title, ...def.annotations } },
       (args: Record<string, unknown>, extra) =>
