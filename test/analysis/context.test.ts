@@ -115,6 +115,20 @@ describe.each(LANGUAGES)('explore_symbol, get_editing_context and blast_radius w
     expect(level2).toEqual(expect.arrayContaining([`${fx.cli} ${n.main}`, `${fx.test} ${n.test}`]));
   });
 
+  it('find_callers answers on the disk as it is now: a caller written just before the call is listed', async () => {
+    const before = ok(await agent.call('find_callers', { file_path: fx.store, position_pattern: fx.language === 'python' ? 'def @@normalize(' : 'function @@normalize(' }));
+    expect((before['calls'] as { name: string }[]).map((c) => c.name)).toEqual([n.summarize]);
+    const cli = join(root, fx.cli);
+    writeFileSync(
+      cli,
+      fx.language === 'python'
+        ? `${readFileSync(cli, 'utf8')}\n\ndef tidy() -> list[str]:\n    from graph.store import normalize\n    return normalize([" a "])\n`
+        : `import { normalize } from './store.js';\n${readFileSync(cli, 'utf8')}\nexport function tidy(): string[] {\n  return normalize([' a ']);\n}\n`,
+    );
+    const after = ok(await agent.call('find_callers', { file_path: fx.store, position_pattern: fx.language === 'python' ? 'def @@normalize(' : 'function @@normalize(' }));
+    expect((after['calls'] as { name: string; file: string }[]).map((c) => `${c.name} ${c.file}`).sort()).toEqual([`${n.summarize} ${fx.service}`, `tidy ${fx.cli}`].sort());
+  });
+
   it('blast_radius refuses a file that does not exist, naming it', async () => {
     const answer = await agent.call('blast_radius', { changed_files: [fx.store, 'nowhere/gone.py'] });
     expect(answer.isError).toBe(true);

@@ -2,7 +2,7 @@ import type { CallHierarchyIncomingCall, CallHierarchyItem, CallHierarchyOutgoin
 import { isWithin, UserError, uriToPath } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import type { ReadyDocument } from './documentQuery.js';
-import { requestLocations } from './freshAnswer.js';
+import { openChangedFiles, requestLocations } from './freshAnswer.js';
 import { PositionMapper } from './locations.js';
 import { CALLABLE_KINDS, containerName, enclosingSymbol, symbolNamedAt, TYPE_KINDS, type SymbolNode, type SymbolTrees } from './symbolTree.js';
 import { symbolKindName } from './symbolKinds.js';
@@ -168,7 +168,7 @@ async function nativeCalls(
     for (const item of frontier) {
       let answer: (CallHierarchyIncomingCall | CallHierarchyOutgoingCall)[] | null;
       try {
-        answer = await conn.request<(CallHierarchyIncomingCall | CallHierarchyOutgoingCall)[] | null>(method, { item }, { signal: ctx.signal });
+        answer = await freshCalls(ctx, conn, method, item);
       } catch (err) {
         if (ctx.signal.aborted) throw err;
         if (level === 1 && byKey.size === 0) return undefined;
@@ -199,6 +199,18 @@ async function nativeCalls(
     frontier = next;
   }
   return [...byKey.values()];
+}
+
+/**
+ * A call-hierarchy request answered on the disk as it is now (as requestLocations does for
+ * locations): files it names that changed since the server saw them are opened and it is asked again.
+ */
+async function freshCalls(ctx: ToolContext, conn: LspConnection, method: string, item: CallHierarchyItem): Promise<(CallHierarchyIncomingCall | CallHierarchyOutgoingCall)[] | null> {
+  type Answer = (CallHierarchyIncomingCall | CallHierarchyOutgoingCall)[] | null;
+  const first = await conn.request<Answer>(method, { item }, { signal: ctx.signal });
+  const uris = [...new Set((first ?? []).map((c) => ('from' in c ? c.from.uri : c.to.uri)))];
+  if ((await openChangedFiles(conn, ctx.workspace.registry, uris)) === 0) return first;
+  return conn.request<Answer>(method, { item }, { signal: ctx.signal });
 }
 
 /** The container of an item: from its file's document symbols (servers' `detail` differs too much). */
