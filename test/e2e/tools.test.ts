@@ -129,7 +129,8 @@ describe('the MCP tools against real pyright and typescript-language-server', ()
     expect(caps['dynamic_registrations']).toContain('textDocument/diagnostic');
     const detected = ok(await agent.call('detect_lsp_servers', {}));
     const languages = detected['languages'] as { language: string; installed: boolean; files: number }[];
-    expect(languages.find((l) => l.language === 'python')).toMatchObject({ installed: true, files: 4 });
+    // python-basic (4 files) and py-graph (6).
+    expect(languages.find((l) => l.language === 'python')).toMatchObject({ installed: true, files: 10 });
     expect(ok(await agent.call('list_workspace_folders', {}))['folders']).toEqual([FIXTURES]);
     expect(ok(await agent.call('add_workspace_folder', { path: join(FIXTURES, '..') }))['folders']).toEqual([FIXTURES, join(FIXTURES, '..')]);
     expect(ok(await agent.call('remove_workspace_folder', { path: join(FIXTURES, '..') }))['folders']).toEqual([FIXTURES]);

@@ -20,6 +20,8 @@ const CAPABILITY_OF: Record<string, keyof ServerCapabilities> = {
   'textDocument/documentHighlight': 'documentHighlightProvider',
   'textDocument/inlayHint': 'inlayHintProvider',
   'textDocument/semanticTokens': 'semanticTokensProvider',
+  'textDocument/prepareCallHierarchy': 'callHierarchyProvider',
+  'textDocument/prepareTypeHierarchy': 'typeHierarchyProvider',
 };
 
 /**

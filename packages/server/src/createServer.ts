@@ -66,9 +66,11 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
   // Per server instance: two agents (two fronts, two HTTP sessions) never share skill phases.
   const skillPhases = new SkillPhaseTracker(skillPhaseRules(selectTools()));
   const inPhase = phaseGate(skillPhases, ledger);
-  for (const def of defs) {
+  // Aliases run the same tool under another name; serveCompactToolList leaves them out of tools/list.
+  const names = defs.flatMap((def) => [def.name, ...(def.aliases ?? [])].map((name) => ({ name, def })));
+  for (const { name, def } of names) {
     mcp.registerTool(
-      def.name,
+      name,
       { title: def.title, description: def.description, inputSchema: def.input, outputSchema: { ...inferredRootOutput, ...phaseWarningOutput, ...def.output }, annotations: { title: def.title, ...def.annotations } },
       (args: Record<string, unknown>, extra) =>
         inPhase(def.name, args, () => runTool(

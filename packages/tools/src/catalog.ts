@@ -6,6 +6,7 @@ import { getInlayHints } from './tools/inlayHints.js';
 import { setLogLevel } from './tools/logLevel.js';
 import { prepareRename } from './tools/prepareRename.js';
 import { getSemanticTokens } from './tools/semanticTokens.js';
+import { impactTools } from './tools/impactTools.js';
 import { diagnosticsTools } from './tools/diagnostics.js';
 import { documentTools } from './tools/documents.js';
 import { editingTools } from './tools/editing.js';
@@ -37,6 +38,7 @@ export const TOOL_CATALOG: readonly AnyToolDefinition[] = [
   getSymbolSource,
   goToSymbol,
   getSymbolDocumentation,
+  ...impactTools,
   ...assistTools,
   ...editingTools,
   ...fixTools,

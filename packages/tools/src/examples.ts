@@ -1,5 +1,6 @@
 import { SYMBOL_TOOL_EXAMPLES } from './docs/symbolExamples.js';
 import { FIXES_EXAMPLES } from './docs/fixesExamples.js';
+import { IMPACT_EXAMPLES } from './docs/impactExamples.js';
 
 /**
  * One worked example per tool, for docs/tools.md (rendered by toolsDoc.ts, checked by toolsDoc.test.ts).
@@ -24,6 +25,7 @@ const REPO = '/path/to/agent-lsp';
 const ROOT = `${REPO}/examples/workspace`;
 
 export const TOOL_EXAMPLES: Record<string, ToolExample> = {
+  ...IMPACT_EXAMPLES,
   start_lsp: {
     args: { root_dir: ROOT, language_id: 'python' },
     result: [

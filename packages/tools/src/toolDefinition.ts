@@ -42,6 +42,8 @@ export interface ToolAnnotations {
 
 export interface ToolDefinition<I extends z.ZodRawShape = z.ZodRawShape, O extends z.ZodRawShape = z.ZodRawShape> {
   name: string;
+  /** Other names the tool answers to (the original's short names); callable, not listed in tools/list. */
+  aliases?: readonly string[];
   title: string;
   description: string;
   group: ToolGroup;

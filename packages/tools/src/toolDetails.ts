@@ -2,6 +2,7 @@ import { SYMBOL_TOOL_DETAILS } from './docs/symbolDetails.js';
 import { SYMNAV_DETAILS } from './docs/symnavDetails.js';
 import { FIXES_DETAILS } from './docs/fixesDetails.js';
 import { SKILL_PHASES_DETAILS } from './docs/skillPhasesDetails.js';
+import { IMPACT_DETAILS } from './docs/impactDetails.js';
 
 /**
  * The longer explanation of each tool, for docs/tools.md (rendered by toolsDoc.ts under the tool's
@@ -9,6 +10,7 @@ import { SKILL_PHASES_DETAILS } from './docs/skillPhasesDetails.js';
  * every turn (test/e2e/catalogSize.test.ts keeps it small).
  */
 export const TOOL_DETAILS: Readonly<Record<string, string>> = {
+  ...IMPACT_DETAILS,
   start_lsp:
     'Sets the workspace root. With language_id, starts that language server now and waits until it has indexed the workspace (progress is reported; wait_for_ready:false returns at once). Without it, servers start on first use of a file of their language. Call this first. scope (a list of directories under the root) limits what a large workspace indexes, for the servers that can: pyright analyses only those directories (python.analysis.include), gopls loads only them (directoryFilters); typescript-language-server (projects come from tsconfig.json) and clangd (compile_commands.json) cannot, and the answer says so per server. Servers already running restart with the new scope; a scoped broker is a separate daemon from an unscoped one. start_lsp without scope indexes the whole root again.',
   restart_lsp_server:

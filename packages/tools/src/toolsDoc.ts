@@ -162,6 +162,7 @@ function toolSection(tool: AnyToolDefinition, example: ToolDocExample | undefine
   const details = TOOL_DETAILS[tool.name];
   const lines: string[] = [`### ${tool.name}`, '', `**${tool.title}** (group \`${tool.group}\`)`, '', tool.description, ''];
   if (details && details !== tool.description) lines.push(details, '');
+  if (tool.aliases?.length) lines.push(`Also callable as ${tool.aliases.map((a) => `\`${a}\``).join(', ')} (not listed in tools/list).`, '');
   lines.push(`*${annotationsLine(tool.annotations)}*`, '');
 
   const args = shapeFields(tool.input, 'input');

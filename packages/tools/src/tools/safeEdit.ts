@@ -63,6 +63,7 @@ async function simulate(session: SimulationSession, changes: readonly FileChange
 
 export const safeApplyEdit = defineTool({
   name: 'safe_apply_edit',
+  aliases: ['safe_edit'],
   title: 'Apply an edit if it breaks nothing',
   description: 'Writes an edit (checkpointed) only if a speculative check finds at most max_net_delta new errors; else lists them.',
   group: 'editing',

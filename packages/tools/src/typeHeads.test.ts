@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { classHead, offsetAt, positionAt } from './typeHeads.js';
+
+/** The bases named after the class name, with the offset of each name in the text. */
+function bases(text: string, name: string, python: boolean): string[] {
+  const at = text.indexOf(name) + name.length;
+  const head = classHead(text, positionAt(text, at), python);
+  return head.bases.map((b) => `${b.name}@${text.slice(b.offset, b.offset + b.name.length)}`);
+}
+
+describe('classHead', () => {
+  it('reads Python bases, skipping keyword arguments and following dotted names', () => {
+    expect(bases('class Square(Rectangle, typing.Protocol, metaclass=ABCMeta):\n    pass\n', 'Square', true)).toEqual(['Rectangle@Rectangle', 'Protocol@Protocol']);
+    expect(bases('class Plain:\n    pass\n', 'Plain', true)).toEqual([]);
+    expect(bases('class Box[T](Generic[T], Base):\n    pass\n', 'Box', true)).toEqual(['Generic@Generic', 'Base@Base']);
+  });
+
+  it('reads TypeScript extends and implements, generic arguments left out', () => {
+    expect(bases('export class Rectangle extends Shape<number> implements HasArea, Named {\n}', 'Rectangle', false)).toEqual(['Shape@Shape', 'HasArea@HasArea', 'Named@Named']);
+    expect(bases('interface A extends B, C {}', 'A', false)).toEqual(['B@B', 'C@C']);
+    expect(bases('class Solo {\n}', 'Solo', false)).toEqual([]);
+  });
+
+  it('reads C++ base clauses with access specifiers, not qualified names', () => {
+    expect(bases('struct Circle final : public Shape, private virtual ns::Base {', 'Circle', false)).toEqual(['Shape@Shape', 'Base@Base']);
+    expect(bases('struct Point { int x; };', 'Point', false)).toEqual([]);
+  });
+
+  it('maps offsets and LSP positions both ways', () => {
+    const text = 'ab\ncdé\nf';
+    expect(offsetAt(text, { line: 1, character: 2 })).toBe(5);
+    expect(positionAt(text, 5)).toEqual({ line: 1, character: 2 });
+    expect(positionAt(text, offsetAt(text, { line: 2, character: 0 }))).toEqual({ line: 2, character: 0 });
+  });
+});

@@ -1,0 +1,139 @@
+import type { Position } from 'vscode-languageserver-protocol';
+
+/**
+ * Reading the bases out of a class head, in the text between a type's name and its body:
+ * `class Square(Rectangle):` (Python), `class Shape extends Base<T> implements HasArea {`
+ * (TypeScript, Java), `struct Circle final : public Shape {` (C++). Only what derived type
+ * hierarchies need when a server has none of its own: each base's last identifier and where it is.
+ */
+
+export interface BaseName {
+  name: string;
+  /** UTF-16 offset in the file text, as LSP counts. */
+  offset: number;
+}
+
+export interface ClassHead {
+  /** Offset just past the head (the body starts after it). */
+  end: number;
+  bases: BaseName[];
+}
+
+const OPEN = '([<{';
+const CLOSE = ')]>}';
+const MAX_HEAD = 4000;
+const IDENTIFIER = /[A-Za-z_$][\w$]*/g;
+const NOT_A_BASE = new Set(['public', 'private', 'protected', 'virtual', 'final', 'extends', 'implements']);
+
+export function offsetAt(text: string, p: Position): number {
+  let offset = 0;
+  for (let line = 0; line < p.line; line++) {
+    const nl = text.indexOf('\n', offset);
+    if (nl < 0) return text.length;
+    offset = nl + 1;
+  }
+  return Math.min(offset + p.character, text.length);
+}
+
+export function positionAt(text: string, offset: number): Position {
+  let line = 0;
+  let start = 0;
+  for (let nl = text.indexOf('\n'); nl >= 0 && nl < offset; nl = text.indexOf('\n', nl + 1)) {
+    line++;
+    start = nl + 1;
+  }
+  return { line, character: offset - start };
+}
+
+/** Splits text at top-level commas; each part keeps its offset. */
+function splitTopLevel(text: string, base: number): { part: string; offset: number }[] {
+  const parts: { part: string; offset: number }[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const c = text[i];
+    if (c !== undefined && OPEN.includes(c)) depth++;
+    else if (c !== undefined && CLOSE.includes(c)) depth--;
+    if (i === text.length || (c === ',' && depth === 0)) {
+      parts.push({ part: text.slice(start, i), offset: base + start });
+      start = i + 1;
+    }
+  }
+  return parts;
+}
+
+/** The identifier a base expression names: `typing.Protocol` → Protocol, `Base<T>` → Base. */
+function baseName(part: string, offset: number): BaseName | undefined {
+  if (part.includes('=')) return undefined; // metaclass=..., keyword arguments
+  const cut = part.search(/[<[(]/);
+  const head = cut >= 0 ? part.slice(0, cut) : part;
+  let last: BaseName | undefined;
+  for (const m of head.matchAll(IDENTIFIER)) {
+    if (NOT_A_BASE.has(m[0])) continue;
+    last = { name: m[0], offset: offset + (m.index ?? 0) };
+  }
+  return last;
+}
+
+function pythonHead(text: string, from: number): ClassHead {
+  let i = from;
+  while (i < text.length && /\s/.test(text[i] as string)) i++;
+  if (text[i] === '[') i = matching(text, i) + 1; // class C[T](Base): type parameters (3.12)
+  if (text[i] !== '(') return { end: text.indexOf(':', i) + 1 || i, bases: [] };
+  const close = matching(text, i);
+  const bases = splitTopLevel(text.slice(i + 1, close), i + 1).map((p) => baseName(p.part, p.offset)).filter((b): b is BaseName => b !== undefined);
+  return { end: close + 1, bases };
+}
+
+function braceHead(text: string, from: number): ClassHead {
+  let depth = 0;
+  let end = from;
+  const limit = Math.min(text.length, from + MAX_HEAD);
+  for (; end < limit; end++) {
+    const c = text[end] as string;
+    if (depth === 0 && (c === '{' || c === ';')) break;
+    if ('([<'.includes(c)) depth++;
+    else if (')]>'.includes(c)) depth--;
+  }
+  const head = text.slice(from, end);
+  const bases: BaseName[] = [];
+  // TypeScript / Java: extends A, B implements C, D
+  const keyword = /\b(extends|implements)\b/g;
+  const marks = [...head.matchAll(keyword)].map((m) => ({ start: (m.index ?? 0) + m[0].length }));
+  if (marks.length > 0) {
+    for (let k = 0; k < marks.length; k++) {
+      const start = (marks[k] as { start: number }).start;
+      const stop = k + 1 < marks.length ? head.lastIndexOf(' ', (marks[k + 1] as { start: number }).start - 1) : head.length;
+      for (const p of splitTopLevel(head.slice(start, Math.max(start, stop)), from + start)) {
+        const b = baseName(p.part.replace(/\b(extends|implements)\b/g, (w) => ' '.repeat(w.length)), p.offset);
+        if (b) bases.push(b);
+      }
+    }
+    return { end, bases };
+  }
+  // C++: [final] : public A, private B
+  const colon = head.search(/(?<!:):(?!:)/);
+  if (colon >= 0) {
+    for (const p of splitTopLevel(head.slice(colon + 1), from + colon + 1)) {
+      const b = baseName(p.part, p.offset);
+      if (b) bases.push(b);
+    }
+  }
+  return { end, bases };
+}
+
+function matching(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length && i < open + MAX_HEAD; i++) {
+    const c = text[i] as string;
+    if (OPEN.includes(c)) depth++;
+    else if (CLOSE.includes(c) && --depth === 0) return i;
+  }
+  return open;
+}
+
+/** The head of the type whose name ends at `nameEnd` (an LSP position) in `text`. */
+export function classHead(text: string, nameEnd: Position, python: boolean): ClassHead {
+  const from = offsetAt(text, nameEnd);
+  return python ? pythonHead(text, from) : braceHead(text, from);
+}
