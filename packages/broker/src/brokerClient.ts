@@ -23,10 +23,12 @@ import {
   BrokerRestartServerRequest,
   BrokerStatsRequest,
   BrokerStopNotification,
+  clientKindOf,
   DEFAULT_REQUEST_TIMEOUT_MS,
   ErrorCodes,
   WireError,
   type BrokerAcquireResult,
+  type BrokerClientInfo,
   type BrokerRestartServerResult,
 } from '@agent-lsp/protocol';
 import { guardFrames } from './frameGuard.js';
@@ -89,6 +91,8 @@ export class BrokerClient {
   private initialized = false;
   /** Whether the client said it can pull diagnostics; if not, the broker pushes to it. */
   canPull = false;
+  /** Who this client is, for daemon-status (an editor until its initialize says otherwise). */
+  readonly info: BrokerClientInfo = { kind: 'editor', since: new Date().toISOString() };
 
   constructor(
     readonly id: number,
@@ -113,6 +117,14 @@ export class BrokerClient {
     this.rpc.listen();
   }
 
+  private identify(params: InitializeParams): void {
+    const name = params.clientInfo?.name;
+    this.info.kind = clientKindOf(name);
+    if (typeof name === 'string') this.info.name = name;
+    if (typeof params.processId === 'number') this.info.pid = params.processId;
+    this.host.clientIdentified();
+  }
+
   /** Prefix of this client's progress tokens as the server sees them. */
   get tokenPrefix(): string {
     return `agentLsp/c${this.id}/`;
@@ -123,6 +135,7 @@ export class BrokerClient {
     rpc.onRequest('initialize', async (params: InitializeParams) => {
       invalidParams(checkInitialize(params));
       this.canPull = params.capabilities.textDocument?.diagnostic !== undefined;
+      this.identify(params);
       // The folders a client starts with are its own, as if it had added them.
       const foldersChanged = Array.isArray(params.workspaceFolders) && host.folders.change(id, { added: params.workspaceFolders });
       const server = await host.server();

@@ -20,6 +20,14 @@ interface ServeOptions {
   idleTimeout?: string;
   auditLog?: string;
   root?: string;
+  http?: boolean;
+  port?: string;
+  listen?: string;
+  token?: string;
+  auth?: boolean;
+  allowOrigin?: string[];
+  sessionIdleTimeout?: string;
+  maxBodyBytes?: string;
 }
 
 /**
@@ -90,16 +98,23 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     const idleTimeoutMs = opts.idleTimeout !== undefined ? Number(opts.idleTimeout) : undefined;
     if (idleTimeoutMs !== undefined && !(idleTimeoutMs > 0)) program.error('--idle-timeout must be a positive number of milliseconds');
     const configPath = configPathFrom(opts.config);
+    // Over HTTP every language goes through a broker unless told otherwise: sessions then share
+    // one server per (root, language) instead of starting their own (docs/http.md).
+    const daemonMode = opts.http && cmd.getOptionValueSource('daemon') === 'default' && process.env['AGENT_LSP_DAEMON'] === undefined ? 'always' : opts.daemon;
     const connect = connectionFactory({
-      mode: parseDaemonMode(opts.daemon),
+      mode: parseDaemonMode(daemonMode),
+      ...(opts.http ? { clientKind: 'http' as const } : {}),
       ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
       ...(configPath ? { configPath } : {}),
       ...(injected.lease ? { lease: injected.lease } : {}),
     });
     const ledger = { ...injected.ledger, ...(opts.auditLog !== undefined ? { auditLogPath: resolve(opts.auditLog) } : {}) };
-    return serveStdio({ registry: registryFrom(configPath), logger, connect, ledger, ...(groups ? { toolGroups: groups } : {}), ...(root ? { root } : {}) }).then(
-      exitAfterServe,
-    );
+    const agent = { registry: registryFrom(configPath), logger, connect, ledger, ...(groups ? { toolGroups: groups } : {}), ...(root ? { root } : {}) };
+    if (opts.http) {
+      const { runHttpServe } = await import('./httpServe.js');
+      return runHttpServe(opts, agent, program, err).then(exitAfterServe);
+    }
+    return serveStdio(agent).then(exitAfterServe);
   };
   const serveOptions = (cmd: Command) =>
     cmd
@@ -117,6 +132,14 @@ export function buildProgram(injected: FrontInjection = {}): Command {
           'AGENT_LSP_ROOT',
         ),
       )
+      .option('--http', 'serve MCP over Streamable HTTP at /mcp instead of stdio')
+      .option('--port <n>', 'with --http: the port (0 picks a free one and prints it)', '0')
+      .option('--listen <addr>', 'with --http: the address to listen on', '127.0.0.1')
+      .option('--token <token>', 'with --http: the bearer token clients must send (or AGENT_LSP_TOKEN; else one is generated and printed once)')
+      .option('--no-auth', 'with --http on a loopback address only: accept requests without a token')
+      .option('--allow-origin <origin...>', 'with --http: browser origins allowed besides loopback ones')
+      .option('--session-idle-timeout <ms>', 'with --http: end an MCP session after this long without requests (default 30 min)')
+      .option('--max-body-bytes <n>', 'with --http: the largest request body accepted (default 4 MiB)')
       .allowExcessArguments(true);
 
   serveOptions(program.command('serve', { isDefault: true }).description('serve MCP on stdio (the default command)')).action(serve);

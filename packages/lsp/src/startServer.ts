@@ -17,6 +17,8 @@ export interface ConnectOptions {
   section?: ReadWriteLock;
   /** The server already resolved for this root (PATH and interpreter probing are not free). */
   resolved?: ResolvedServer;
+  /** The clientInfo name sent in initialize (a broker tells fronts, HTTP sessions and editors apart by it). */
+  clientName?: string;
 }
 
 /** Direct mode: spawns the server as our child and initializes it. */

@@ -11,6 +11,7 @@ const daemonOut = z.object({
   ready: z.boolean(),
   progress: z.object({ title: z.string().optional(), message: z.string().optional(), percentage: z.number().optional() }).optional(),
   clients: z.number().describe('Front processes (agent sessions) connected now.'),
+  client_list: z.array(z.object({ kind: z.enum(['front', 'http', 'editor']), pid: z.number().optional(), name: z.string().optional(), since: z.string() })).optional(),
   uptime_seconds: z.number(),
   idle_seconds: z.number(),
   broker_pid: z.number(),
