@@ -120,4 +120,29 @@ describe('serve --http --no-auth', () => {
       home.remove();
     }
   });
+
+  it('ends a session left idle past --session-idle-timeout; its id is then unknown (404)', async () => {
+    const home = temporaryHome();
+    const front = await startHttpFront(home.home, { args: ['--session-idle-timeout', '300'] });
+    try {
+      const s = await openSession(front.url, front.token);
+      const id = s.transport.sessionId as string;
+      await waitUntil(async () => (await health(front)).health?.sessions === 0, 'the idle session to end');
+      const call = JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list', params: {} });
+      const r = await rawRequest(front.url, { body: call, headers: { authorization: `Bearer ${front.token as string}`, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' } });
+      expect(r.status).toBe(404);
+      await s.close().catch(() => undefined);
+    } finally {
+      await front.stop();
+      home.remove();
+    }
+  });
 });
+
+async function waitUntil(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -85,6 +85,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
     workspace,
     ledger,
     async close() {
+      ledger.simulations.dispose();
       await workspace.stopAll();
       await mcp.close().catch(() => undefined);
     },
