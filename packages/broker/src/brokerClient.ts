@@ -285,6 +285,10 @@ export class BrokerClient {
           client: this.id,
           send: () => {
             sent = true;
+            // Several clients may hold one file with different texts (an editor's unsaved buffer):
+            // the server answers this request on this client's text.
+            const uri = requestDocumentUri(params);
+            if (uri !== undefined) this.host.documents.useClientText(this.id, uri);
             const visibleAtSend = this.host.folders.visibility(this.id);
             const key = this.nextRequest++;
             this.inFlight.set(key, { method, startedAt: Date.now(), controller });
@@ -352,4 +356,13 @@ export class BrokerClient {
     this.socket.destroy();
     this.host.removeClient(this);
   }
+}
+
+/** The document a request is about (`textDocument.uri` of its params), if any. */
+function requestDocumentUri(params: unknown): string | undefined {
+  if (typeof params !== 'object' || params === null) return undefined;
+  const doc = (params as { textDocument?: unknown }).textDocument;
+  if (typeof doc !== 'object' || doc === null) return undefined;
+  const uri = (doc as { uri?: unknown }).uri;
+  return typeof uri === 'string' ? uri : undefined;
 }

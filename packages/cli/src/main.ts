@@ -7,6 +7,7 @@ import type { BrokerLeaseOptions } from '@agent-lsp/broker';
 import type { AgentLspServerOptions } from '@agent-lsp/server';
 import type { AuditTailOptions } from './auditCommand.js';
 import type { BrokerCommandOptions, DaemonStopOptions } from './daemonCommands.js';
+import type { LspCommandOptions } from './lspCommand.js';
 import { registerRecoverCommand } from './recoverCommand.js';
 
 // Commands load what they need when they run: a broker process never loads the MCP SDK or the
@@ -168,6 +169,21 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     .action(async (opts: BrokerCommandOptions & { config?: string }) => {
       const { runBrokerCommand } = await import('./daemonCommands.js');
       process.exitCode = await runBrokerCommand(registryFrom(configPathFrom(opts.config)), opts, logLevel('info'));
+      process.exit();
+    });
+
+  program
+    .command('lsp')
+    .description('serve LSP on stdio for an editor, relayed to the warm broker agents use for --root (shared server, same diagnostics)')
+    .requiredOption('--root <dir>', 'the workspace root (the same as the agents\' start_lsp root)')
+    .option('--language <id>', 'python, typescript, go, cpp… (default: the language with most files under the root)')
+    .option('--config <file>', 'JSON file with custom language servers (or AGENT_LSP_CONFIG)')
+    .option('--idle-timeout <ms>', 'a broker this starts stops after this long without clients (default 30 min)')
+    .action(async (opts: LspCommandOptions & { config?: string }) => {
+      const [{ runLspCommand }, { createLogger }] = await Promise.all([import('./lspCommand.js'), import('@agent-lsp/lsp')]);
+      const configPath = configPathFrom(opts.config);
+      const logger = createLogger({ scope: 'lsp', ...logLevel() });
+      process.exitCode = await runLspCommand(opts, registryFrom(configPath), logger, configPath, err);
       process.exit();
     });
 

@@ -1,0 +1,82 @@
+import { realpathSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { brokerKey, connectToBroker, daemonDir, readDaemonFile, relayEditor } from '@agent-lsp/broker';
+import type { Logger, ServerDefinition, ServerRegistry } from '@agent-lsp/lsp';
+
+export interface LspCommandOptions {
+  root: string;
+  language?: string;
+  idleTimeout?: string;
+}
+
+/** The clientInfo name of the short connection that finds or starts the broker (listed as an editor). */
+const LOCATOR_NAME = 'agent-lsp lsp (locating the broker)';
+
+/**
+ * `agent-lsp lsp --root DIR [--language L]`: a stdio LSP server for editors that finds (or starts)
+ * the broker agents use for that root and language — exactly as a front does — and relays LSP to
+ * it unchanged. Returns the exit code.
+ */
+export async function runLspCommand(opts: LspCommandOptions, registry: ServerRegistry, logger: Logger, configPath: string | undefined, err: (line: string) => void): Promise<number> {
+  let root: string;
+  try {
+    root = realpathSync(resolve(opts.root));
+    if (!statSync(root).isDirectory()) throw new Error('not a directory');
+  } catch {
+    err(`agent-lsp lsp: --root ${opts.root} is not a directory`);
+    return 2;
+  }
+  const idleTimeoutMs = opts.idleTimeout !== undefined ? Number(opts.idleTimeout) : undefined;
+  if (idleTimeoutMs !== undefined && !(idleTimeoutMs > 0)) {
+    err('agent-lsp lsp: --idle-timeout must be a positive number of milliseconds');
+    return 2;
+  }
+  let server: ServerDefinition;
+  try {
+    server = opts.language ? registry.forLanguage(opts.language) : await mainLanguage(root, registry);
+  } catch (e) {
+    err(`agent-lsp lsp: ${(e as Error).message}`);
+    return 2;
+  }
+  const resolved = server.resolve(root);
+  if (!resolved) {
+    err(`agent-lsp lsp: ${server.displayName} was not found. ${server.installHint}`);
+    return 1;
+  }
+  // The front's own discovery finds or spawns the broker (spawn lock, stale files, wedged brokers);
+  // its connection only locates the socket and is closed once the editor's is open.
+  let locator;
+  try {
+    locator = await connectToBroker({
+      server,
+      rootDir: root,
+      workspaceFolders: [root],
+      logger,
+      resolved,
+      clientName: LOCATOR_NAME,
+      ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}),
+      ...(configPath ? { configPath } : {}),
+    });
+  } catch (e) {
+    err(`agent-lsp lsp: ${(e as Error).message}`);
+    return 1;
+  }
+  const info = readDaemonFile(daemonDir(brokerKey(root, resolved.profileFingerprint)));
+  if (!info) {
+    await locator.shutdown();
+    err(`agent-lsp lsp: the broker for ${root} wrote no daemon.json; see agent-lsp daemon-status`);
+    return 1;
+  }
+  logger.info(`relaying to the ${server.displayName} broker of ${root} (pid ${info.broker.pid})`);
+  const relayed = relayEditor({ socketPath: info.socket, input: process.stdin, output: process.stdout, logger });
+  await locator.shutdown();
+  return relayed;
+}
+
+/** Without --language: the installed server with the most source files under the root. */
+async function mainLanguage(root: string, registry: ServerRegistry): Promise<ServerDefinition> {
+  const { detectLanguages } = await import('@agent-lsp/tools');
+  const found = detectLanguages(root, registry).find((d) => d.server.resolve(root) !== undefined);
+  if (!found) throw new Error(`no source files of a language with an installed server under ${root}; pass --language`);
+  return found.server;
+}
