@@ -29,7 +29,7 @@ function startEditor(home: string, root: string): Editor {
   });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  const rpc = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const rpc = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const pushes: PublishDiagnosticsParams[] = [];
   rpc.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => void pushes.push(p));
   rpc.onRequest(() => null);
@@ -107,7 +107,7 @@ describe('agent-lsp lsp: the editor on the agents\' broker', () => {
     // editor is told so (for its own text, unsaved line included).
     ok(await agent.call('apply_edit', { file_path: GEOMETRY, old_text: 'def distance(a: Point, b: Point) -> float:', new_text: 'def distance(a: Point, b: Point, c: Point) -> float:' }));
     await waitUntil(
-      () => (latest(editor, routesUri) ?? []).some((d) => /"c"/.test(d.message) && d.range.start.line === 6),
+      () => (latest(editor, routesUri) ?? []).some((d) => /"c"/.test(typeof d.message === 'string' ? d.message : d.message.value) && d.range.start.line === 6),
       60_000,
       'the editor to be pushed diagnostics that reflect the agent\'s write',
     );

@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
-import { Message, type NotificationMessage, SocketMessageReader, SocketMessageWriter, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import { Message, SocketMessageReader, SocketMessageWriter, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import type { Logger } from '@agent-lsp/lsp';
 
 export interface EditorRelayOptions {
@@ -47,7 +47,7 @@ export async function relayEditor(options: EditorRelayOptions): Promise<number> 
       if (Message.isRequest(message) && message.method === 'shutdown') shutdownAsked = true;
       void toBroker.write(message).catch((err: unknown) => finish(`broker write failed: ${String(err)}`));
       // The broker closes this client on exit; we end with it.
-      if (Message.isNotification(message) && (message as NotificationMessage).method === 'exit') setTimeout(() => finish('exit'), 200).unref();
+      if (Message.isNotification(message) && message.method === 'exit') setTimeout(() => finish('exit'), 200).unref();
     });
     fromBroker.listen((message: Message) => {
       void toEditor.write(message).catch((err: unknown) => finish(`editor write failed: ${String(err)}`));
