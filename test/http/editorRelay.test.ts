@@ -22,8 +22,8 @@ interface Editor {
 }
 
 /** `agent-lsp lsp` driven as an editor drives it: plain LSP over its stdin/stdout. */
-function startEditor(home: string, root: string): Editor {
-  const child = spawn(process.execPath, [BIN, 'lsp', '--root', root, '--language', 'python'], {
+function startEditor(home: string, root: string | undefined): Editor {
+  const child = spawn(process.execPath, [BIN, 'lsp', ...(root !== undefined ? ['--root', root] : []), '--language', 'python'], {
     env: { ...(process.env as Record<string, string>), AGENT_LSP_HOME: home },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -79,7 +79,11 @@ describe('agent-lsp lsp: the editor on the agents\' broker', () => {
     expect([...daemonsByLanguage(home).keys()]).toEqual(['python']);
     expect(serverPids(home, PYRIGHT)).toEqual([info.server.pid]);
     await waitUntil(
-      () => (daemonsByLanguage(home).get('python')?.clientList ?? []).some((c) => c.name === 'test-editor'),
+      // The editor in, and the short connection that located the broker for it gone.
+      () => {
+        const list = daemonsByLanguage(home).get('python')?.clientList ?? [];
+        return list.length === 2 && list.some((c) => c.name === 'test-editor');
+      },
       30_000,
       'the broker to list the editor',
     );
@@ -87,6 +91,22 @@ describe('agent-lsp lsp: the editor on the agents\' broker', () => {
     const kinds = status.daemons[0]?.client_list.map((c) => `${c.kind}${c.name === 'test-editor' ? ':test-editor' : ''}`).sort();
     expect(kinds).toEqual(['editor:test-editor', 'front']);
     expect(status.daemons[0]?.client_list.find((c) => c.kind === 'front')?.pid).toBe(agent.pid);
+    // An editor that gives no --root joins the broker of the root its initialize names.
+    const second = startEditor(home, undefined);
+    editors.push(second);
+    const secondInit = await second.rpc.sendRequest<InitializeResult>('initialize', {
+      processId: process.pid,
+      rootUri: pathToUri(root),
+      capabilities: { textDocument: { publishDiagnostics: { versionSupport: true } } },
+    });
+    expect((secondInit.capabilities.experimental as { agentLsp?: { key?: string } }).agentLsp?.key).toBe(info.key);
+    await second.rpc.sendRequest('shutdown');
+    await second.rpc.sendNotification('exit');
+    await waitUntil(() => second.child.exitCode !== null, 15_000, 'the second agent-lsp lsp to exit');
+    expect(second.child.exitCode).toBe(0);
+    expect(serverPids(home, PYRIGHT)).toEqual([info.server.pid]);
+
+    await waitUntil(() => daemonsByLanguage(home).get('python')?.clientList?.length === 2, 30_000, 'the broker to drop the second editor');
     const table = await import('../helpers/brokers.js').then((m) => m.agentLspCli(home, ['daemon-status']));
     expect(table.stdout).toMatch(/client editor \(test-editor\) pid \d+ since /);
     expect(table.stdout).toMatch(new RegExp(`client front pid ${agent.pid} since `));

@@ -1,10 +1,11 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { brokerKey, connectToBroker, daemonDir, readDaemonFile, relayEditor } from '@agent-lsp/broker';
+import { brokerKey, connectToBroker, daemonDir, EditorMessages, initializeRoot, readDaemonFile, relayEditor } from '@agent-lsp/broker';
 import type { Logger, ServerDefinition, ServerRegistry } from '@agent-lsp/lsp';
 
 export interface LspCommandOptions {
-  root: string;
+  /** Default: the root the editor's initialize names (rootUri, else its first workspace folder). */
+  root?: string;
   language?: string;
   idleTimeout?: string;
 }
@@ -18,12 +19,19 @@ const LOCATOR_NAME = 'agent-lsp lsp (locating the broker)';
  * it unchanged. Returns the exit code.
  */
 export async function runLspCommand(opts: LspCommandOptions, registry: ServerRegistry, logger: Logger, configPath: string | undefined, err: (line: string) => void): Promise<number> {
+  // Read from the start: without --root, the editor's initialize says which root (and broker) it is.
+  const fromEditor = new EditorMessages(process.stdin);
+  const asked = opts.root ?? initializeRoot(await fromEditor.first());
+  if (asked === undefined) {
+    err('agent-lsp lsp: no --root, and the editor\'s initialize named no root (rootUri or workspaceFolders)');
+    return 2;
+  }
   let root: string;
   try {
-    root = realpathSync(resolve(opts.root));
+    root = realpathSync(resolve(asked));
     if (!statSync(root).isDirectory()) throw new Error('not a directory');
   } catch {
-    err(`agent-lsp lsp: --root ${opts.root} is not a directory`);
+    err(`agent-lsp lsp: the root ${asked} is not a directory`);
     return 2;
   }
   const idleTimeoutMs = opts.idleTimeout !== undefined ? Number(opts.idleTimeout) : undefined;
@@ -68,7 +76,7 @@ export async function runLspCommand(opts: LspCommandOptions, registry: ServerReg
     return 1;
   }
   logger.info(`relaying to the ${server.displayName} broker of ${root} (pid ${info.broker.pid})`);
-  const relayed = relayEditor({ socketPath: info.socket, input: process.stdin, output: process.stdout, logger });
+  const relayed = relayEditor({ socketPath: info.socket, fromEditor, output: process.stdout, logger });
   await locator.shutdown();
   return relayed;
 }
@@ -80,3 +88,4 @@ async function mainLanguage(root: string, registry: ServerRegistry): Promise<Ser
   if (!found) throw new Error(`no source files of a language with an installed server under ${root}; pass --language`);
   return found.server;
 }
+
