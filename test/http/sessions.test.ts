@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BrokerStats } from '@agent-lsp/protocol';
@@ -69,6 +69,13 @@ describe('serve --http: many agents on one process', () => {
     expect(foreign.isError).toBe(true);
     expect(foreign.text).toMatch(/There is no simulation session/);
     expect((await b.call('discard_session', { session_id: simA })).isError).toBe(true);
+
+    // The audit log says which session made each call.
+    const audit = readFileSync(join(home, 'state', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { agent?: string; tool: string });
+    const agentOf = (s: HttpSession) => `http:${(s.transport.sessionId as string).slice(0, 8)}`;
+    expect(audit.filter((e) => e.tool === 'create_simulation_session').map((e) => e.agent)).toEqual([agentOf(a)]);
+    expect(audit.filter((e) => e.tool === 'discard_session').map((e) => e.agent)).toEqual([agentOf(b)]);
+    expect(new Set(audit.map((e) => e.agent))).toEqual(new Set([agentOf(a), agentOf(b)]));
 
     // One broker, one pyright, both sessions its clients (as http).
     const daemons = daemonsByLanguage(home);

@@ -73,10 +73,13 @@ export class HttpSessions {
   }
 
   private async start(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    const agent = createAgentLspServer(this.options.agent);
+    // The id is chosen first so the session's audit lines can name it (a prefix: the id itself stays unwritten).
+    const sessionId = randomUUID();
+    const base = this.options.agent;
+    const agent = createAgentLspServer({ ...base, ledger: { ...base.ledger, agent: `http:${sessionId.slice(0, 8)}` } });
     let session: HttpSession | undefined;
     const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: () => sessionId,
       onsessioninitialized: (id) => {
         session = { id, transport, agent, lastActivity: Date.now(), inFlight: 0 };
         this.sessions.set(id, session);
