@@ -119,9 +119,14 @@ describe('agent-lsp lsp: the editor on the agents\' broker', () => {
     await waitUntil(() => (latest(editor, routesUri) ?? []).some((d) => d.range.start.line === unsavedLine), 60_000, 'the editor to see its unsaved line\'s error');
 
     // ... and never into the agent's answer, which is for the disk text.
-    const agentView = ok(await agent.call('get_diagnostics', { file_path: ROUTES }));
+    const agentAnswer = await agent.call('get_diagnostics', { file_path: ROUTES });
+    expect(agentAnswer.text).toMatch(/another client \(an editor\) has unsaved changes/);
+    const agentView = ok(agentAnswer);
     expect(JSON.stringify(agentView)).not.toContain('unsaved_only');
     expect(agentView['total']).toBe(baseline['total']);
+    // ... and the agent is told that an editor holds another text of the file.
+    expect((baseline['files'] as { other_text?: boolean }[])[0]?.other_text).toBeUndefined();
+    expect((agentView['files'] as { other_text?: boolean }[])[0]?.other_text).toBe(true);
 
     // The agent commits a write to geometry.py: routes.py's calls now miss an argument, and the
     // editor is told so (for its own text, unsaved line included).

@@ -18,6 +18,7 @@ import type {
 } from 'vscode-languageserver-protocol';
 import {
   BrokerAcquireRequest,
+  BrokerDocumentStatusRequest,
   BrokerReleaseRequest,
   BrokerRenewRequest,
   BrokerRestartServerRequest,
@@ -198,6 +199,7 @@ export class BrokerClient {
       return host.lease.renew(id, p.leaseId, p.leaseMs);
     });
     rpc.onRequest(BrokerStatsRequest.type, () => host.lease.stats());
+    rpc.onRequest(BrokerDocumentStatusRequest.type, (p) => ({ otherTexts: host.documents.otherTexts(id, p.uri) }));
     // In this client's order, and not in the middle of another client's exclusive section.
     rpc.onRequest(BrokerRestartServerRequest.type, async () => {
       let result: BrokerRestartServerResult = {};

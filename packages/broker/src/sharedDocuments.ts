@@ -95,6 +95,17 @@ export class SharedDocuments {
     return true;
   }
 
+  /** How many other clients hold `uri` with a text other than this client's. */
+  otherTexts(client: number, uri: string): number {
+    const own = this.clientDocument(client, uri)?.text;
+    let n = 0;
+    for (const [id, docs] of this.byClient) {
+      const doc = id === client ? undefined : docs.get(uri);
+      if (doc && doc.text !== own) n++;
+    }
+    return n;
+  }
+
   /** The documents a client holds. */
   urisOf(client: number): string[] {
     return [...(this.byClient.get(client)?.keys() ?? [])];

@@ -9,3 +9,4 @@ export * from './agentDiagnostic.js';
 export * from './agentLspProtocol.js';
 export * from './jsonDepth.js';
 export * from './clientKind.js';
+export * from './documentStatus.js';
