@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { Diagnostic, InitializeResult, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import { pathToUri } from '@agent-lsp/protocol';
-import { BrokerTestScope, daemonsByLanguage, daemonStatus, PYRIGHT, readyDaemon, serverPids } from '../helpers/brokers.js';
+import { BrokerTestScope, daemonsByLanguage, daemonStatus, PYRIGHT, readyDaemon, serverPids, TYPESCRIPT_LANGUAGE_SERVER } from '../helpers/brokers.js';
 import { ok } from '../helpers/mcpClient.js';
 import { BIN } from '../helpers/paths.js';
 import { isAlive, waitUntil } from '../helpers/processes.js';
@@ -22,8 +22,8 @@ interface Editor {
 }
 
 /** `agent-lsp lsp` driven as an editor drives it: plain LSP over its stdin/stdout. */
-function startEditor(home: string, root: string | undefined): Editor {
-  const child = spawn(process.execPath, [BIN, 'lsp', ...(root !== undefined ? ['--root', root] : []), '--language', 'python'], {
+function startEditor(home: string, root: string | undefined, language = 'python'): Editor {
+  const child = spawn(process.execPath, [BIN, 'lsp', ...(root !== undefined ? ['--root', root] : []), '--language', language], {
     env: { ...(process.env as Record<string, string>), AGENT_LSP_HOME: home },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -144,5 +144,30 @@ describe('agent-lsp lsp: the editor on the agents\' broker', () => {
     await waitUntil(() => editor.child.exitCode !== null, 15_000, 'agent-lsp lsp to exit');
     expect(editor.child.exitCode).toBe(0);
     expect(isAlive(info.broker.pid)).toBe(true);
+  });
+
+  it('typescript: the editor\'s unsaved text stays out of the agent\'s exact diagnostics', async () => {
+    const home = scope.home();
+    const root = scope.root('ts-basic');
+    const file = 'ts-basic/src/shapes.ts';
+    const agent = await scope.front(home);
+    ok(await agent.call('start_lsp', { root_dir: root, language_id: 'typescript' }));
+    const baseline = ok(await agent.call('get_diagnostics', { file_path: file }));
+
+    const editor = startEditor(home, root, 'typescript');
+    editors.push(editor);
+    await editor.rpc.sendRequest<InitializeResult>('initialize', { processId: process.pid, rootUri: pathToUri(root), capabilities: { textDocument: { publishDiagnostics: { versionSupport: true } } } });
+    await editor.rpc.sendNotification('initialized', {});
+    const uri = pathToUri(join(root, file));
+    const disk = readFileSync(join(root, file), 'utf8');
+    const unsavedLine = disk.split('\n').length - (disk.endsWith('\n') ? 1 : 0);
+    await editor.rpc.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version: 1, text: `${disk}const unsavedOnly: number = "typed in the editor";\n` } });
+    await waitUntil(() => (latest(editor, uri) ?? []).some((d) => d.range.start.line === unsavedLine), 60_000, 'the editor to see its unsaved line\'s error');
+
+    const answer = ok(await agent.call('get_diagnostics', { file_path: file }));
+    expect(answer['total']).toBe(baseline['total']);
+    expect((answer['diagnostics'] as { line: number }[]).some((d) => d.line === unsavedLine + 1)).toBe(false);
+    expect((answer['files'] as { other_text?: boolean }[])[0]?.other_text).toBe(true);
+    expect(serverPids(home, TYPESCRIPT_LANGUAGE_SERVER)).toHaveLength(1);
   });
 });

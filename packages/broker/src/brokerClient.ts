@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { isAbsolute } from 'node:path';
 import {
   createMessageConnection,
   ResponseError,
@@ -27,6 +28,7 @@ import {
   clientKindOf,
   DEFAULT_REQUEST_TIMEOUT_MS,
   ErrorCodes,
+  pathToUri,
   WireError,
   type BrokerAcquireResult,
   type BrokerClientInfo,
@@ -289,7 +291,7 @@ export class BrokerClient {
             sent = true;
             // Several clients may hold one file with different texts (an editor's unsaved buffer):
             // the server answers this request on this client's text.
-            const uri = requestDocumentUri(params);
+            const uri = requestDocumentUri(method, params);
             if (uri !== undefined) this.host.documents.useClientText(this.id, uri);
             const visibleAtSend = this.host.folders.visibility(this.id);
             const key = this.nextRequest++;
@@ -360,9 +362,17 @@ export class BrokerClient {
   }
 }
 
-/** The document a request is about (`textDocument.uri` of its params), if any. */
-function requestDocumentUri(params: unknown): string | undefined {
+/**
+ * The document a request is about: `textDocument.uri` of its params, or the file of a tsserver
+ * request passed through typescript-language-server (its exact diagnostics), if any.
+ */
+function requestDocumentUri(method: string, params: unknown): string | undefined {
   if (typeof params !== 'object' || params === null) return undefined;
+  if (method === 'workspace/executeCommand') {
+    const { command, arguments: args } = params as { command?: unknown; arguments?: unknown };
+    const file = command === 'typescript.tsserverRequest' && Array.isArray(args) ? (args[1] as { file?: unknown } | undefined)?.file : undefined;
+    return typeof file === 'string' && isAbsolute(file) ? pathToUri(file) : undefined;
+  }
   const doc = (params as { textDocument?: unknown }).textDocument;
   if (typeof doc !== 'object' || doc === null) return undefined;
   const uri = (doc as { uri?: unknown }).uri;
