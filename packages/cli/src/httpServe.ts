@@ -32,8 +32,8 @@ export async function runHttpServe(flags: HttpServeFlags, agent: AgentLspServerO
   if (noAuth && flags.token !== undefined) program.error('error: --no-auth and --token contradict each other');
   let token: string | undefined;
   if (!noAuth) {
-    if (flags.token !== undefined && flags.token.trim().length < 16) program.error('error: --token must be at least 16 characters (omit it to have one generated)');
     token = flags.token ?? (process.env['AGENT_LSP_TOKEN'] || undefined);
+    if (token !== undefined && token.trim().length < 16) program.error('error: the token (--token or AGENT_LSP_TOKEN) must be at least 16 characters; omit it to have one generated');
     if (token === undefined) {
       token = generateToken();
       err(`agent-lsp: bearer token (send "Authorization: Bearer <token>"; shown once): ${token}`);

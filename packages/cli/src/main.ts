@@ -143,7 +143,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
       .option('--max-body-bytes <n>', 'with --http: the largest request body accepted (default 4 MiB)')
       .allowExcessArguments(true);
 
-  serveOptions(program.command('serve', { isDefault: true }).description('serve MCP on stdio (the default command)')).action(serve);
+  serveOptions(program.command('serve', { isDefault: true }).description('serve MCP on stdio, or over Streamable HTTP with --http (the default command)')).action(serve);
 
   program
     .command('doctor')
