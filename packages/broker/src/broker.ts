@@ -258,6 +258,10 @@ export class Broker implements BrokerHost, LeaseHost {
     this.lastActivity = Date.now();
   }
 
+  clientIdentified(): void {
+    this.status.changed();
+  }
+
   /** The idle timeout runs only while no client is connected. */
   private scheduleIdle(): void {
     clearTimeout(this.idleTimer);
@@ -281,6 +285,7 @@ export class Broker implements BrokerHost, LeaseHost {
       state: status.state,
       ready: status.ready,
       clients: this.accepting.clients.size,
+      clientList: [...this.accepting.clients].map((c) => c.info),
       lastActivityAt: new Date(this.lastActivity).toISOString(),
       idleTimeoutMs,
       restarts: this.instance.restarts,

@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { isAbsolute } from 'node:path';
 import {
   createMessageConnection,
   ResponseError,
@@ -18,15 +19,19 @@ import type {
 } from 'vscode-languageserver-protocol';
 import {
   BrokerAcquireRequest,
+  BrokerDocumentStatusRequest,
   BrokerReleaseRequest,
   BrokerRenewRequest,
   BrokerRestartServerRequest,
   BrokerStatsRequest,
   BrokerStopNotification,
+  clientKindOf,
   DEFAULT_REQUEST_TIMEOUT_MS,
   ErrorCodes,
+  pathToUri,
   WireError,
   type BrokerAcquireResult,
+  type BrokerClientInfo,
   type BrokerRestartServerResult,
 } from '@agent-lsp/protocol';
 import { guardFrames } from './frameGuard.js';
@@ -89,6 +94,8 @@ export class BrokerClient {
   private initialized = false;
   /** Whether the client said it can pull diagnostics; if not, the broker pushes to it. */
   canPull = false;
+  /** Who this client is, for daemon-status (an editor until its initialize says otherwise). */
+  readonly info: BrokerClientInfo = { kind: 'editor', since: new Date().toISOString() };
 
   constructor(
     readonly id: number,
@@ -113,6 +120,14 @@ export class BrokerClient {
     this.rpc.listen();
   }
 
+  private identify(params: InitializeParams): void {
+    const name = params.clientInfo?.name;
+    this.info.kind = clientKindOf(name);
+    if (typeof name === 'string') this.info.name = name;
+    if (typeof params.processId === 'number') this.info.pid = params.processId;
+    this.host.clientIdentified();
+  }
+
   /** Prefix of this client's progress tokens as the server sees them. */
   get tokenPrefix(): string {
     return `agentLsp/c${this.id}/`;
@@ -123,6 +138,7 @@ export class BrokerClient {
     rpc.onRequest('initialize', async (params: InitializeParams) => {
       invalidParams(checkInitialize(params));
       this.canPull = params.capabilities.textDocument?.diagnostic !== undefined;
+      this.identify(params);
       // The folders a client starts with are its own, as if it had added them.
       const foldersChanged = Array.isArray(params.workspaceFolders) && host.folders.change(id, { added: params.workspaceFolders });
       const server = await host.server();
@@ -185,6 +201,7 @@ export class BrokerClient {
       return host.lease.renew(id, p.leaseId, p.leaseMs);
     });
     rpc.onRequest(BrokerStatsRequest.type, () => host.lease.stats());
+    rpc.onRequest(BrokerDocumentStatusRequest.type, (p) => ({ otherTexts: host.documents.otherTexts(id, p.uri) }));
     // In this client's order, and not in the middle of another client's exclusive section.
     rpc.onRequest(BrokerRestartServerRequest.type, async () => {
       let result: BrokerRestartServerResult = {};
@@ -272,6 +289,10 @@ export class BrokerClient {
           client: this.id,
           send: () => {
             sent = true;
+            // Several clients may hold one file with different texts (an editor's unsaved buffer):
+            // the server answers this request on this client's text.
+            const uri = requestDocumentUri(method, params);
+            if (uri !== undefined) this.host.documents.useClientText(this.id, uri);
             const visibleAtSend = this.host.folders.visibility(this.id);
             const key = this.nextRequest++;
             this.inFlight.set(key, { method, startedAt: Date.now(), controller });
@@ -339,4 +360,21 @@ export class BrokerClient {
     this.socket.destroy();
     this.host.removeClient(this);
   }
+}
+
+/**
+ * The document a request is about: `textDocument.uri` of its params, or the file of a tsserver
+ * request passed through typescript-language-server (its exact diagnostics), if any.
+ */
+function requestDocumentUri(method: string, params: unknown): string | undefined {
+  if (typeof params !== 'object' || params === null) return undefined;
+  if (method === 'workspace/executeCommand') {
+    const { command, arguments: args } = params as { command?: unknown; arguments?: unknown };
+    const file = command === 'typescript.tsserverRequest' && Array.isArray(args) ? (args[1] as { file?: unknown } | undefined)?.file : undefined;
+    return typeof file === 'string' && isAbsolute(file) ? pathToUri(file) : undefined;
+  }
+  const doc = (params as { textDocument?: unknown }).textDocument;
+  if (typeof doc !== 'object' || doc === null) return undefined;
+  const uri = (doc as { uri?: unknown }).uri;
+  return typeof uri === 'string' ? uri : undefined;
 }

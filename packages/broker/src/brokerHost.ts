@@ -17,6 +17,8 @@ export interface BrokerHost {
   serverForRequest(): Promise<LspConnection>;
   experimental(): AgentLspExperimental;
   touch(): void;
+  /** A client said who it is (initialize): daemon.json lists it. */
+  clientIdentified(): void;
   stop(reason: string): Promise<void>;
   removeClient(client: BrokerClient): void;
   readonly lease: LeaseManager;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrokerProgress, BrokerState } from '@agent-lsp/protocol';
+import type { BrokerClientInfo, BrokerProgress, BrokerState } from '@agent-lsp/protocol';
 import { writeFileAtomic, writeFileAtomicSync } from '@agent-lsp/lsp';
 
 export const DAEMON_SCHEMA = 1;
@@ -20,6 +20,8 @@ export interface DaemonInfo {
   readyAt?: string;
   progress?: BrokerProgress;
   clients: number;
+  /** Who the clients are (kind, pid, since); absent in files of older brokers. */
+  clientList?: BrokerClientInfo[];
   lastActivityAt: string;
   idleTimeoutMs: number;
   restarts: number;

@@ -14,6 +14,8 @@ const PULL_DEBOUNCE_MS = 150;
  */
 export class DiagnosticsBridge {
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** `client uri` → the client's version last pushed diagnostics computed on exactly its text. */
+  private readonly pushedFor = new Map<string, number>();
 
   constructor(
     private readonly documents: SharedDocuments,
@@ -58,6 +60,8 @@ export class DiagnosticsBridge {
 
   /** The server's diagnostics changed beyond one document (a dependency changed on disk). */
   refreshAll(): void {
+    // Other files changed what these documents' diagnostics are: every client is due a new push.
+    this.pushedFor.clear();
     const uris = new Set<string>();
     for (const c of this.clients()) if (!c.canPull) for (const uri of this.documents.urisOf(c.id)) uris.add(uri);
     for (const uri of uris) this.changed(uri);
@@ -88,9 +92,21 @@ export class DiagnosticsBridge {
     const after = conn.documents.get(uri);
     // The text moved on while we pulled: a newer pull is scheduled and will push instead.
     if (!after || after.version !== before || report.kind !== 'full') return;
+    const due: BrokerClient[] = [];
     for (const client of this.pushOnlyHolders(uri)) {
+      const own = this.documents.clientDocument(client.id, uri);
+      // Diagnostics of someone else's text (another client's unsaved buffer) would mislead this one.
+      if (own && own.text !== after.text) {
+        if (this.pushedFor.get(`${client.id} ${uri}`) !== own.version) due.push(client);
+        continue;
+      }
+      if (own) this.pushedFor.set(`${client.id} ${uri}`, own.version);
       client.notify('textDocument/publishDiagnostics', this.forClient(client, uri, report.items, after.text));
     }
+    // A client whose text the server did not have gets it put back; the pull that change causes
+    // pushes to it. One at a time, and never twice for one version, so two differing clients settle.
+    const next = due[0];
+    if (next) this.documents.useClientText(next.id, uri);
   }
 
   dispose(): void {

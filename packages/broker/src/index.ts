@@ -9,3 +9,4 @@ export * from './brokerLog.js';
 export * from './status.js';
 export * from './stop.js';
 export * from './watcher.js';
+export * from './editorRelay.js';

@@ -82,6 +82,30 @@ export class SharedDocuments {
     else this.docsOf(client).delete(uri);
   }
 
+  /**
+   * Before a client's request about `uri`: the server is given that client's own text when it holds
+   * another (an editor's unsaved buffer, an agent's disk text), so each client is answered for its
+   * own text. Returns whether the server's copy changed.
+   */
+  useClientText(client: number, uri: string): boolean {
+    const own = this.clientDocument(client, uri);
+    const store = this.server();
+    if (!own || !store || store.get(uri)?.text === own.text) return false;
+    this.push(uri, own.languageId, own.text);
+    return true;
+  }
+
+  /** How many other clients hold `uri` with a text other than this client's. */
+  otherTexts(client: number, uri: string): number {
+    const own = this.clientDocument(client, uri)?.text;
+    let n = 0;
+    for (const [id, docs] of this.byClient) {
+      const doc = id === client ? undefined : docs.get(uri);
+      if (doc && doc.text !== own) n++;
+    }
+    return n;
+  }
+
   /** The documents a client holds. */
   urisOf(client: number): string[] {
     return [...(this.byClient.get(client)?.keys() ?? [])];

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrokerProgress, BrokerState } from '@agent-lsp/protocol';
+import type { BrokerClientInfo, BrokerProgress, BrokerState } from '@agent-lsp/protocol';
 import { readDaemonFile, type DaemonInfo } from './daemonFile.js';
 import { daemonsHome } from './paths.js';
 import { brokerHome, descendantPids, isBrokerProcess, listBrokerProcesses, pidAlive, rssBytes } from './processInfo.js';
@@ -14,6 +14,8 @@ export interface DaemonStatus {
   ready: boolean;
   progress?: BrokerProgress;
   clients: number;
+  /** Who is connected: front (MCP on stdio), http (a session of `serve --http`), editor. */
+  clientList: BrokerClientInfo[];
   uptimeMs: number;
   idleMs: number;
   idleTimeoutMs: number;
@@ -55,6 +57,7 @@ function toStatus(dir: string, info: DaemonInfo, now: number): DaemonStatus {
     state: info.state,
     ready: info.ready,
     clients: info.clients,
+    clientList: info.clientList ?? [],
     uptimeMs: now - Date.parse(info.broker.startedAt),
     idleMs: info.clients > 0 ? 0 : now - Date.parse(info.lastActivityAt),
     idleTimeoutMs: info.idleTimeoutMs,
@@ -114,6 +117,7 @@ export function formatDaemons(report: DaemonsReport): string {
     const progress = d.ready ? '' : ` ${[d.progress?.title, d.progress?.message].filter(Boolean).join(': ')}${d.progress?.percentage !== undefined ? ` ${d.progress.percentage}%` : ''}`;
     lines.push(`${d.language} ${d.root}`);
     lines.push(`  state ${d.state}${progress} · clients ${d.clients} · up ${duration(d.uptimeMs)} · idle ${duration(d.idleMs)} (stops after ${duration(d.idleTimeoutMs)})`);
+    for (const c of d.clientList) lines.push(`  client ${c.kind}${c.name && c.kind === 'editor' ? ` (${c.name})` : ''} pid ${c.pid ?? '-'} since ${c.since}`);
     lines.push(`  broker pid ${d.brokerPid} · ${d.server} pid ${d.serverPid ?? '-'} · RSS ${d.rssBytes !== undefined ? `${Math.round(d.rssBytes / 1048576)} MiB` : '?'} · key ${d.key}`);
   }
   for (const s of report.stale) lines.push(`STALE ${s.dir}: ${s.reason} (daemon-stop --all cleans it)`);

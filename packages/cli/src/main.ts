@@ -7,6 +7,7 @@ import type { BrokerLeaseOptions } from '@agent-lsp/broker';
 import type { AgentLspServerOptions } from '@agent-lsp/server';
 import type { AuditTailOptions } from './auditCommand.js';
 import type { BrokerCommandOptions, DaemonStopOptions } from './daemonCommands.js';
+import type { LspCommandOptions } from './lspCommand.js';
 import { registerRecoverCommand } from './recoverCommand.js';
 import { registerSkillsCommand } from './skillsCommand.js';
 
@@ -21,6 +22,14 @@ interface ServeOptions {
   idleTimeout?: string;
   auditLog?: string;
   root?: string;
+  http?: boolean;
+  port?: string;
+  listen?: string;
+  token?: string;
+  auth?: boolean;
+  allowOrigin?: string[];
+  sessionIdleTimeout?: string;
+  maxBodyBytes?: string;
 }
 
 /**
@@ -91,16 +100,23 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     const idleTimeoutMs = opts.idleTimeout !== undefined ? Number(opts.idleTimeout) : undefined;
     if (idleTimeoutMs !== undefined && !(idleTimeoutMs > 0)) program.error('--idle-timeout must be a positive number of milliseconds');
     const configPath = configPathFrom(opts.config);
+    // Over HTTP every language goes through a broker unless told otherwise: sessions then share
+    // one server per (root, language) instead of starting their own (docs/http.md).
+    const daemonMode = opts.http && cmd.getOptionValueSource('daemon') === 'default' && process.env['AGENT_LSP_DAEMON'] === undefined ? 'always' : opts.daemon;
     const connect = connectionFactory({
-      mode: parseDaemonMode(opts.daemon),
+      mode: parseDaemonMode(daemonMode),
+      ...(opts.http ? { clientKind: 'http' as const } : {}),
       ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
       ...(configPath ? { configPath } : {}),
       ...(injected.lease ? { lease: injected.lease } : {}),
     });
     const ledger = { ...injected.ledger, ...(opts.auditLog !== undefined ? { auditLogPath: resolve(opts.auditLog) } : {}) };
-    return serveStdio({ registry: registryFrom(configPath), logger, connect, ledger, ...(groups ? { toolGroups: groups } : {}), ...(root ? { root } : {}) }).then(
-      exitAfterServe,
-    );
+    const agent = { registry: registryFrom(configPath), logger, connect, ledger, ...(groups ? { toolGroups: groups } : {}), ...(root ? { root } : {}) };
+    if (opts.http) {
+      const { runHttpServe } = await import('./httpServe.js');
+      return runHttpServe(opts, agent, program, err).then(exitAfterServe);
+    }
+    return serveStdio(agent).then(exitAfterServe);
   };
   const serveOptions = (cmd: Command) =>
     cmd
@@ -118,9 +134,17 @@ export function buildProgram(injected: FrontInjection = {}): Command {
           'AGENT_LSP_ROOT',
         ),
       )
+      .option('--http', 'serve MCP over Streamable HTTP at /mcp instead of stdio')
+      .option('--port <n>', 'with --http: the port (0 picks a free one and prints it)', '0')
+      .option('--listen <addr>', 'with --http: the address to listen on', '127.0.0.1')
+      .option('--token <token>', 'with --http: the bearer token clients must send (or AGENT_LSP_TOKEN; else one is generated and printed once)')
+      .option('--no-auth', 'with --http on a loopback address only: accept requests without a token')
+      .option('--allow-origin <origin...>', 'with --http: browser origins allowed besides loopback ones')
+      .option('--session-idle-timeout <ms>', 'with --http: end an MCP session after this long without requests (default 30 min)')
+      .option('--max-body-bytes <n>', 'with --http: the largest request body accepted (default 4 MiB)')
       .allowExcessArguments(true);
 
-  serveOptions(program.command('serve', { isDefault: true }).description('serve MCP on stdio (the default command)')).action(serve);
+  serveOptions(program.command('serve', { isDefault: true }).description('serve MCP on stdio, or over Streamable HTTP with --http (the default command)')).action(serve);
 
   program
     .command('doctor')
@@ -147,6 +171,21 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     .action(async (opts: BrokerCommandOptions & { config?: string }) => {
       const { runBrokerCommand } = await import('./daemonCommands.js');
       process.exitCode = await runBrokerCommand(registryFrom(configPathFrom(opts.config)), opts, logLevel('info'));
+      process.exit();
+    });
+
+  program
+    .command('lsp')
+    .description('serve LSP on stdio for an editor, relayed to the warm broker agents use for --root (shared server, same diagnostics)')
+    .option('--root <dir>', 'the workspace root, as the agents\' start_lsp root (default: the root the editor\'s initialize names)')
+    .option('--language <id>', 'python, typescript, go, cpp… (default: the language with most files under the root)')
+    .option('--config <file>', 'JSON file with custom language servers (or AGENT_LSP_CONFIG)')
+    .option('--idle-timeout <ms>', 'a broker this starts stops after this long without clients (default 30 min)')
+    .action(async (opts: LspCommandOptions & { config?: string }) => {
+      const [{ runLspCommand }, { createLogger }] = await Promise.all([import('./lspCommand.js'), import('@agent-lsp/lsp')]);
+      const configPath = configPathFrom(opts.config);
+      const logger = createLogger({ scope: 'lsp', ...logLevel() });
+      process.exitCode = await runLspCommand(opts, registryFrom(configPath), logger, configPath, err);
       process.exit();
     });
 

@@ -30,6 +30,8 @@ export interface LspConnectionOptions {
   initializeTimeoutMs?: number;
   /** How `runExclusive` takes its section (the connection factory's choice); a private local lock by default. */
   exclusiveAccess?: ExclusiveAccess;
+  /** The clientInfo name sent in initialize; `agent-lsp` by default. */
+  clientName?: string;
 }
 
 export { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './trackedRequest.js';
@@ -234,7 +236,7 @@ export class LspConnection implements Disposable {
     const { rootDir, resolved } = this.options;
     const params = {
       processId: process.pid,
-      clientInfo: { name: 'agent-lsp', version: AGENT_LSP_VERSION },
+      clientInfo: { name: this.options.clientName ?? 'agent-lsp', version: AGENT_LSP_VERSION },
       rootUri: pathToUri(rootDir),
       rootPath: rootDir,
       workspaceFolders: toWorkspaceFolders(this.folders, pathToUri),

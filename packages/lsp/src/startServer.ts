@@ -20,6 +20,8 @@ export interface ConnectOptions {
   resolved?: ResolvedServer;
   /** start_lsp's scope: root-relative directories to index (see serverScope.ts). */
   scope?: readonly string[];
+  /** The clientInfo name sent in initialize (a broker tells fronts, HTTP sessions and editors apart by it). */
+  clientName?: string;
 }
 
 /** Direct mode: spawns the server as our child and initializes it. */

@@ -8,3 +8,5 @@ export * from './textEdits.js';
 export * from './agentDiagnostic.js';
 export * from './agentLspProtocol.js';
 export * from './jsonDepth.js';
+export * from './clientKind.js';
+export * from './documentStatus.js';

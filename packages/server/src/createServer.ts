@@ -99,6 +99,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
     ledger,
     async close() {
       logForwarder.dispose();
+      ledger.simulations.dispose();
       await workspace.stopAll();
       await mcp.close().catch(() => undefined);
     },

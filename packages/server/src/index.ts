@@ -1,3 +1,5 @@
 export * from './createServer.js';
 export * from './stdio.js';
 export * from './toolRunner.js';
+export * from './http/serveHttp.js';
+export * from './http/httpSecurity.js';

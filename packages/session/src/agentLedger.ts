@@ -23,6 +23,8 @@ export interface AgentLedgerOptions {
   writer?: FileWriter;
   retention?: Retention;
   lock?: { staleMs?: number; timeoutMs?: number };
+  /** Who this ledger's calls are by, in the audit log (an HTTP session); absent for a stdio front. */
+  agent?: string;
   /** Speculative sessions: cap and idle expiry. */
   simulations?: SimulationRegistryOptions;
 }
@@ -80,6 +82,7 @@ export class AgentLedger {
       files: call.files,
       rolled_back: call.rolledBack,
     };
+    if (this.options.agent !== undefined) entry.agent = this.options.agent;
     if (error !== undefined) entry.error = error;
     if (call.rollbackReason !== undefined) entry.rollback_reason = call.rollbackReason;
     if (call.checkpointId !== undefined) entry.checkpoint_id = call.checkpointId;

@@ -7,6 +7,8 @@ export interface AuditEntry {
   /** ISO 8601, when the call started. */
   time: string;
   call_id: string;
+  /** Which agent made the call when one process serves several (`http:<session>` for `serve --http`). */
+  agent?: string;
   tool: string;
   /** The primary workspace root at the end of the call, if there was one. */
   root: string | null;

@@ -1,4 +1,5 @@
 import type { DaemonsReport, DaemonStatus } from '@agent-lsp/broker';
+import type { BrokerClientInfo } from '@agent-lsp/protocol';
 
 /** One broker as agents and `daemon-status --json` see it: snake_case, seconds and MiB. */
 export interface DaemonOut {
@@ -8,6 +9,8 @@ export interface DaemonOut {
   ready: boolean;
   progress?: { title?: string | undefined; message?: string | undefined; percentage?: number | undefined };
   clients: number;
+  /** Who is connected: front, http (a `serve --http` session), editor; pid and since when. */
+  client_list: BrokerClientInfo[];
   uptime_seconds: number;
   idle_seconds: number;
   broker_pid: number;
@@ -31,6 +34,7 @@ function daemonOut(d: DaemonStatus): DaemonOut {
     state: d.state,
     ready: d.ready,
     clients: d.clients,
+    client_list: d.clientList,
     uptime_seconds: Math.round(d.uptimeMs / 1000),
     idle_seconds: Math.round(d.idleMs / 1000),
     broker_pid: d.brokerPid,

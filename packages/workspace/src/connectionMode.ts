@@ -1,6 +1,6 @@
 import { connectToBroker, type BrokerLeaseOptions } from '@agent-lsp/broker';
 import { startDirectConnection, type LspConnection, type ConnectOptions } from '@agent-lsp/lsp';
-import { UserError } from '@agent-lsp/protocol';
+import { CLIENT_NAME_BY_KIND, UserError } from '@agent-lsp/protocol';
 
 export type DaemonMode = 'auto' | 'always' | 'never';
 
@@ -20,6 +20,8 @@ export interface ConnectionModeOptions {
   configPath?: string;
   /** Lease timing of exclusive sections through a broker (tests shorten it). */
   lease?: BrokerLeaseOptions;
+  /** How brokers list this process's connections (daemon-status): a stdio front by default. */
+  clientKind?: 'front' | 'http';
 }
 
 /**
@@ -32,6 +34,7 @@ export function connectionFactory(options: ConnectionModeOptions): (o: ConnectOp
     if (!daemon) return startDirectConnection(o);
     return connectToBroker({
       ...o,
+      clientName: CLIENT_NAME_BY_KIND[options.clientKind ?? 'front'],
       ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
       ...(options.lease ? { lease: options.lease } : {}),
       ...(options.configPath ? { configPath: options.configPath } : {}),

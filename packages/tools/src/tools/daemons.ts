@@ -10,7 +10,11 @@ const daemonOut = z.object({
   state: z.string().describe('starting | indexing | ready | restarting | stopping'),
   ready: z.boolean(),
   progress: z.object({ title: z.string().optional(), message: z.string().optional(), percentage: z.number().optional() }).optional(),
-  clients: z.number().describe('Front processes (agent sessions) connected now.'),
+  clients: z.number().describe('Clients connected now: fronts, HTTP sessions, editors.'),
+  client_list: z
+    .array(z.object({ kind: z.enum(['front', 'http', 'editor']), pid: z.number().optional(), name: z.string().optional(), since: z.string() }))
+    .optional()
+    .describe('Who is connected, with pid and since when.'),
   uptime_seconds: z.number(),
   idle_seconds: z.number(),
   broker_pid: z.number(),
@@ -40,7 +44,7 @@ export const getDaemonStatus = defineTool({
   text: (r) => {
     const lines = (r.daemons ?? []).map((d) => {
       const progress = d.ready ? '' : ` (${[d.progress?.title, d.progress?.message].filter(Boolean).join(': ')})`;
-      return `${d.language} ${d.root}: ${d.state}${progress} · clients ${d.clients} · up ${d.uptime_seconds}s · idle ${d.idle_seconds}s · broker pid ${d.broker_pid}, ${d.server} pid ${d.server_pid ?? '-'} · ${d.rss_mib ?? '?'} MiB`;
+      return `${d.language} ${d.root}: ${d.state}${progress} · clients ${d.clients}${kinds(d.client_list)} · up ${d.uptime_seconds}s · idle ${d.idle_seconds}s · broker pid ${d.broker_pid}, ${d.server} pid ${d.server_pid ?? '-'} · ${d.rss_mib ?? '?'} MiB`;
     });
     if (lines.length === 0) lines.push(`No broker daemons running (home: ${r.home}).`);
     for (const s of r.stale ?? []) lines.push(`STALE ${s.dir}: ${s.reason}`);
@@ -48,3 +52,11 @@ export const getDaemonStatus = defineTool({
     return lines.join('\n');
   },
 });
+
+/** ` (2 http, 1 editor)`: who the clients are, by kind. */
+function kinds(list: readonly { kind: string }[] | undefined): string {
+  if (!list?.length) return '';
+  const counts = new Map<string, number>();
+  for (const c of list) counts.set(c.kind, (counts.get(c.kind) ?? 0) + 1);
+  return ` (${[...counts].map(([k, n]) => `${n} ${k}`).join(', ')})`;
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SETTLED_BY, type LspConnection, type ServerDefinition } from '@agent-lsp/lsp';
+import { BrokerDocumentStatusRequest } from '@agent-lsp/protocol';
 import { isNotReady, openReadyDocument } from '../documentQuery.js';
 import { failedServersText, serverOutcome, serverOutcomeOutput } from '../fanOut.js';
 import { diagnosticText } from '../diagnosticText.js';
@@ -17,6 +18,7 @@ const fileSummary = z.object({
   settled_by: z.enum(SETTLED_BY).describe('How agent-lsp knew the diagnostics describe the current text.'),
   errors: z.number(),
   warnings: z.number(),
+  other_text: z.boolean().optional().describe('Another client (an editor) holds unsaved text of this file: this answer is for the disk.'),
 });
 type FileSummary = z.infer<typeof fileSummary>;
 
@@ -87,12 +89,14 @@ export const getDiagnostics = defineTool({
         const spans = await symbolSpans(ctx, conn, uri);
         for (const d of diags) symbolOf.set(d, enclosingSymbol(spans, d));
       }
-      files.push({
+      const summary: FileSummary = {
         file: ctx.workspace.displayUri(uri),
         settled_by: settled.settledBy,
         errors: diags.filter((d) => d.severity === 'error').length,
         warnings: diags.filter((d) => d.severity === 'warning').length,
-      });
+      };
+      if (await heldWithOtherText(conn, uri)) summary.other_text = true;
+      files.push(summary);
     }
     // Documents that settled before their server failed keep their (true) diagnostics.
     const failedServers = [...asked.values()].filter((err) => err !== undefined).length;
@@ -129,8 +133,17 @@ export const getDiagnostics = defineTool({
       }
       body.push(diagnosticText(d));
     }
-    return [...failedServersText(r.servers), head, (r.total ?? 0) > 0 ? pageHeader(r, 'diagnostic(s)') : '', ...body].filter(Boolean).join('\n');
+    const others = files.filter((f) => f.other_text).map((f) => `${f.file}: another client (an editor) has unsaved changes; these diagnostics are for the disk text.`);
+    return [...failedServersText(r.servers), head, ...others, (r.total ?? 0) > 0 ? pageHeader(r, 'diagnostic(s)') : '', ...body].filter(Boolean).join('\n');
   },
 });
 
 export const diagnosticsTools = [getDiagnostics];
+
+/** Through a broker: whether another client (an editor) holds a different, unsaved text of the file. */
+async function heldWithOtherText(conn: LspConnection, uri: string): Promise<boolean> {
+  if (!conn.broker) return false;
+  // A broker of an older protocol does not know the request: nothing to say then.
+  const status = await conn.request(BrokerDocumentStatusRequest.type, { uri }, { timeoutMs: 5000 }).catch(() => undefined);
+  return (status?.otherTexts ?? 0) > 0;
+}
