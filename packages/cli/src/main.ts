@@ -11,7 +11,7 @@ import { registerRecoverCommand } from './recoverCommand.js';
 
 // Commands load what they need when they run: a broker process never loads the MCP SDK or the
 // tools, and `--version` or `daemon-status` answer without loading the whole server.
-const TOOL_GROUP_NAMES = 'lifecycle, workspace, analysis, navigation, editing, simulation';
+const TOOL_GROUP_NAMES = 'lifecycle, workspace, analysis, navigation, editing, simulation, build';
 
 interface ServeOptions {
   tools?: string;
@@ -77,7 +77,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     // `serve` is the default command, so a mistyped command arrives here as an argument.
     if (cmd.args.length > 0) program.error(`error: unknown command '${cmd.args[0]}' (see agent-lsp --help)`);
     const root = opts.root !== undefined && opts.root !== '' ? workspaceRoot(opts.root, program) : undefined;
-    const [{ createLogger }, { serveStdio }, { TOOL_GROUPS }, { connectionFactory, parseDaemonMode }] = await Promise.all([
+    const [{ createLogger }, { serveStdio }, { TOOL_GROUPS, loadRunnerConfig }, { connectionFactory, parseDaemonMode }] = await Promise.all([
       import('@agent-lsp/lsp'),
       import('@agent-lsp/server'),
       import('@agent-lsp/tools'),
@@ -97,14 +97,15 @@ export function buildProgram(injected: FrontInjection = {}): Command {
       ...(injected.lease ? { lease: injected.lease } : {}),
     });
     const ledger = { ...injected.ledger, ...(opts.auditLog !== undefined ? { auditLogPath: resolve(opts.auditLog) } : {}) };
-    return serveStdio({ registry: registryFrom(configPath), logger, connect, ledger, ...(groups ? { toolGroups: groups } : {}), ...(root ? { root } : {}) }).then(
+    const runners = configPath ? loadRunnerConfig(configPath) : undefined;
+    return serveStdio({ registry: registryFrom(configPath), logger, connect, ledger, ...(groups ? { toolGroups: groups } : {}), ...(root ? { root } : {}), ...(runners ? { runners } : {}) }).then(
       exitAfterServe,
     );
   };
   const serveOptions = (cmd: Command) =>
     cmd
       .option('--tools <groups>', `only these tool groups, comma-separated (${TOOL_GROUP_NAMES})`)
-      .option('--config <file>', 'JSON file with custom language servers (or AGENT_LSP_CONFIG)')
+      .option('--config <file>', 'JSON file with custom language servers and build/test runners (or AGENT_LSP_CONFIG)')
       .addOption(
         new Option('--daemon <mode>', 'share warm servers through broker daemons: auto | always | never')
           .choices(['auto', 'always', 'never'])

@@ -3,7 +3,7 @@ import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult } from 'vscode-
 import { uriToPath } from '@agent-lsp/protocol';
 import type { Logger, ServerRegistry } from '@agent-lsp/lsp';
 import { AgentLedger, type AgentLedgerOptions } from '@agent-lsp/session';
-import { inferredRootOutput, selectTools } from '@agent-lsp/tools';
+import { inferredRootOutput, selectTools, type RunnerConfig } from '@agent-lsp/tools';
 import { Workspace, type ConnectionFactory } from '@agent-lsp/workspace';
 import { serveCompactToolList } from './toolList.js';
 import { runTool } from './toolRunner.js';
@@ -21,6 +21,8 @@ export interface AgentLspServerOptions {
   root?: string;
   /** State home, audit log path, and (for tests) clock, ids and file writer. */
   ledger?: Omit<AgentLedgerOptions, 'workspace' | 'logger'>;
+  /** Build and test commands from the config file's `runners` section. */
+  runners?: RunnerConfig;
 }
 
 export interface AgentLspServer {
@@ -70,6 +72,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
             signal: extra.signal,
             progressToken: extra._meta?.progressToken,
             sendProgress: (params) => extra.sendNotification({ method: 'notifications/progress', params }),
+            runners: options.runners,
           },
           workspace,
           ledger,

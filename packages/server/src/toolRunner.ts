@@ -2,13 +2,15 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { UserError, WireError } from '@agent-lsp/protocol';
 import type { Logger } from '@agent-lsp/lsp';
 import { fileSystemUserError, SessionError, type AgentLedger } from '@agent-lsp/session';
-import { inferredRootText, type AnyToolDefinition, type ProgressReport, type ToolContext } from '@agent-lsp/tools';
+import { inferredRootText, type AnyToolDefinition, type ProgressReport, type RunnerConfig, type ToolContext } from '@agent-lsp/tools';
 import type { Workspace } from '@agent-lsp/workspace';
 
 export interface ToolCallEnvironment {
   signal: AbortSignal;
   progressToken: string | number | undefined;
   sendProgress(params: { progressToken: string | number; progress: number; total?: number; message?: string }): Promise<void>;
+  /** The config file's build/test commands (ToolContext.runners). */
+  runners?: RunnerConfig | undefined;
 }
 
 const PROGRESS_MIN_INTERVAL_MS = 200;
@@ -36,6 +38,7 @@ export async function runTool(
     call,
     signal: env.signal,
     logger,
+    ...(env.runners ? { runners: env.runners } : {}),
     reportProgress(report: ProgressReport) {
       const token = env.progressToken;
       if (token === undefined) return;

@@ -1,4 +1,5 @@
 import { assistTools } from './tools/assist.js';
+import { buildTestTools } from './tools/buildTest.js';
 import { checkpointTools } from './tools/checkpoints.js';
 import { getDaemonStatus } from './tools/daemons.js';
 import { diagnosticsTools } from './tools/diagnostics.js';
@@ -10,6 +11,7 @@ import { refactoringTools } from './tools/refactoring.js';
 import { simulationTools } from './tools/simulation.js';
 import { simulationEndTools } from './tools/simulationEnd.js';
 import { symbolTools } from './tools/symbols.js';
+import { getTestsForFile } from './tools/testsForFile.js';
 import type { AnyToolDefinition, ToolGroup } from './toolDefinition.js';
 
 /** Every tool agent-lsp offers, in the order clients list them. */
@@ -26,9 +28,11 @@ export const TOOL_CATALOG: readonly AnyToolDefinition[] = [
   ...checkpointTools,
   ...simulationTools,
   ...simulationEndTools,
+  ...buildTestTools,
+  getTestsForFile,
 ];
 
-export const TOOL_GROUPS: readonly ToolGroup[] = ['lifecycle', 'navigation', 'analysis', 'workspace', 'editing', 'simulation'];
+export const TOOL_GROUPS: readonly ToolGroup[] = ['lifecycle', 'navigation', 'analysis', 'workspace', 'editing', 'simulation', 'build'];
 
 /** The tools of the given groups (all when none are given). */
 export function selectTools(groups?: readonly string[]): AnyToolDefinition[] {

@@ -4,3 +4,4 @@ export * from './schemas.js';
 export * from './paging.js';
 export * from './readinessGate.js';
 export * from './languageDetection.js';
+export { loadRunnerConfig, type RunnerConfig } from './runners/runnerConfig.js';

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Logger } from '@agent-lsp/lsp';
 import type { AgentLedger, ToolCall } from '@agent-lsp/session';
 import type { CallConcurrency, Workspace } from '@agent-lsp/workspace';
+import type { RunnerConfig } from './runners/runnerConfig.js';
 
 export interface ProgressReport {
   message: string;
@@ -20,9 +21,11 @@ export interface ToolContext {
   logger: Logger;
   /** Called while the handler waits (for readiness); the server layer turns it into MCP progress. */
   reportProgress(report: ProgressReport): void;
+  /** Build and test commands from the config file's `runners` section (run_build, run_tests). */
+  runners?: RunnerConfig;
 }
 
-export type ToolGroup = 'lifecycle' | 'navigation' | 'analysis' | 'workspace' | 'editing' | 'simulation';
+export type ToolGroup = 'lifecycle' | 'navigation' | 'analysis' | 'workspace' | 'editing' | 'simulation' | 'build';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -60,3 +63,5 @@ export const STATEFUL: ToolAnnotations = { readOnlyHint: false, destructiveHint:
 export const SIMULATES: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 /** Overwrites files (each call a transaction with a checkpoint); calling twice does not give the same result. */
 export const WRITES: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
+/** Runs the project's own commands (build, tests): writes no source file, but runs code that can do anything. */
+export const RUNS: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };

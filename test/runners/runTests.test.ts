@@ -1,0 +1,169 @@
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { liveGroupMembers } from '../../packages/tools/src/runners/processGroup.js';
+import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
+import { onPath } from '../helpers/onPath.js';
+import { FIXTURES } from '../helpers/paths.js';
+import { isAlive, waitUntil } from '../helpers/processes.js';
+
+/** A private copy of the runner fixtures: runners run the project's code there. */
+function fixtureCopy(): string {
+  const root = mkdtempSync(join(tmpdir(), 'agent-lsp-runners-'));
+  cpSync(join(FIXTURES, 'runners'), root, { recursive: true });
+  return root;
+}
+
+interface Failure {
+  test_id?: string;
+  file?: string;
+  line?: number;
+  message: string;
+}
+
+const goInstalled = onPath('go');
+if (!goInstalled) console.warn('go is not installed: the go test/go build runner tests did not run (apt-get install golang-go)');
+const goTitle = (what: string) => (goInstalled ? what : `${what} (go NOT INSTALLED — did not run)`);
+
+describe('run_tests and run_build on fixture projects', () => {
+  let agent: AgentLspClient;
+  let root: string;
+
+  beforeAll(async () => {
+    root = fixtureCopy();
+    agent = await startAgentLsp();
+    ok(await agent.call('start_lsp', { root_dir: root }));
+  });
+  afterAll(async () => {
+    await agent?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('Python: the failing test comes back with its file and line (pytest when importable, else unittest)', async () => {
+    const r = ok(await agent.call('run_tests', { path: 'python/tests' }));
+    expect(['pytest', 'unittest']).toContain(r['runner']);
+    expect(r['cwd']).toBe('python');
+    expect(r['passed']).toBe(false);
+    const failures = r['failures'] as Failure[];
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ file: 'python/tests/test_ops.py', line: 11 });
+    expect(failures[0]?.test_id).toMatch(/test_add_wrong/);
+    expect(failures[0]?.message).toMatch(/4 != 5/);
+  });
+
+  it('Python: test_name runs only the tests it names', async () => {
+    const r = ok(await agent.call('run_tests', { workspace_dir: 'python', test_name: 'test_scale' }));
+    expect(r['passed']).toBe(true);
+    expect(r['failures']).toEqual([]);
+  });
+
+  it('node:test through the package.json test script (npm, no lockfile): the failing assertion\'s line', async () => {
+    const progress: (string | undefined)[] = [];
+    const answer = await agent.call('run_tests', { workspace_dir: 'node' }, { onProgress: (m) => progress.push(m) });
+    const r = ok(answer);
+    expect(r['runner']).toBe('npm run test');
+    expect(r['command']).toEqual([expect.stringMatching(/npm$/), 'run', 'test']);
+    expect(r['failures']).toEqual([{ test_id: 'adds wrongly', file: 'node/src/calc.test.mjs', line: 10, column: 10, message: expect.stringContaining('4 !== 5') }]);
+    expect(answer.text).toContain('adds wrongly at node/src/calc.test.mjs:10:10');
+    expect(progress.some((m) => m?.startsWith('npm run test: '))).toBe(true);
+  });
+
+  it.runIf(goInstalled)(goTitle('go test: the failing test with its file and line'), async () => {
+    const r = ok(await agent.call('run_tests', { path: 'go' }));
+    expect(r['runner']).toBe('go test');
+    expect(r['failures']).toEqual([{ test_id: 'TestAddWrong', file: 'go/calc_test.go', line: 13, message: 'Add(2, 2) = 4, want 5' }]);
+    const only = ok(await agent.call('run_tests', { path: 'go', test_name: 'TestAdd$' }));
+    expect(only['passed']).toBe(true);
+  });
+
+  it('run_build type-checks a TypeScript project without a build script and returns the error as a location', async () => {
+    const answer = await agent.call('run_build', { workspace_dir: 'ts-error' });
+    const r = ok(answer);
+    expect(r['runner']).toBe('tsc');
+    expect(r['passed']).toBe(false);
+    expect(r['failures']).toEqual([
+      { file: 'ts-error/src/total.ts', line: 5, column: 14, severity: 'error', message: "TS2322: Type 'number' is not assignable to type 'string'." },
+    ]);
+    expect(answer.text).toContain('ts-error/src/total.ts:5:14');
+  });
+
+  it.runIf(goInstalled)(goTitle('go build passes on a project that compiles'), async () => {
+    const r = ok(await agent.call('run_build', { workspace_dir: 'go' }));
+    expect(r).toMatchObject({ runner: 'go build', passed: true, exit_code: 0, failures: [] });
+  });
+
+  it('a hanging test is killed at the timeout, with everything it started', async () => {
+    const r = ok(await agent.call('run_tests', { workspace_dir: 'hang', timeout_seconds: 5 }));
+    expect(r['timed_out']).toBe(true);
+    expect(r['passed']).toBe(false);
+    const group = r['pid'] as number;
+    expect(liveGroupMembers(group)).toEqual([]);
+    // The test process and the child it spawned wrote their pids before hanging.
+    const pids = readFileSync(join(root, 'hang', 'pids.txt'), 'utf8').trim().split('\n').map(Number);
+    expect(pids).toHaveLength(2);
+    await waitUntil(() => pids.every((p) => !isAlive(p)), 10_000, 'the hanging test and its child to be gone');
+  });
+
+  it('refuses a workspace_dir outside the roots, and says where it may run', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'agent-lsp-runners-outside-'));
+    try {
+      const answer = await agent.call('run_tests', { workspace_dir: outside });
+      expect(answer.isError).toBe(true);
+      expect(answer.text).toMatch(/workspace_dir .* is outside the workspace; the workspace roots are: .*add_workspace_folder or start_lsp/);
+      const escape = await agent.call('run_build', { workspace_dir: '../..' });
+      expect(escape.isError).toBe(true);
+      expect(escape.text).toMatch(/outside the workspace/);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('says what is missing when a project has no test script', async () => {
+    const answer = await agent.call('run_tests', { workspace_dir: 'ts-error' });
+    expect(answer.isError).toBe(true);
+    expect(answer.text).toMatch(/has no test script .*add one .*runners\.typescript\.test/);
+  });
+});
+
+describe('runners from the config file', () => {
+  let agent: AgentLspClient;
+  let root: string;
+  let config: string;
+
+  beforeAll(async () => {
+    root = fixtureCopy();
+    config = join(root, 'agent-lsp.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        runners: {
+          python: { test: ['python3', '-m', 'unittest'], test_name_flag: '-k' },
+          go: { test: ['definitely-not-an-installed-runner', 'test'] },
+        },
+      }),
+    );
+    agent = await startAgentLsp({ args: ['--config', config] });
+    ok(await agent.call('start_lsp', { root_dir: root }));
+  });
+  afterAll(async () => {
+    await agent?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('runs the configured command instead of the detected one, and still parses its failures', async () => {
+    const r = ok(await agent.call('run_tests', { workspace_dir: 'python' }));
+    expect(r['runner']).toBe('configured');
+    expect(r['command']).toEqual([expect.stringMatching(/python3$/), '-m', 'unittest']);
+    expect(r['failures']).toEqual([
+      { test_id: 'tests.test_ops.TestOps.test_add_wrong', file: 'python/tests/test_ops.py', line: 11, message: 'AssertionError: 4 != 5' },
+    ]);
+    expect(existsSync(join(root, 'python', 'tests', '__pycache__'))).toBe(false);
+  });
+
+  it('names a runner that is not installed and says how to fix it', async () => {
+    const answer = await agent.call('run_tests', { workspace_dir: 'go' });
+    expect(answer.isError).toBe(true);
+    expect(answer.text).toMatch(/definitely-not-an-installed-runner is not installed \(not found on PATH\)\. .*runners\.go\.test/);
+  });
+});
