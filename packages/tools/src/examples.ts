@@ -1,3 +1,5 @@
+import { BUILD_TOOL_EXAMPLES } from './docs/buildExamples.js';
+
 /**
  * One worked example per tool, for docs/tools.md (rendered by toolsDoc.ts, checked by toolsDoc.test.ts).
  *
@@ -325,4 +327,5 @@ export const TOOL_EXAMPLES: Record<string, ToolExample> = {
     args: { session_id: 'sim_810f6b45-1b5c-4637-bc4b-e037fefebd49' },
     result: 'Session sim_810f6b45-1b5c-4637-bc4b-e037fefebd49 destroyed.',
   },
+  ...BUILD_TOOL_EXAMPLES,
 };

@@ -1,3 +1,5 @@
+import { BUILD_TOOL_DETAILS } from './docs/buildDetails.js';
+
 /**
  * The longer explanation of each tool, for docs/tools.md (rendered by toolsDoc.ts under the tool's
  * short description). tools/list carries only the short one: it is sent into the agent's context on
@@ -82,4 +84,5 @@ export const TOOL_DETAILS: Readonly<Record<string, string>> = {
     'Drops a session\'s edits. Nothing was written to disk, and the server already holds the disk\'s text again. The id stays valid for destroy_session.',
   destroy_session:
     'Releases a session in any phase (also a dirty one); its id is invalid afterwards. Nothing is written.',
+  ...BUILD_TOOL_DETAILS,
 };

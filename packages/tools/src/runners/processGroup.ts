@@ -81,7 +81,7 @@ export function runProcessGroup(options: GroupRunOptions): Promise<GroupRunOutco
       if (!stream) return;
       openStreams++;
       const decoder = new StringDecoder('utf8');
-      const lines = new LineSplitter(options.onLine);
+      const lines = new LineSplitter((line) => options.onLine(line));
       stream.on('data', (chunk: Buffer) => lines.push(decoder.write(chunk)));
       stream.on('close', () => {
         lines.push(decoder.end());

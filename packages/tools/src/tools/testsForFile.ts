@@ -39,7 +39,13 @@ export const getTestsForFile = defineTool({
     const source = doc.handle.path;
     const root = ctx.workspace.rootList.find((r) => isWithin(r, source)) ?? ctx.workspace.primaryRoot ?? source;
     const found = new Map<string, { naming: boolean; symbols: Set<string> }>();
-    const entry = (path: string) => found.get(path) ?? found.set(path, { naming: false, symbols: new Set() }).get(path)!;
+    const entry = (path: string) => {
+      const known = found.get(path);
+      if (known) return known;
+      const fresh = { naming: false, symbols: new Set<string>() };
+      found.set(path, fresh);
+      return fresh;
+    };
 
     const naming = testsByNaming(source, root);
     for (const path of naming.files) entry(path).naming = true;

@@ -23,6 +23,7 @@ export interface ParseContext {
 export type FailureParser = (output: string, ctx: ParseContext) => ParsedFailure[];
 
 /** Colour codes some runners print even into a pipe. */
+// eslint-disable-next-line no-control-regex -- escape sequences are exactly what this removes
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]|\u001b\][^\u0007]*\u0007/g;
 
 export function stripAnsi(text: string): string {
