@@ -18,6 +18,13 @@ describe('parseJsTest on real vitest output', () => {
     expect(parseJsTest(captured('vitest_color.txt'), ctx)).toEqual(expected);
   });
 
+  it('reads jest output the same way (suite › test, the frame in the test file)', () => {
+    expect(parseJsTest(captured('jest.txt'), { cwd: '/tmp/cap/jest' })).toEqual([
+      { test_id: 'src/calc.test.js > add > adds wrongly', file: '/tmp/cap/jest/src/calc.test.js', line: 8, column: 23, message: 'expect(received).toBe(expected) // Object.is equality' },
+      { test_id: 'src/calc.test.js > throws', file: '/tmp/cap/jest/src/calc.test.js', line: 13, column: 9, message: 'boom' },
+    ]);
+  });
+
   it('finds nothing in node:test output', () => {
     expect(parseJsTest(captured('nodetest.txt'), ctx)).toEqual([]);
   });
