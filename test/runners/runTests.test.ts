@@ -105,6 +105,20 @@ describe('run_tests and run_build on fixture projects', () => {
     await waitUntil(() => pids.every((p) => !isAlive(p)), 10_000, 'the hanging test and its child to be gone');
   });
 
+  it('a cancelled call kills the runner\'s process group', async () => {
+    const pidsFile = join(root, 'hang', 'pids.txt');
+    rmSync(pidsFile, { force: true });
+    const abort = new AbortController();
+    const call = agent.client.callTool({ name: 'run_tests', arguments: { workspace_dir: 'hang' } }, undefined, { signal: abort.signal, timeout: 300_000 });
+    call.catch(() => undefined);
+    await waitUntil(() => existsSync(pidsFile) && readFileSync(pidsFile, 'utf8').trim().split('\n').length === 2, 60_000, 'the hanging test to start');
+    const pids = readFileSync(pidsFile, 'utf8').trim().split('\n').map(Number);
+    expect(pids.every((p) => isAlive(p))).toBe(true);
+    abort.abort();
+    await expect(call).rejects.toThrow();
+    await waitUntil(() => pids.every((p) => !isAlive(p)), 15_000, 'the cancelled test and its child to be gone');
+  });
+
   it('refuses a workspace_dir outside the roots, and says where it may run', async () => {
     const outside = mkdtempSync(join(tmpdir(), 'agent-lsp-runners-outside-'));
     try {
@@ -165,5 +179,31 @@ describe('runners from the config file', () => {
     const answer = await agent.call('run_tests', { workspace_dir: 'go' });
     expect(answer.isError).toBe(true);
     expect(answer.text).toMatch(/definitely-not-an-installed-runner is not installed \(not found on PATH\)\. .*runners\.go\.test/);
+  });
+});
+
+describe('a runner that is not installed', () => {
+  let agent: AgentLspClient;
+  let root: string;
+
+  beforeAll(async () => {
+    root = fixtureCopy();
+    // Nothing on PATH: no go, no npm, no python3.
+    agent = await startAgentLsp({ env: { PATH: join(root, 'no-such-bin') } });
+    ok(await agent.call('start_lsp', { root_dir: root }));
+  });
+  afterAll(async () => {
+    await agent?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('is named, with how to install it', async () => {
+    const go = await agent.call('run_tests', { workspace_dir: 'go' });
+    expect(go.isError).toBe(true);
+    expect(go.text).toMatch(/go is not installed \(not found on PATH\)\. Install Go \(https:\/\/go\.dev\/dl\/, or apt-get install golang-go\)/);
+    const npm = await agent.call('run_tests', { workspace_dir: 'node' });
+    expect(npm.text).toMatch(/npm is not installed \(not found on PATH\)\. Install Node\.js with npm/);
+    const python = await agent.call('run_tests', { workspace_dir: 'python' });
+    expect(python.text).toMatch(/python3 is not installed \(not found on PATH\)\. Install Python 3/);
   });
 });

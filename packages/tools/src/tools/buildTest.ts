@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { z } from 'zod';
 import { UserError } from '@agent-lsp/protocol';
 import { findProject, languageOfDirectory, languageOfFile, normalizeLanguage } from '../runners/detection.js';
@@ -68,7 +69,8 @@ interface RunArgs {
 
 /** Where to run, in which language: the arguments, else the project around path, else the root. */
 async function locate(args: RunArgs, ctx: ToolContext): Promise<{ dir: string; root: string; language: RunnerLanguage; target?: string }> {
-  const hint = args.path && args.path.startsWith('/') ? args.path : undefined;
+  // Without a workspace, an absolute file path names one (its project root is inferred from it).
+  const hint = args.path?.startsWith('/') && isFile(args.path) ? args.path : undefined;
   await ctx.workspace.ensureRoots(hint, 'Call start_lsp with root_dir (the project directory) first.');
   const target = args.path !== undefined ? pathInRoots(ctx.workspace, args.path, 'path') : undefined;
   let language = args.language !== undefined ? normalizeLanguage(args.language) : undefined;
@@ -82,6 +84,14 @@ async function locate(args: RunArgs, ctx: ToolContext): Promise<{ dir: string; r
   const start = target ? (target.isDirectory ? target.path : target.path.slice(0, target.path.lastIndexOf('/'))) : root;
   const project = findProject(start, root, language);
   return { dir: project.dir, root, language: project.language, ...(target ? { target: target.path } : {}) };
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 async function runKind(kind: RunKind, args: RunArgs, ctx: ToolContext): Promise<RunResult> {
