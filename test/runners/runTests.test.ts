@@ -1,4 +1,5 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -205,5 +206,32 @@ describe('a runner that is not installed', () => {
     expect(npm.text).toMatch(/npm is not installed \(not found on PATH\)\. Install Node\.js with npm/);
     const python = await agent.call('run_tests', { workspace_dir: 'python' });
     expect(python.text).toMatch(/python3 is not installed \(not found on PATH\)\. Install Python 3/);
+  });
+});
+
+describe('Python without pytest in the workspace\'s interpreter', () => {
+  let agent: AgentLspClient;
+  let root: string;
+
+  beforeAll(async () => {
+    root = fixtureCopy();
+    // A virtualenv without pip has no pytest, whatever the system Python has.
+    const venv = join(root, 'python', '.venv');
+    execFileSync('python3', ['-m', 'venv', '--without-pip', venv], { timeout: 60_000 });
+    agent = await startAgentLsp();
+    ok(await agent.call('start_lsp', { root_dir: root }));
+  });
+  afterAll(async () => {
+    await agent?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('falls back to unittest, with the same failure', async () => {
+    const r = ok(await agent.call('run_tests', { path: 'python/tests' }));
+    expect(r['runner']).toBe('unittest');
+    expect(r['command']).toEqual([join(realpathSync(root), 'python', '.venv', 'bin', 'python'), '-m', 'unittest', 'discover', '-s', 'tests', '-t', '.']);
+    expect(r['failures']).toEqual([
+      { test_id: 'tests.test_ops.TestOps.test_add_wrong', file: 'python/tests/test_ops.py', line: 11, message: 'AssertionError: 4 != 5' },
+    ]);
   });
 });

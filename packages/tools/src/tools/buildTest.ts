@@ -141,6 +141,7 @@ async function execute(plan: RunnerPlan, timeoutMs: number, ctx: ToolContext): P
   } finally {
     clearInterval(heartbeat);
   }
+  if (outcome.cancelled) throw new UserError('server_failed', `${plan.runner} was cancelled; its process group was killed.`);
   if (outcome.spawnError) {
     throw new UserError('not_supported', `Could not start ${plan.runner} (${plan.argv[0] ?? ''}): ${outcome.spawnError}.`);
   }
