@@ -23,6 +23,8 @@ interface Failure {
   message: string;
 }
 
+const cInstalled = onPath('make') && onPath('cc');
+if (!cInstalled) console.warn('make or cc is not installed: the C run_build test did not run (apt-get install make gcc)');
 const goInstalled = onPath('go');
 if (!goInstalled) console.warn('go is not installed: the go test/go build runner tests did not run (apt-get install golang-go)');
 const goTitle = (what: string) => (goInstalled ? what : `${what} (go NOT INSTALLED — did not run)`);
@@ -92,6 +94,12 @@ describe('run_tests and run_build on fixture projects', () => {
   it.runIf(goInstalled)(goTitle('go build passes on a project that compiles'), async () => {
     const r = ok(await agent.call('run_build', { workspace_dir: 'go' }));
     expect(r).toMatchObject({ runner: 'go build', passed: true, exit_code: 0, failures: [] });
+  });
+
+  it.runIf(cInstalled)(cInstalled ? 'C: make runs the compiler and its error comes back as a location' : 'C (make or cc NOT INSTALLED — did not run)', async () => {
+    const r = ok(await agent.call('run_build', { path: 'c/main.c' }));
+    expect(r).toMatchObject({ language: 'cpp', runner: 'make', cwd: 'c', passed: false });
+    expect(r['failures']).toEqual([expect.objectContaining({ file: 'c/main.c', line: 6, column: 12, severity: 'error', message: expect.stringMatching(/undeclared.*missing_value|missing_value.*undeclared/) })]);
   });
 
   it('a hanging test is killed at the timeout, with everything it started', async () => {
