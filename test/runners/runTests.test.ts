@@ -6,13 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveGroupMembers } from '../../packages/tools/src/runners/processGroup.js';
 import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
 import { onPath } from '../helpers/onPath.js';
-import { FIXTURES } from '../helpers/paths.js';
+import { REPO_ROOT } from '../helpers/paths.js';
 import { isAlive, waitUntil } from '../helpers/processes.js';
+
+/** Kept out of test/fixtures: other tests count the languages and files there. */
+const RUNNER_FIXTURES = join(REPO_ROOT, 'test', 'runners', 'fixtures');
 
 /** A private copy of the runner fixtures: runners run the project's code there. */
 function fixtureCopy(): string {
   const root = mkdtempSync(join(tmpdir(), 'agent-lsp-runners-'));
-  cpSync(join(FIXTURES, 'runners'), root, { recursive: true });
+  cpSync(RUNNER_FIXTURES, root, { recursive: true });
   return root;
 }
 

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
 import { onPath } from '../helpers/onPath.js';
-import { FIXTURES } from '../helpers/paths.js';
+import { REPO_ROOT } from '../helpers/paths.js';
+
+/** Kept out of test/fixtures: other tests count the languages and files there. */
+const RUNNER_FIXTURES = join(REPO_ROOT, 'test', 'runners', 'fixtures');
 
 const goplsInstalled = onPath('gopls') && onPath('go');
 if (!goplsInstalled) console.warn('gopls or go is not installed: the Go get_tests_for_file test did not run (apt-get install gopls golang-go)');
@@ -15,7 +18,7 @@ describe('get_tests_for_file', () => {
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'agent-lsp-tests-for-file-'));
-    cpSync(join(FIXTURES, 'runners'), root, { recursive: true });
+    cpSync(RUNNER_FIXTURES, root, { recursive: true });
     agent = await startAgentLsp();
   });
   afterAll(async () => {
