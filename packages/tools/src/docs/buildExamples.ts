@@ -5,14 +5,14 @@ export const BUILD_TOOL_EXAMPLES: Record<string, ToolExample> = {
   run_build: {
     args: { workspace_dir: 'ts' },
     result: [
-      'tsc failed (exit code 2) in 6.1 s. Ran: /usr/bin/node /path/to/agent-lsp/node_modules/.pnpm/typescript@5.9.3/node_modules/typescript/bin/tsc --noEmit --pretty false -p /path/to/agent-lsp/examples/workspace/ts (in ts)',
+      'tsc failed (exit code 2) in 6.1 s. Ran: node tsc --noEmit --pretty false -p /path/to/agent-lsp/examples/workspace/ts (in ts)',
       "- ts/src/report.ts:9:43: TS2345: Argument of type 'string' is not assignable to parameter of type 'number'.",
     ].join('\n'),
   },
   run_tests: {
     args: { workspace_dir: 'py' },
     result: [
-      'pytest failed (exit code 5) in 6.6 s. Ran: /usr/bin/python3 -m pytest -p no:cacheprovider --color=no -rfE --tb=short (in py)',
+      'pytest failed (exit code 5) in 6.6 s. Ran: python3 -m pytest -p no:cacheprovider --color=no -rfE --tb=short (in py)',
       'Output (tail):',
       '…',
       'rootdir: /path/to/agent-lsp/examples/workspace/py',

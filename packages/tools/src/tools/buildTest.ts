@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { basename } from 'node:path';
 import { z } from 'zod';
 import { UserError } from '@agent-lsp/protocol';
 import { findProject, languageOfDirectory, languageOfFile, normalizeLanguage } from '../runners/detection.js';
@@ -169,13 +170,21 @@ function display(f: ParsedFailure, ctx: ToolContext): FailureOut {
   return { ...f, ...(f.file !== undefined ? { file: ctx.workspace.display(f.file) } : {}) };
 }
 
+/** The argv, short: the runner's name instead of its path (the full argv is in `command`). */
+function shownCommand(argv: readonly string[]): string {
+  const [first = '', second, ...rest] = argv;
+  // node running a script (the bundled tsc): name the script, not its place in node_modules.
+  const script = first === process.execPath && second?.startsWith('/') ? [basename(second)] : second !== undefined ? [second] : [];
+  return [basename(first), ...script, ...rest].join(' ');
+}
+
 function runText(r: RunResult): string {
   const head = r.timed_out
     ? `${r.runner} timed out after ${((r.duration_ms ?? 0) / 1000).toFixed(1)} s; its process group was killed.`
     : r.cancelled
       ? `${r.runner} was cancelled; its process group was killed.`
       : `${r.runner} ${r.passed ? 'passed' : `failed (exit code ${r.exit_code ?? 'none'})`} in ${((r.duration_ms ?? 0) / 1000).toFixed(1)} s.`;
-  const lines = [`${head} Ran: ${(r.command ?? []).join(' ')} (in ${r.cwd})`];
+  const lines = [`${head} Ran: ${shownCommand(r.command ?? [])} (in ${r.cwd})`];
   for (const f of r.failures ?? []) {
     const where = f.file ? `${f.file}${f.line !== undefined ? `:${f.line}${f.column !== undefined ? `:${f.column}` : ''}` : ''}` : '';
     const what = [f.test_id, where].filter(Boolean).join(' at ');
