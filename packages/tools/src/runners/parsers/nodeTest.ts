@@ -13,6 +13,43 @@ const FRAME = /(?:\(|\s|^)((?:file:\/\/)?\/[^\s()]+?):(\d+):(\d+)\)?\s*$/;
  */
 export function parseNodeTest(output: string, ctx: ParseContext): ParsedFailure[] {
   const lines = outputLines(output);
+  const tap = parseTap(lines, ctx);
+  return tap.length > 0 ? tap : parseSpec(lines, ctx);
+}
+
+const SPEC_SUMMARY = /^✖ failing tests:$/;
+const SPEC_AT = /^test at (.+):(\d+):(\d+)$/;
+const SPEC_FAILED = /^✖ (.+?) \([\d.]+m?s\)$/;
+const STACK_AT = /^\s*at (?:.*? \()?((?:file:\/\/)?\/[^\s()]+?):(\d+):(\d+)\)?\s*$/;
+
+/**
+ * The spec reporter (a terminal's, and a pipe's from Node 23): its closing `✖ failing tests:`
+ * list gives each failed test with `test at file:line:col`, its message and stack.
+ */
+function parseSpec(lines: readonly string[], ctx: ParseContext): ParsedFailure[] {
+  const start = lines.findIndex((l) => SPEC_SUMMARY.test(l));
+  if (start < 0) return [];
+  const failures: ParsedFailure[] = [];
+  for (let i = start + 1; i < lines.length; i++) {
+    const at = SPEC_AT.exec(lines[i] ?? '');
+    const failed = SPEC_FAILED.exec(lines[i + 1] ?? '');
+    if (!at?.[1] || !failed?.[1]) continue;
+    const testFile = absolutePath(at[1], ctx.cwd);
+    const body: string[] = [];
+    for (let j = i + 2; j < lines.length && !SPEC_AT.test(lines[j] ?? ''); j++) body.push(lines[j] ?? '');
+    const frames = body.flatMap((l) => {
+      const m = STACK_AT.exec(l);
+      return m?.[1] && m[2] && m[3] ? [{ file: absolutePath(m[1], ctx.cwd), line: Number(m[2]), column: Number(m[3]) }] : [];
+    });
+    const frame = frames.find((f) => f.file === testFile) ?? { file: testFile, line: Number(at[2]), column: Number(at[3]) };
+    const message = body.map((l) => l.trim()).filter((l) => l !== '');
+    const end = message.findIndex((l) => l.startsWith('at '));
+    failures.push({ test_id: failed[1], message: (end < 0 ? message : message.slice(0, end)).join('\n') || 'failed', ...frame });
+  }
+  return failures;
+}
+
+function parseTap(lines: readonly string[], ctx: ParseContext): ParsedFailure[] {
   const names: { indent: number; name: string }[] = [];
   const failures: ParsedFailure[] = [];
   for (let i = 0; i < lines.length; i++) {
