@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { z } from 'zod';
 import { UserError } from '@agent-lsp/protocol';
 import { findProject, languageOfDirectory, languageOfFile, normalizeLanguage } from '../runners/detection.js';
@@ -28,7 +28,8 @@ const runInput = {
   workspace_dir: z.string().optional().describe('Directory to run in. Default: the project holding path, else the root.'),
   path: z.string().optional().describe('File or directory to build/test.'),
   language: z.string().optional().describe('python, typescript, javascript, go, c, cpp. Default: detected.'),
-  timeout_seconds: z.number().positive().optional().describe('Default 300; the process group is killed.'),
+  // A day at most: a longer delay overflows Node's timers (they would fire at once).
+  timeout_seconds: z.number().positive().max(86_400).optional().describe('Default 300; the process group is killed.'),
 };
 
 const failure = z.object({
@@ -82,7 +83,7 @@ async function locate(args: RunArgs, ctx: ToolContext): Promise<{ dir: string; r
   }
   const root = target?.root ?? ctx.workspace.primaryRoot;
   if (!root) throw new UserError('no_workspace', 'No workspace is set. Call start_lsp with root_dir first.');
-  const start = target ? (target.isDirectory ? target.path : target.path.slice(0, target.path.lastIndexOf('/'))) : root;
+  const start = target ? (target.isDirectory ? target.path : dirname(target.path)) : root;
   const project = findProject(start, root, language);
   return { dir: project.dir, root, language: project.language, ...(target ? { target: target.path } : {}) };
 }
