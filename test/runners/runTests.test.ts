@@ -104,6 +104,16 @@ describe('run_tests and run_build on fixture projects', () => {
     expect(r['failures']).toEqual([expect.objectContaining({ file: 'c/main.c', line: 6, column: 12, severity: 'error', message: expect.stringMatching(/undeclared.*missing_value|missing_value.*undeclared/) })]);
   });
 
+  it('caps a long output to its head and tail, and still finds the failure', async () => {
+    const r = ok(await agent.call('run_tests', { workspace_dir: 'noisy' }));
+    expect(r['output_truncated']).toBe(true);
+    const output = r['output'] as string;
+    expect(output.length).toBeLessThan(20_000);
+    expect(output).toMatch(/\n… \d+ characters omitted …\n/);
+    expect(output).toContain('progress line 0 of a chatty test');
+    expect(r['failures']).toEqual([{ test_id: 'talks a lot, then fails', file: 'noisy/noisy.test.mjs', line: 7, column: 10, message: expect.stringContaining('2 !== 3') }]);
+  });
+
   it('a hanging test is killed at the timeout, with everything it started', async () => {
     const r = ok(await agent.call('run_tests', { workspace_dir: 'hang', timeout_seconds: 5 }));
     expect(r['timed_out']).toBe(true);
