@@ -4,7 +4,7 @@ import nodePlugin from 'eslint-plugin-n';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', 'docs/**', 'test/fixtures/**', 'examples/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', 'docs/**', 'test/fixtures/**', 'test/runners/fixtures/**', 'examples/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -13,7 +13,7 @@ import { registerSkillsCommand } from './skillsCommand.js';
 
 // Commands load what they need when they run: a broker process never loads the MCP SDK or the
 // tools, and `--version` or `daemon-status` answer without loading the whole server.
-const TOOL_GROUP_NAMES = 'lifecycle, workspace, analysis, navigation, editing, simulation, skills';
+const TOOL_GROUP_NAMES = 'lifecycle, workspace, analysis, navigation, editing, simulation, skills, build';
 
 interface ServeOptions {
   tools?: string;
@@ -87,7 +87,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     // `serve` is the default command, so a mistyped command arrives here as an argument.
     if (cmd.args.length > 0) program.error(`error: unknown command '${cmd.args[0]}' (see agent-lsp --help)`);
     const root = opts.root !== undefined && opts.root !== '' ? workspaceRoot(opts.root, program) : undefined;
-    const [{ createLogger }, { serveStdio }, { TOOL_GROUPS }, { connectionFactory, parseDaemonMode }] = await Promise.all([
+    const [{ createLogger }, { serveStdio }, { TOOL_GROUPS, loadRunnerConfig }, { connectionFactory, parseDaemonMode }] = await Promise.all([
       import('@agent-lsp/lsp'),
       import('@agent-lsp/server'),
       import('@agent-lsp/tools'),
@@ -111,7 +111,8 @@ export function buildProgram(injected: FrontInjection = {}): Command {
       ...(injected.lease ? { lease: injected.lease } : {}),
     });
     const ledger = { ...injected.ledger, ...(opts.auditLog !== undefined ? { auditLogPath: resolve(opts.auditLog) } : {}) };
-    const agent = { registry: registryFrom(configPath), logger, connect, ledger, ...(groups ? { toolGroups: groups } : {}), ...(root ? { root } : {}) };
+    const runners = configPath ? loadRunnerConfig(configPath) : undefined;
+    const agent = { registry: registryFrom(configPath), logger, connect, ledger, ...(groups ? { toolGroups: groups } : {}), ...(root ? { root } : {}), ...(runners ? { runners } : {}) };
     if (opts.http) {
       const { runHttpServe } = await import('./httpServe.js');
       return runHttpServe(opts, agent, program, err).then(exitAfterServe);
@@ -121,7 +122,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
   const serveOptions = (cmd: Command) =>
     cmd
       .option('--tools <groups>', `only these tool groups, comma-separated (${TOOL_GROUP_NAMES})`)
-      .option('--config <file>', 'JSON file with custom language servers (or AGENT_LSP_CONFIG)')
+      .option('--config <file>', 'JSON file with custom language servers and build/test runners (or AGENT_LSP_CONFIG)')
       .addOption(
         new Option('--daemon <mode>', 'share warm servers through broker daemons: auto | always | never')
           .choices(['auto', 'always', 'never'])

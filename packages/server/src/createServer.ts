@@ -4,7 +4,7 @@ import { uriToPath } from '@agent-lsp/protocol';
 import type { Logger, ServerRegistry } from '@agent-lsp/lsp';
 import { AgentLedger, type AgentLedgerOptions } from '@agent-lsp/session';
 import { builtinSkills, SkillPhaseTracker } from '@agent-lsp/skills';
-import { inferredRootOutput, selectTools, skillPhaseRules } from '@agent-lsp/tools';
+import { inferredRootOutput, selectTools, skillPhaseRules, type RunnerConfig } from '@agent-lsp/tools';
 import { Workspace, type ConnectionFactory } from '@agent-lsp/workspace';
 import { McpLogForwarder } from './mcpLogForwarder.js';
 import { phaseGate, phaseWarningOutput } from './phaseGate.js';
@@ -25,6 +25,8 @@ export interface AgentLspServerOptions {
   root?: string;
   /** State home, audit log path, and (for tests) clock, ids and file writer. */
   ledger?: Omit<AgentLedgerOptions, 'workspace' | 'logger'>;
+  /** Build and test commands from the config file's `runners` section. */
+  runners?: RunnerConfig;
 }
 
 export interface AgentLspServer {
@@ -82,6 +84,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
             sendProgress: (params) => extra.sendNotification({ method: 'notifications/progress', params }),
             setLogLevel: (level) => logForwarder.setLevel(level),
             skillPhases,
+            runners: options.runners,
           },
           workspace,
           ledger,

@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { UserError, WireError } from '@agent-lsp/protocol';
 import type { Logger } from '@agent-lsp/lsp';
 import { fileSystemUserError, SessionError, type AgentLedger } from '@agent-lsp/session';
-import { inferredRootText, type AnyToolDefinition, type ProgressReport, type ToolContext } from '@agent-lsp/tools';
+import { inferredRootText, type AnyToolDefinition, type ProgressReport, type RunnerConfig, type ToolContext } from '@agent-lsp/tools';
 import type { Workspace } from '@agent-lsp/workspace';
 import type { SkillPhaseTracker } from '@agent-lsp/skills';
 
@@ -13,6 +13,8 @@ export interface ToolCallEnvironment {
   setLogLevel?: ToolContext['setLogLevel'];
   /** The skill phases of the server the call came through (activate_skill and friends use them). */
   skillPhases?: SkillPhaseTracker;
+  /** The config file's build/test commands (ToolContext.runners). */
+  runners?: RunnerConfig | undefined;
 }
 
 const PROGRESS_MIN_INTERVAL_MS = 200;
@@ -42,6 +44,7 @@ export async function runTool(
     logger,
     ...(env.setLogLevel ? { setLogLevel: env.setLogLevel } : {}),
     ...(env.skillPhases ? { skillPhases: env.skillPhases } : {}),
+    ...(env.runners ? { runners: env.runners } : {}),
     reportProgress(report: ProgressReport) {
       const token = env.progressToken;
       if (token === undefined) return;

@@ -1,4 +1,5 @@
 import { assistTools } from './tools/assist.js';
+import { buildTestTools } from './tools/buildTest.js';
 import { checkpointTools } from './tools/checkpoints.js';
 import { getDaemonStatus } from './tools/daemons.js';
 import { getDocumentHighlights } from './tools/highlights.js';
@@ -25,6 +26,7 @@ import { insertAfterSymbol, insertBeforeSymbol, replaceSymbolBody } from './tool
 import { safeDeleteSymbol } from './tools/symbolDelete.js';
 import { getSymbolSource } from './tools/symbolSource.js';
 import { goToSymbol } from './tools/goToSymbol.js';
+import { getTestsForFile } from './tools/testsForFile.js';
 import type { AnyToolDefinition, ToolGroup } from './toolDefinition.js';
 
 /** Every tool agent-lsp offers, in the order clients list them. */
@@ -58,9 +60,11 @@ export const TOOL_CATALOG: readonly AnyToolDefinition[] = [
   getSemanticTokens,
   setLogLevel,
   ...skillPhaseTools,
+  ...buildTestTools,
+  getTestsForFile,
 ];
 
-export const TOOL_GROUPS: readonly ToolGroup[] = ['lifecycle', 'navigation', 'analysis', 'workspace', 'editing', 'simulation', 'skills'];
+export const TOOL_GROUPS: readonly ToolGroup[] = ['lifecycle', 'navigation', 'analysis', 'workspace', 'editing', 'simulation', 'skills', 'build'];
 
 /** The tools of the given groups (all when none are given). */
 export function selectTools(groups?: readonly string[]): AnyToolDefinition[] {

@@ -1,6 +1,7 @@
 import { SYMBOL_TOOL_EXAMPLES } from './docs/symbolExamples.js';
 import { FIXES_EXAMPLES } from './docs/fixesExamples.js';
 import { IMPACT_EXAMPLES } from './docs/impactExamples.js';
+import { BUILD_TOOL_EXAMPLES } from './docs/buildExamples.js';
 
 /**
  * One worked example per tool, for docs/tools.md (rendered by toolsDoc.ts, checked by toolsDoc.test.ts).
@@ -325,4 +326,5 @@ export const TOOL_EXAMPLES: Record<string, ToolExample> = {
   ...SYMNAV_EXAMPLES,
   ...FIXES_EXAMPLES,
   ...SKILL_PHASES_EXAMPLES,
+  ...BUILD_TOOL_EXAMPLES,
 };

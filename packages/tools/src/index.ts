@@ -5,3 +5,4 @@ export * from './paging.js';
 export * from './readinessGate.js';
 export * from './languageDetection.js';
 export { skillPhaseRules } from './tools/skillPhases.js';
+export { loadRunnerConfig, type RunnerConfig } from './runners/runnerConfig.js';

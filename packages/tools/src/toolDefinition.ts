@@ -3,6 +3,7 @@ import type { Logger } from '@agent-lsp/lsp';
 import type { AgentLedger, ToolCall } from '@agent-lsp/session';
 import type { SkillPhaseTracker } from '@agent-lsp/skills';
 import type { CallConcurrency, Workspace } from '@agent-lsp/workspace';
+import type { RunnerConfig } from './runners/runnerConfig.js';
 
 export interface ProgressReport {
   message: string;
@@ -25,13 +26,15 @@ export interface ToolContext {
   setLogLevel?(level: LogLevelName): void;
   /** The skill phases of this MCP server instance (absent where no server runs the tools). */
   skillPhases?: SkillPhaseTracker;
+  /** Build and test commands from the config file's `runners` section (run_build, run_tests). */
+  runners?: RunnerConfig;
 }
 
 /** MCP's log levels (RFC 5424), least severe first. */
 export const LOG_LEVEL_NAMES = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
 export type LogLevelName = (typeof LOG_LEVEL_NAMES)[number];
 
-export type ToolGroup = 'lifecycle' | 'navigation' | 'analysis' | 'workspace' | 'editing' | 'simulation' | 'skills';
+export type ToolGroup = 'lifecycle' | 'navigation' | 'analysis' | 'workspace' | 'editing' | 'simulation' | 'skills' | 'build';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -71,3 +74,5 @@ export const STATEFUL: ToolAnnotations = { readOnlyHint: false, destructiveHint:
 export const SIMULATES: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 /** Overwrites files (each call a transaction with a checkpoint); calling twice does not give the same result. */
 export const WRITES: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
+/** Runs the project's own commands (build, tests): writes no source file, but runs code that can do anything. */
+export const RUNS: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };

@@ -3,6 +3,7 @@ import { SYMNAV_DETAILS } from './docs/symnavDetails.js';
 import { FIXES_DETAILS } from './docs/fixesDetails.js';
 import { SKILL_PHASES_DETAILS } from './docs/skillPhasesDetails.js';
 import { IMPACT_DETAILS } from './docs/impactDetails.js';
+import { BUILD_TOOL_DETAILS } from './docs/buildDetails.js';
 
 /**
  * The longer explanation of each tool, for docs/tools.md (rendered by toolsDoc.ts under the tool's
@@ -91,4 +92,5 @@ export const TOOL_DETAILS: Readonly<Record<string, string>> = {
   ...SYMNAV_DETAILS,
   ...FIXES_DETAILS,
   ...SKILL_PHASES_DETAILS,
+  ...BUILD_TOOL_DETAILS,
 };

@@ -1,0 +1,52 @@
+import { basename, extname, sep } from 'node:path';
+import { walkSourceTree } from '@agent-lsp/lsp';
+
+const JS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+const C_EXTENSIONS = ['.c', '.cc', '.cpp', '.cxx'];
+const TEST_DIRS = new Set(['test', 'tests', '__tests__', 'spec', 'testing']);
+/** Bounds the walk for naming matches on huge trees. */
+const MAX_ENTRIES = 50_000;
+
+/** Whether a file is a test by its name or its directory (test_x.py, x_test.go, x.test.ts, tests/…). */
+export function isTestFile(path: string): boolean {
+  const name = basename(path);
+  const ext = extname(name);
+  const stem = name.slice(0, name.length - ext.length);
+  if (ext === '.py' && (stem.startsWith('test_') || stem.endsWith('_test') || stem === 'tests' || stem === 'conftest')) return true;
+  if (ext === '.go' && stem.endsWith('_test')) return true;
+  if (JS_EXTENSIONS.includes(ext) && /\.(test|spec)$/.test(stem)) return true;
+  if (C_EXTENSIONS.includes(ext) && (stem.startsWith('test_') || stem.endsWith('_test') || stem.endsWith('_unittest'))) return true;
+  return path.split(sep).slice(0, -1).some((d) => TEST_DIRS.has(d));
+}
+
+/** Whether `candidate` is, by the naming conventions, a test of `source` (same stem). */
+export function testsByName(source: string, candidate: string): boolean {
+  if (candidate === source) return false;
+  const ext = extname(source);
+  const stem = basename(source, ext);
+  const name = basename(candidate);
+  const cext = extname(name);
+  const cstem = name.slice(0, name.length - cext.length);
+  if (ext === '.py') return cext === '.py' && (cstem === `test_${stem}` || cstem === `${stem}_test`);
+  if (ext === '.go') return name === `${stem}_test.go` && candidate.slice(0, -name.length) === source.slice(0, -basename(source).length);
+  if (JS_EXTENSIONS.includes(ext)) {
+    if (!JS_EXTENSIONS.includes(cext)) return false;
+    if (cstem === `${stem}.test` || cstem === `${stem}.spec`) return true;
+    return candidate.split(sep).includes('__tests__') && cstem.replace(/\.(test|spec)$/, '') === stem;
+  }
+  if (C_EXTENSIONS.includes(ext) || ext === '.h' || ext === '.hpp') {
+    return C_EXTENSIONS.includes(cext) && (cstem === `test_${stem}` || cstem === `${stem}_test` || cstem === `${stem}_unittest`);
+  }
+  return false;
+}
+
+/** The files under `root` that test `source` by the naming conventions (vendored directories skipped). */
+export function testsByNaming(source: string, root: string): { files: string[]; complete: boolean } {
+  const files: string[] = [];
+  let seen = 0;
+  for (const path of walkSourceTree(root, { maxEntries: MAX_ENTRIES })) {
+    seen++;
+    if (testsByName(source, path)) files.push(path);
+  }
+  return { files, complete: seen < MAX_ENTRIES };
+}
