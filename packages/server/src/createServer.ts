@@ -7,6 +7,8 @@ import { inferredRootOutput, selectTools } from '@agent-lsp/tools';
 import { Workspace, type ConnectionFactory } from '@agent-lsp/workspace';
 import { serveCompactToolList } from './toolList.js';
 import { runTool } from './toolRunner.js';
+import { serveResources } from './resources/resourceHandlers.js';
+import { AgentNotifications } from './notifications/agentNotifications.js';
 
 export { AGENT_LSP_VERSION } from '@agent-lsp/protocol';
 import { AGENT_LSP_VERSION } from '@agent-lsp/protocol';
@@ -79,12 +81,16 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
   }
 
   serveCompactToolList(mcp, defs);
+  const resources = serveResources(mcp, workspace, ledger, options.logger.child('resources'));
+  const notifications = new AgentNotifications(mcp, workspace, options.logger.child('notifications'));
 
   return {
     mcp,
     workspace,
     ledger,
     async close() {
+      resources.dispose();
+      notifications.dispose();
       await workspace.stopAll();
       await mcp.close().catch(() => undefined);
     },

@@ -19,6 +19,8 @@ export class DirectModeWatcher implements Disposable {
     logger: Logger,
     private readonly section: ReadWriteLock,
     private readonly connections: () => LspConnection[],
+    /** Told of every batch the servers hear of (the agent's notifications, resource subscriptions). */
+    private readonly onChanges: (changes: FileEvent[]) => void = () => undefined,
   ) {
     this.watcher = new WorkspaceWatcher({ root, logger, onChanges: (changes) => void this.changed(changes) });
     try {
@@ -43,6 +45,7 @@ export class DirectModeWatcher implements Disposable {
   }
 
   private announce(changes: FileEvent[]): void {
+    this.onChanges(changes);
     for (const conn of this.connections()) {
       // A broker's own watcher reports the same files to its server.
       if (!conn.broker) conn.notify('workspace/didChangeWatchedFiles', { changes });
