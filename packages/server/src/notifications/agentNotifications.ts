@@ -87,7 +87,7 @@ export class AgentNotifications implements Disposable {
     const relevant = e.changes.filter((c) => open.has(c.uri));
     if (relevant.length === 0 || this.disposed) return;
     let pending = this.pendingFiles.get(e.origin);
-    if (!pending) this.pendingFiles.set(e.origin, (pending = new Map()));
+    if (!pending) this.pendingFiles.set(e.origin, (pending = new Map<string, string>()));
     for (const c of relevant) pending.set(c.uri, CHANGE_NAMES[c.type] ?? 'changed');
     this.filesTimer ??= setTimeout(() => this.flushFiles(), FILES_DEBOUNCE_MS);
   }

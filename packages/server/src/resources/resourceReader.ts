@@ -35,12 +35,12 @@ export class ResourceReader {
     );
     const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
     if (result.isError) throw new ResourceReadError(text);
-    return (result.structuredContent ?? {}) as Record<string, unknown>;
+    return (result.structuredContent ?? {});
   }
 }
 
 function parseArgs(def: AnyToolDefinition, args: Record<string, unknown>): Record<string, unknown> {
   const parsed = z.object(def.input).safeParse(args);
   if (!parsed.success) throw new ResourceUriError(`invalid resource arguments for ${def.name}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  return parsed.data as Record<string, unknown>;
+  return parsed.data;
 }
