@@ -41,6 +41,8 @@ describe('diagnostics subscriptions (direct mode)', () => {
   afterEach(async () => {
     await agent?.close();
     if (root) rmSync(root, { recursive: true, force: true });
+    agent = undefined;
+    root = undefined;
   });
 
   it('tells of an outside write and of the agent’s own apply_edit, and the read shows the new diagnostics', async () => {
@@ -72,6 +74,24 @@ describe('diagnostics subscriptions (direct mode)', () => {
     await news.resourceUpdated(everyFile, seen);
     expect(messages(await readResource(agent, everyFile)).some((m) => m.includes('four'))).toBe(false);
     expect(news.updated.slice(seen)).not.toContain(uri);
+  });
+
+  it('tells of an outside write to a TypeScript file (a server that pushes), and the read shows the new diagnostics', async () => {
+    root = fixtureRoot('ts-basic');
+    agent = await startAgentLsp();
+    ok(await agent.call('start_lsp', { root_dir: root }));
+    const news = new AgentNews(agent);
+    const file = join(root, 'ts-basic/src/broken.ts');
+    const uri = `lsp-diagnostics://${file}`;
+    await agent.client.subscribeResource({ uri }, { timeout: 300_000 });
+    expect(messages(await readResource(agent, uri)).some((m) => m.includes("'string' is not assignable to type 'number'"))).toBe(true);
+
+    const seen = news.updated.length;
+    sedInPlace(file, "export const n: number = 'not a number';", 'export const n: number = 1;');
+    await news.resourceUpdated(uri, seen);
+    const after = messages(await readResource(agent, uri));
+    expect(after.some((m) => m.includes("'string' is not assignable to type 'number'"))).toBe(false);
+    expect(after.some((m) => m.includes("'number' is not assignable to type 'string'"))).toBe(true);
   });
 });
 
