@@ -121,7 +121,7 @@ export class DiagnosticsSubscriptions implements Disposable {
 
   /** The diagnostics as get_diagnostics answers them, without what says how they were settled. */
   private async fingerprint(sub: Subscription): Promise<string> {
-    const data = await this.reader.read({ ...sub.resource, args: { ...sub.resource.args, limit: 10_000 } }, AbortSignal.timeout(READ_TIMEOUT_MS));
+    const data = await this.reader.readInBackground({ ...sub.resource, args: { ...sub.resource.args, limit: 10_000 } }, AbortSignal.timeout(READ_TIMEOUT_MS));
     const files = (data['files'] as { file: string; errors: number; warnings: number }[] | undefined)?.map((f) => [f.file, f.errors, f.warnings]);
     return JSON.stringify({ ready: data['ready'], files, diagnostics: data['diagnostics'] });
   }

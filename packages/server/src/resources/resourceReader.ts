@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TOOL_CATALOG, type AnyToolDefinition } from '@agent-lsp/tools';
+import { TOOL_CATALOG, type AnyToolDefinition, type ToolContext } from '@agent-lsp/tools';
 import type { Logger } from '@agent-lsp/lsp';
 import type { AgentLedger } from '@agent-lsp/session';
 import type { Workspace } from '@agent-lsp/workspace';
@@ -22,8 +22,7 @@ export class ResourceReader {
   ) {}
 
   async read(resource: ParsedResource, signal: AbortSignal): Promise<Record<string, unknown>> {
-    const def = TOOL_CATALOG.find((t) => t.name === resource.tool);
-    if (!def) throw new ResourceReadError(`agent-lsp has no ${resource.tool} tool to read this resource with.`);
+    const def = toolOf(resource);
     const args = parseArgs(def, resource.args);
     const result = await runTool(
       def,
@@ -35,8 +34,32 @@ export class ResourceReader {
     );
     const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
     if (result.isError) throw new ResourceReadError(text);
-    return (result.structuredContent ?? {});
+    return result.structuredContent ?? {};
   }
+
+  /**
+   * The same handler in the same section, but not an agent's call: no audit line (subscriptions
+   * re-read diagnostics on every file event). Errors are thrown as they are.
+   */
+  async readInBackground(resource: ParsedResource, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const def = toolOf(resource);
+    const args = parseArgs(def, resource.args);
+    const ctx: ToolContext = {
+      workspace: this.workspace,
+      ledger: this.ledger,
+      call: this.ledger.startCall(def.name),
+      signal,
+      logger: this.logger.child(`subscription:${def.name}`),
+      reportProgress: () => undefined,
+    };
+    return this.workspace.runCall({ name: def.name, concurrency: def.concurrency ?? 'shared', readOnly: def.annotations.readOnlyHint }, () => def.handler(args, ctx));
+  }
+}
+
+function toolOf(resource: ParsedResource): AnyToolDefinition {
+  const def = TOOL_CATALOG.find((t) => t.name === resource.tool);
+  if (!def) throw new ResourceReadError(`agent-lsp has no ${resource.tool} tool to read this resource with.`);
+  return def;
 }
 
 function parseArgs(def: AnyToolDefinition, args: Record<string, unknown>): Record<string, unknown> {
