@@ -86,7 +86,17 @@ describe('server health through a shared broker', () => {
     const daemon = await readyDaemon(home, 'python');
     const pid = daemon.server.pid as number;
     expect(await serverPid(front, root)).toBe(pid);
-    await killAndWatchRecovery(news, pid, 'broker');
+    const recoveredPid = await killAndWatchRecovery(news, pid, 'broker');
     expect(ok(await front.call('get_diagnostics', { file_path: BROKEN }))['errors']).toBeGreaterThanOrEqual(1);
+
+    // Another agent restarts the shared server: this one hears of it too.
+    const other = await scope.front(home);
+    ok(await other.call('start_lsp', { root_dir: root, language_id: 'python' }));
+    const from = news.messages.length;
+    ok(await other.call('restart_lsp_server', { language_id: 'python' }));
+    const recovered = await news.message('server_recovered', from);
+    expect(news.types(from).filter((t) => t.startsWith('server_'))).toEqual(['server_restarting', 'server_recovered']);
+    expect(news.messages.slice(from).find((m) => m.data.type === 'server_restarting')?.data['reason']).toMatch(/restart requested by client/);
+    expect(recovered.data['pid']).not.toBe(recoveredPid);
   });
 });

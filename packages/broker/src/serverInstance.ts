@@ -180,6 +180,7 @@ export class ServerInstance {
     this.stateValue = 'restarting';
     this.restartCount++;
     this.options.onStatusChanged();
+    this.reportHealth({ state: 'restarting', reason });
     const next = (async () => {
       await old?.shutdown().catch(() => undefined);
       if (this.stopped) throw new Error('the broker is stopping');
@@ -190,6 +191,7 @@ export class ServerInstance {
       if (!this.stopped) this.options.onGiveUp(`server failed to restart: ${e.message}`);
     });
     const conn = await next;
+    this.reportHealth({ state: 'recovered', ...(conn.pid !== undefined ? { pid: conn.pid } : {}) });
     return { ...(previousPid !== undefined ? { previousPid } : {}), ...(conn.pid !== undefined ? { pid: conn.pid } : {}) };
   }
 

@@ -7,7 +7,7 @@ import type { FilesChangedEvent, ServerHealthEvent, ServerReadyEvent, Workspace 
 
 /** File news is gathered this long, then told in one message. */
 const FILES_DEBOUNCE_MS = 1_000;
-/** The same health news twice within this window is told once. */
+/** The same health news twice in a row within this window is told once. */
 const REPEAT_WINDOW_MS = 5_000;
 
 const HEALTH_LEVEL: Record<ServerHealthEvent['state'], LoggingLevel> = {
@@ -28,7 +28,8 @@ const CHANGE_NAMES: Record<number, string> = { [FileChangeType.Created]: 'create
  */
 export class AgentNotifications implements Disposable {
   private readonly listeners: Disposable[];
-  private readonly recent = new Map<string, number>();
+  /** The last health news told per server. */
+  private readonly lastHealth = new Map<string, { key: string; at: number }>();
   private readonly pendingFiles = new Map<'outside' | 'peer', Map<string, string>>();
   private filesTimer: NodeJS.Timeout | undefined;
   private disposed = false;
@@ -59,10 +60,12 @@ export class AgentNotifications implements Disposable {
   }
 
   private health(e: ServerHealthEvent): void {
-    const key = `${e.server.id}:${e.state}:${e.pid ?? ''}`;
+    // The same news twice in a row (two sources of one crash) is told once; a second crash is news.
+    const key = `${e.state}:${e.pid ?? ''}:${e.reason ?? ''}`;
     const now = Date.now();
-    if ((this.recent.get(key) ?? 0) > now - REPEAT_WINDOW_MS) return;
-    this.recent.set(key, now);
+    const last = this.lastHealth.get(e.server.id);
+    if (last?.key === key && last.at > now - REPEAT_WINDOW_MS) return;
+    this.lastHealth.set(e.server.id, { key, at: now });
     const name = e.server.displayName;
     const message = {
       crashed: `${name} crashed${e.reason ? `: ${e.reason}` : ''}.`,
