@@ -74,6 +74,17 @@ describe('diagnostics subscriptions (direct mode)', () => {
     await news.resourceUpdated(everyFile, seen);
     expect(messages(await readResource(agent, everyFile)).some((m) => m.includes('four'))).toBe(false);
     expect(news.updated.slice(seen)).not.toContain(uri);
+
+    // A file the agent has read, deleted outside: the agent hears of it.
+    const extra = join(root, 'python-basic/app/extra.py');
+    writeFileSync(extra, 'value: int = 1\n');
+    ok(await agent.call('get_diagnostics', { file_path: extra }));
+    const from = news.messages.length;
+    rmSync(extra);
+    // (Its creation may be told first: the watcher can report it after the agent opened the file.)
+    const deleted = () => news.messages.slice(from).find((m) => m.data.type === 'files_changed_outside' && JSON.stringify(m.data['files']).includes('"deleted"'));
+    await news.until(() => deleted() !== undefined, 'the deletion of extra.py');
+    expect(deleted()).toMatchObject({ level: 'notice', data: { files: [{ file: 'python-basic/app/extra.py', change: 'deleted' }] } });
   });
 
   it('tells of an outside write to a TypeScript file (a server that pushes), and the read shows the new diagnostics', async () => {

@@ -19,7 +19,7 @@ export class DirectModeWatcher implements Disposable {
     logger: Logger,
     private readonly section: ReadWriteLock,
     private readonly connections: () => LspConnection[],
-    /** Told of every batch the servers hear of (the agent's notifications, resource subscriptions). */
+    /** Told of every batch before the servers hear of it (and before a resync closes deleted files). */
     private readonly onChanges: (changes: FileEvent[]) => void = () => undefined,
   ) {
     this.watcher = new WorkspaceWatcher({ root, logger, onChanges: (changes) => void this.changed(changes) });
@@ -41,11 +41,11 @@ export class DirectModeWatcher implements Disposable {
   }
 
   private async changed(changes: FileEvent[]): Promise<void> {
+    this.onChanges(changes);
     await this.section.shared(() => Promise.resolve(this.announce(changes)));
   }
 
   private announce(changes: FileEvent[]): void {
-    this.onChanges(changes);
     for (const conn of this.connections()) {
       // A broker's own watcher reports the same files to its server.
       if (!conn.broker) conn.notify('workspace/didChangeWatchedFiles', { changes });
@@ -54,7 +54,10 @@ export class DirectModeWatcher implements Disposable {
 
   /** What the OS already reported reaches the servers now (the caller holds a section, or needs none). */
   flush(): Promise<void> {
-    return this.watcher.flush((changes) => this.announce(changes));
+    return this.watcher.flush((changes) => {
+      this.onChanges(changes);
+      this.announce(changes);
+    });
   }
 
   dispose(): void {

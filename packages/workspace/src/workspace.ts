@@ -72,7 +72,9 @@ export class Workspace implements Disposable {
   /** Servers reached over TCP instead of spawned (start_lsp connect), by server id. */
   private readonly passive = new Map<string, string>();
   /** Readiness, health, file changes and diagnostics news of this workspace's servers. */
-  readonly events = new WorkspaceEvents();
+  readonly events = new WorkspaceEvents(() => this.readUris);
+  /** Files the agent has read through a tool (opened, and not closed by it): their outside changes are news to it. */
+  private readonly readUris = new Set<string>();
 
   constructor(private readonly options: WorkspaceOptions) {
     this.connect = options.connect ?? startDirectConnection;
@@ -300,6 +302,7 @@ export class Workspace implements Disposable {
       : this.registry.forFileOrThrow(path);
     const conn = await this.connection(route.server);
     const uri = pathToUri(path);
+    this.readUris.add(uri);
     if (conn.documents.get(uri)?.disk) {
       await syncWithDisk(conn.documents, [uri], { ownText: 'replace' });
       const open = conn.documents.get(uri);
@@ -340,7 +343,7 @@ export class Workspace implements Disposable {
    * and the front's watcher does not report them again.
    */
   announceDiskChanges(changes: readonly FileEvent[]): void {
-    this.events.fireFilesChanged({ origin: 'self', changes });
+    this.events.fireFilesChanged('self', changes);
     for (const c of changes) {
       const path = uriToPath(c.uri);
       if (path) this.watcher?.suppress(path);
@@ -355,7 +358,7 @@ export class Workspace implements Disposable {
 
   private watch(root: string): void {
     if (this.watcher || root !== this.primaryRoot) return;
-    this.watcher = new DirectModeWatcher(root, this.options.logger, this.section, () => this.startedConnections(), (changes) => this.events.fireFilesChanged({ origin: 'outside', changes }));
+    this.watcher = new DirectModeWatcher(root, this.options.logger, this.section, () => this.startedConnections(), (changes) => this.events.fireFilesChanged('outside', changes));
   }
 
   private startedConnections(): LspConnection[] {
@@ -371,6 +374,7 @@ export class Workspace implements Disposable {
     const route = this.registry.forFileOrThrow(path);
     const existing = this.connections.get(route.server.id);
     const conn = existing ? await existing.catch(() => undefined) : undefined;
+    this.readUris.delete(pathToUri(path));
     return conn?.documents.close(pathToUri(path)) ?? false;
   }
 

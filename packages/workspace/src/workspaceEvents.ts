@@ -38,6 +38,8 @@ export interface ServerHealthEvent {
 export interface FilesChangedEvent {
   origin: 'self' | 'outside' | 'peer';
   changes: readonly FileEvent[];
+  /** The URIs the agent has read (opened through a tool and not closed since). */
+  openUris: ReadonlySet<string>;
 }
 
 /**
@@ -65,7 +67,10 @@ export class WorkspaceEvents implements Disposable {
   readonly onFilesChanged = this.files.on.bind(this.files);
   readonly onDiagnosticsHint = this.diagnostics.on.bind(this.diagnostics);
 
-  constructor() {
+  constructor(
+    /** The URIs the agent has read (opened through a tool and not closed since). */
+    private readonly openUris: () => ReadonlySet<string>,
+  ) {
     this.store.add(this.ready);
     this.store.add(this.health);
     this.store.add(this.files);
@@ -76,8 +81,8 @@ export class WorkspaceEvents implements Disposable {
     this.health.fire(event);
   }
 
-  fireFilesChanged(event: FilesChangedEvent): void {
-    if (event.changes.length > 0) this.files.fire(event);
+  fireFilesChanged(origin: FilesChangedEvent['origin'], changes: readonly FileEvent[]): void {
+    if (changes.length > 0) this.files.fire({ origin, changes, openUris: this.openUris() });
   }
 
   /** Listens to a started connection: readiness, pushes, refreshes, and a broker's own news. */
@@ -99,7 +104,7 @@ export class WorkspaceEvents implements Disposable {
     ];
     if (mode === 'broker') {
       subs.push(conn.onNotification(BrokerServerStateNotification.type, (p) => this.health.fire({ server, mode, state: p.state, ...(p.pid !== undefined ? { pid: p.pid } : {}), ...(p.reason !== undefined ? { reason: p.reason } : {}) })));
-      subs.push(conn.onNotification(BrokerFilesChangedNotification.type, (p) => this.fireFilesChanged({ origin: p.origin === 'client' ? 'peer' : 'outside', changes: p.changes })));
+      subs.push(conn.onNotification(BrokerFilesChangedNotification.type, (p) => this.fireFilesChanged(p.origin === 'client' ? 'peer' : 'outside', p.changes)));
     }
     for (const s of subs) this.store.add(s);
     announceReady();

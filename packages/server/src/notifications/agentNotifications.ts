@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import { FileChangeType } from 'vscode-languageserver-protocol';
-import { uriToPath, type Disposable } from '@agent-lsp/protocol';
+import type { Disposable } from '@agent-lsp/protocol';
 import type { Logger } from '@agent-lsp/lsp';
 import type { FilesChangedEvent, ServerHealthEvent, ServerReadyEvent, Workspace } from '@agent-lsp/workspace';
 
@@ -43,7 +43,7 @@ export class AgentNotifications implements Disposable {
     this.listeners = [
       events.onServerReady((e) => this.ready(e)),
       events.onServerHealth((e) => this.health(e)),
-      events.onFilesChanged((e) => void this.filesChanged(e)),
+      events.onFilesChanged((e) => this.filesChanged(e)),
     ];
   }
 
@@ -84,10 +84,9 @@ export class AgentNotifications implements Disposable {
   }
 
   /** Outside changes and other clients' writes to files the agent has open (has read) are news. */
-  private async filesChanged(e: FilesChangedEvent): Promise<void> {
+  private filesChanged(e: FilesChangedEvent): void {
     if (e.origin === 'self') return;
-    const open = await this.openFiles();
-    const relevant = e.changes.filter((c) => open.has(c.uri));
+    const relevant = e.changes.filter((c) => e.openUris.has(c.uri));
     if (relevant.length === 0 || this.disposed) return;
     let pending = this.pendingFiles.get(e.origin);
     if (!pending) this.pendingFiles.set(e.origin, (pending = new Map<string, string>()));
@@ -106,12 +105,6 @@ export class AgentNotifications implements Disposable {
         : { type: 'files_changed_by_other_client', files: list, message: `Another agent or editor sharing this language server wrote ${names}, which you have open. Read them again before editing.` });
     }
     this.pendingFiles.clear();
-  }
-
-  private async openFiles(): Promise<Set<string>> {
-    const out = new Set<string>();
-    for (const conn of await this.workspace.liveConnections()) for (const uri of conn.documents.uris()) if (uriToPath(uri)) out.add(uri);
-    return out;
   }
 
   private send(level: LoggingLevel, data: Record<string, unknown> & { type: string }): void {
