@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import lockfile from 'proper-lockfile';
 import { AGENT_LSP_PROTOCOL_VERSION, AGENT_LSP_VERSION, uriToPath, BrokerStatusNotification, type AgentLspExperimental, type BrokerRestartServerResult, type BrokerStatusParams } from '@agent-lsp/protocol';
+import { BrokerFilesChangedNotification, BrokerServerStateNotification, type BrokerFilesChangedParams, type BrokerServerStateParams } from '@agent-lsp/protocol';
 import type { DocumentStore, LspConnection, Logger, ResolvedServer, ServerDefinition } from '@agent-lsp/lsp';
 import type { FileEvent } from 'vscode-languageserver-protocol';
 import { AcceptLoop } from './acceptLoop.js';
@@ -89,6 +90,7 @@ export class Broker implements BrokerHost, LeaseHost {
       bridge: this.bridge,
       onStatusChanged: () => this.statusChanged(),
       onGiveUp: (reason) => void this.stop(reason),
+      onHealth: (event) => this.broadcastHealth(event),
     });
     this.socketPath = socketPathFor(options.dir, options.key);
     this.accepting = new AcceptLoop({
@@ -144,6 +146,7 @@ export class Broker implements BrokerHost, LeaseHost {
       logger,
       onChanges: (changes) => {
         logger.debug(`watched files changed: ${changes.map((c) => `${c.type}:${c.uri}`).join(' ')}`);
+        this.broadcastFilesChanged({ origin: 'outside', changes });
         // Open documents that are the disk's take the new text first; then the server hears of all.
         return this.documents.diskChanged(changes.map((c) => c.uri)).finally(() => this.instance.connection?.notify('workspace/didChangeWatchedFiles', { changes }));
       },
@@ -201,6 +204,16 @@ export class Broker implements BrokerHost, LeaseHost {
     for (const c of this.accepting.clients) c.notify(BrokerStatusNotification.type, status);
   }
 
+  /** Every client hears of the server's health (their agents are told: crashed, restarting, ...). */
+  private broadcastHealth(event: BrokerServerStateParams): void {
+    for (const c of this.accepting.clients) c.notify(BrokerServerStateNotification.type, event);
+  }
+
+  /** Files changed on disk: every client but the one that reported them itself. */
+  private broadcastFilesChanged(params: BrokerFilesChangedParams, except?: number): void {
+    for (const c of this.accepting.clients) if (c.id !== except) c.notify(BrokerFilesChangedNotification.type, params);
+  }
+
   removeClient(session: BrokerClient): void {
     if (!this.accepting.remove(session)) return;
     this.lease.clientGone(session.id);
@@ -208,7 +221,8 @@ export class Broker implements BrokerHost, LeaseHost {
     if (this.folders.dropClient(session.id)) this.instance.connection?.setWorkspaceFolders(this.folders.union());
   }
 
-  clientReportedChanges(changes: FileEvent[]): void {
+  clientReportedChanges(changes: FileEvent[], from?: number): void {
+    this.broadcastFilesChanged({ origin: 'client', changes }, from);
     for (const c of changes) {
       const path = uriToPath(c.uri);
       if (path) this.watcher?.suppress(path);

@@ -214,7 +214,7 @@ export class BrokerClient {
     rpc.onNotification('workspace/didChangeWatchedFiles', (p: DidChangeWatchedFilesParams) => {
       if (this.refused(checkDidChangeWatchedFiles(p))) return;
       return this.dispatch(async () => {
-        host.clientReportedChanges(p.changes);
+        host.clientReportedChanges(p.changes, id);
         (await host.server()).notify('workspace/didChangeWatchedFiles', p);
       });
     });

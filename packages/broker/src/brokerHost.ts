@@ -27,7 +27,7 @@ export interface BrokerHost {
   /** Which client added which workspace folder. */
   readonly folders: ClientFolders;
   /** A client reported file changes itself (its own writes): the watcher must not echo them. */
-  clientReportedChanges(changes: FileEvent[]): void;
+  clientReportedChanges(changes: FileEvent[], from?: number): void;
   /** Restarts the shared server (a client asked: restart_lsp_server); resolves with the old and new pids. */
   restartServer(reason: string): Promise<BrokerRestartServerResult>;
 }

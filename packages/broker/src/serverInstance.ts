@@ -1,4 +1,4 @@
-import { ErrorCodes, WireError, type BrokerProgress, type BrokerRestartServerResult, type BrokerState } from '@agent-lsp/protocol';
+import { ErrorCodes, WireError, type BrokerProgress, type BrokerRestartServerResult, type BrokerServerStateParams, type BrokerState } from '@agent-lsp/protocol';
 import { RestartBudget, startDirectConnection, type LspConnection, type Logger, type ResolvedServer, type ServerDefinition } from '@agent-lsp/lsp';
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import type { BrokerClient } from './brokerClient.js';
@@ -23,6 +23,8 @@ export interface ServerInstanceOptions {
   onStatusChanged(): void;
   /** The server cannot be (re)started any more: the broker should stop. */
   onGiveUp(reason: string): void;
+  /** The server crashed, is restarting, recovered, or was given up (clients' agents hear of it). */
+  onHealth?(event: BrokerServerStateParams): void;
 }
 
 /**
@@ -131,16 +133,30 @@ export class ServerInstance {
     if (this.stopped) return;
     const { recent, allowed } = this.budget.crashed();
     this.options.logger.error(`language server crashed (${recent} in ${this.budget.windowMinutes} min): ${err.message}`);
+    this.reportHealth({ state: 'crashed', ...(this.conn?.pid !== undefined ? { pid: this.conn.pid } : {}), reason: err.message });
     if (!allowed) {
-      this.options.onGiveUp(`server crashed ${recent} times in ${this.budget.windowMinutes} minutes`);
+      const reason = `server crashed ${recent} times in ${this.budget.windowMinutes} minutes`;
+      this.reportHealth({ state: 'gave_up', reason });
+      this.options.onGiveUp(reason);
       return;
     }
     this.conn = undefined;
     this.stateValue = 'restarting';
     this.restartCount++;
     this.options.onStatusChanged();
+    this.reportHealth({ state: 'restarting', reason: 'after a crash' });
     this.started = this.launch();
-    this.started.catch((e: Error) => this.options.onGiveUp(`server failed to restart: ${e.message}`));
+    this.started.then(
+      (conn) => this.reportHealth({ state: 'recovered', ...(conn.pid !== undefined ? { pid: conn.pid } : {}) }),
+      (e: Error) => {
+        this.reportHealth({ state: 'gave_up', reason: `server failed to restart: ${e.message}` });
+        this.options.onGiveUp(`server failed to restart: ${e.message}`);
+      },
+    );
+  }
+
+  private reportHealth(event: Omit<BrokerServerStateParams, 'restarts'>): void {
+    if (!this.stopped) this.options.onHealth?.({ ...event, restarts: this.restartCount });
   }
 
   /**
@@ -164,6 +180,7 @@ export class ServerInstance {
     this.stateValue = 'restarting';
     this.restartCount++;
     this.options.onStatusChanged();
+    this.reportHealth({ state: 'restarting', reason });
     const next = (async () => {
       await old?.shutdown().catch(() => undefined);
       if (this.stopped) throw new Error('the broker is stopping');
@@ -174,6 +191,7 @@ export class ServerInstance {
       if (!this.stopped) this.options.onGiveUp(`server failed to restart: ${e.message}`);
     });
     const conn = await next;
+    this.reportHealth({ state: 'recovered', ...(conn.pid !== undefined ? { pid: conn.pid } : {}) });
     return { ...(previousPid !== undefined ? { previousPid } : {}), ...(conn.pid !== undefined ? { pid: conn.pid } : {}) };
   }
 

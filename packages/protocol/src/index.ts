@@ -10,3 +10,4 @@ export * from './agentLspProtocol.js';
 export * from './jsonDepth.js';
 export * from './clientKind.js';
 export * from './documentStatus.js';
+export * from './agentLspEvents.js';

@@ -11,6 +11,8 @@ import { phaseGate, phaseWarningOutput } from './phaseGate.js';
 import { servePrompts } from './prompts.js';
 import { serveCompactToolList } from './toolList.js';
 import { runTool } from './toolRunner.js';
+import { serveResources } from './resources/resourceHandlers.js';
+import { AgentNotifications } from './notifications/agentNotifications.js';
 
 export { AGENT_LSP_VERSION } from '@agent-lsp/protocol';
 import { AGENT_LSP_VERSION } from '@agent-lsp/protocol';
@@ -95,6 +97,8 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
 
   serveCompactToolList(mcp, defs);
   servePrompts(mcp, builtinSkills());
+  const resources = serveResources(mcp, workspace, ledger, options.logger.child('resources'));
+  const notifications = new AgentNotifications(mcp, workspace, options.logger.child('notifications'), logForwarder);
 
   return {
     mcp,
@@ -103,6 +107,8 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
     async close() {
       logForwarder.dispose();
       ledger.simulations.dispose();
+      resources.dispose();
+      notifications.dispose();
       await workspace.stopAll();
       await mcp.close().catch(() => undefined);
     },

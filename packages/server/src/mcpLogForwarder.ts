@@ -47,6 +47,15 @@ export class McpLogForwarder {
     this.level = level;
   }
 
+  /**
+   * Whether a message at this level reaches the client. Before the client chooses a level, the
+   * structured notifications (AgentNotifications) all go out; this front's own log entries wait
+   * for the choice (see the tap above).
+   */
+  permits(level: LoggingLevel): boolean {
+    return this.level === undefined || MCP_LOG_LEVELS.indexOf(level) >= MCP_LOG_LEVELS.indexOf(this.level);
+  }
+
   get currentLevel(): LoggingLevel | undefined {
     return this.level;
   }

@@ -19,6 +19,8 @@ export class DirectModeWatcher implements Disposable {
     logger: Logger,
     private readonly section: ReadWriteLock,
     private readonly connections: () => LspConnection[],
+    /** Told of every batch before the servers hear of it (and before a resync closes deleted files). */
+    private readonly onChanges: (changes: FileEvent[]) => void = () => undefined,
   ) {
     this.watcher = new WorkspaceWatcher({ root, logger, onChanges: (changes) => void this.changed(changes) });
     try {
@@ -39,6 +41,7 @@ export class DirectModeWatcher implements Disposable {
   }
 
   private async changed(changes: FileEvent[]): Promise<void> {
+    this.onChanges(changes);
     await this.section.shared(() => Promise.resolve(this.announce(changes)));
   }
 
@@ -51,7 +54,10 @@ export class DirectModeWatcher implements Disposable {
 
   /** What the OS already reported reaches the servers now (the caller holds a section, or needs none). */
   flush(): Promise<void> {
-    return this.watcher.flush((changes) => this.announce(changes));
+    return this.watcher.flush((changes) => {
+      this.onChanges(changes);
+      this.announce(changes);
+    });
   }
 
   dispose(): void {

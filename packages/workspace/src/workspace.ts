@@ -18,6 +18,7 @@ import { DirectModeWatcher, type WatchState } from './directWatcher.js';
 import { FreshSection } from './freshSection.js';
 import { resolveDirectory } from './pathResolver.js';
 import { WorkspaceRoots } from './workspaceRoots.js';
+import { WorkspaceEvents, type ServerMode } from './workspaceEvents.js';
 
 export type ConnectionFactory = (options: ConnectOptions) => Promise<LspConnection>;
 
@@ -71,6 +72,10 @@ export class Workspace implements Disposable {
   private readonly section = new FreshSection(() => this.syncFromDisk());
   /** Servers reached over TCP instead of spawned (start_lsp connect), by server id. */
   private readonly passive = new Map<string, string>();
+  /** Readiness, health, file changes and diagnostics news of this workspace's servers. */
+  readonly events = new WorkspaceEvents(() => this.readUris);
+  /** Files the agent has read through a tool (opened, and not closed by it): their outside changes are news to it. */
+  private readonly readUris = new Set<string>();
 
   constructor(private readonly options: WorkspaceOptions) {
     this.connect = options.connect ?? startDirectConnection;
@@ -201,10 +206,41 @@ export class Workspace implements Disposable {
       (conn) => {
         this.started.set(starting, conn);
         if (!conn.broker && this.connections.get(server.id) === starting) this.watch(root);
+        this.observe(starting, conn);
       },
       () => this.connections.delete(server.id),
     );
     return starting;
+  }
+
+  /** The connection's news reach `events`; a server this front runs itself is restarted when it crashes. */
+  private observe(starting: Promise<LspConnection>, conn: LspConnection): void {
+    const mode: ServerMode = conn.broker ? 'broker' : this.passive.has(conn.server.id) ? 'passive' : 'direct';
+    this.events.attach(conn, mode);
+    conn.onCrash((err) => {
+      const pid = conn.pid;
+      this.events.fireHealth({ server: conn.server, mode, state: 'crashed', ...(pid !== undefined ? { pid } : {}), reason: err.message });
+      // A broker restarts its own server (and says so); an external server is not ours to restart.
+      if (mode === 'direct' && this.connections.get(conn.server.id) === starting) void this.restartAfterCrash(conn.server);
+    });
+  }
+
+  /** Direct mode: a crashed server is started again at once (within the crash budget), not at the next call. */
+  private async restartAfterCrash(server: ServerDefinition): Promise<void> {
+    this.connections.delete(server.id);
+    try {
+      this.checkRestartBudget(server);
+    } catch (err) {
+      this.events.fireHealth({ server, mode: 'direct', state: 'gave_up', reason: (err as Error).message });
+      return;
+    }
+    this.events.fireHealth({ server, mode: 'direct', state: 'restarting', reason: 'after a crash' });
+    try {
+      const conn = await this.connection(server);
+      this.events.fireHealth({ server, mode: 'direct', state: 'recovered', ...(conn.pid !== undefined ? { pid: conn.pid } : {}) });
+    } catch (err) {
+      this.events.fireHealth({ server, mode: 'direct', state: 'gave_up', reason: (err as Error).message });
+    }
   }
 
   private checkRestartBudget(server: ServerDefinition): void {
@@ -282,6 +318,7 @@ export class Workspace implements Disposable {
       : this.registry.forFileOrThrow(path);
     const conn = await this.connection(route.server);
     const uri = pathToUri(path);
+    this.readUris.add(uri);
     if (conn.documents.get(uri)?.disk) {
       await syncWithDisk(conn.documents, [uri], { ownText: 'replace' });
       const open = conn.documents.get(uri);
@@ -322,6 +359,7 @@ export class Workspace implements Disposable {
    * and the front's watcher does not report them again.
    */
   announceDiskChanges(changes: readonly FileEvent[]): void {
+    this.events.fireFilesChanged('self', changes);
     for (const c of changes) {
       const path = uriToPath(c.uri);
       if (path) this.watcher?.suppress(path);
@@ -336,7 +374,7 @@ export class Workspace implements Disposable {
 
   private watch(root: string): void {
     if (this.watcher || root !== this.primaryRoot) return;
-    this.watcher = new DirectModeWatcher(root, this.options.logger, this.section, () => this.startedConnections());
+    this.watcher = new DirectModeWatcher(root, this.options.logger, this.section, () => this.startedConnections(), (changes) => this.events.fireFilesChanged('outside', changes));
   }
 
   private startedConnections(): LspConnection[] {
@@ -352,6 +390,7 @@ export class Workspace implements Disposable {
     const route = this.registry.forFileOrThrow(path);
     const existing = this.connections.get(route.server.id);
     const conn = existing ? await existing.catch(() => undefined) : undefined;
+    this.readUris.delete(pathToUri(path));
     return conn?.documents.close(pathToUri(path)) ?? false;
   }
 
@@ -370,5 +409,6 @@ export class Workspace implements Disposable {
 
   dispose(): void {
     void this.stopAll();
+    this.events.dispose();
   }
 }
