@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
@@ -12,7 +12,8 @@ export default defineConfig({
     setupFiles: ['test/helpers/guardHome.ts'],
     projects: [
       { extends: true, test: { name: 'unit', include: ['packages/*/src/**/*.test.ts'] } },
-      { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'] } },
+      // Fixtures are workspaces the tests run tools on; their own test files are not ours to run.
+      { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/fixtures/**', 'test/runners/fixtures/**'] } },
     ],
   },
 });

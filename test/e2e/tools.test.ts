@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
@@ -129,8 +130,10 @@ describe('the MCP tools against real pyright and typescript-language-server', ()
     expect(caps['dynamic_registrations']).toContain('textDocument/diagnostic');
     const detected = ok(await agent.call('detect_lsp_servers', {}));
     const languages = detected['languages'] as { language: string; installed: boolean; files: number }[];
-    // python-basic (4 files) and py-graph (6).
-    expect(languages.find((l) => l.language === 'python')).toMatchObject({ installed: true, files: 10 });
+    // Every Python file of every fixture (the fixtures hold no virtualenv or cache to skip).
+    const pythonFiles = readdirSync(FIXTURES, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.py')).length;
+    expect(pythonFiles).toBeGreaterThan(4);
+    expect(languages.find((l) => l.language === 'python')).toMatchObject({ installed: true, files: pythonFiles });
     expect(ok(await agent.call('list_workspace_folders', {}))['folders']).toEqual([FIXTURES]);
     expect(ok(await agent.call('add_workspace_folder', { path: join(FIXTURES, '..') }))['folders']).toEqual([FIXTURES, join(FIXTURES, '..')]);
     expect(ok(await agent.call('remove_workspace_folder', { path: join(FIXTURES, '..') }))['folders']).toEqual([FIXTURES]);
