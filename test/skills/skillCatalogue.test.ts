@@ -55,12 +55,12 @@ describe('the skills', () => {
   });
 
   it('the check catches a tool or argument that does not exist', () => {
-    const { calls, words } = skillMentions('Call `find_callers {file_path}` then `find_references {file_path, depth: 2}` and read `caller_count`.');
+    const { calls, words } = skillMentions('Call `find_callees {file_path}` then `find_references {file_path, depth: 2}` and read `caller_count`.');
     expect(calls).toEqual([
-      { tool: 'find_callers', args: ['file_path'], values: { file_path: undefined } },
+      { tool: 'find_callees', args: ['file_path'], values: { file_path: undefined } },
       { tool: 'find_references', args: ['file_path', 'depth'], values: { file_path: undefined, depth: '2' } },
     ]);
-    expect(tools.has('find_callers')).toBe(false);
+    expect(tools.has('find_callees')).toBe(false);
     expect('depth' in (tools.get('find_references')?.input ?? {})).toBe(false);
     expect(words).toEqual(['caller_count']);
     expect(fieldNames.has('caller_count')).toBe(false);
