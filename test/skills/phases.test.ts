@@ -54,7 +54,7 @@ describe('skill phases', () => {
 
     const preview = ok(await first.call('preview_edit', { workspace_root: firstRoot, language: 'python', ...edit }));
     expect(preview['net_delta']).toBe(0);
-    expect(ok(await first.call('get_skill_phase', {}))).toMatchObject({ phase: 'simulate', phase_index: 2, advance_on: ['apply_edit(!dry_run)', 'commit_session(apply)'] });
+    expect(ok(await first.call('get_skill_phase', {}))).toMatchObject({ phase: 'simulate', phase_index: 2, advance_on: expect.arrayContaining(['apply_edit(!dry_run)', 'commit_session(apply)', 'safe_apply_edit', 'replace_symbol_body']) });
 
     const applied = await first.call('apply_edit', edit);
     expect(applied.isError, applied.text).toBe(false);
@@ -120,5 +120,28 @@ describe('skill phases', () => {
     ok(await first.call('rename_symbol', { ...at, new_name: 'path_length' }));
     expect(readFileSync(join(firstRoot, FILE), 'utf8')).toContain('def path_length(');
     expect(ok(await first.call('deactivate_skill', {}))).toMatchObject({ skill: 'lsp-rename', phase: 'apply', warnings: 0 });
+  });
+
+  it('lsp-refactor in block mode refuses replace_symbol_body until the edit was previewed, then lets it write', async () => {
+    ok(await first.call('activate_skill', { skill_name: 'lsp-refactor', mode: 'block' }));
+    const body = { file_path: FILE, symbol_path: 'from_origin', new_body: 'return distance(p, origin)' };
+    const refused = await first.call('replace_symbol_body', body);
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain('phase "understand"');
+    expect(refused.text).toContain('replace_symbol_body belongs to the later phase "simulate"');
+    // Measuring the impact does not make a write allowed either.
+    ok(await first.call('find_references', { file_path: FILE, position_pattern: 'def @@from_origin(' }));
+    const stillRefused = await first.call('replace_symbol_body', body);
+    expect(stillRefused.text).toMatch(/^Refused by skill lsp-refactor \(mode block\): the skill is in phase "impact"/);
+    expect(readFileSync(join(firstRoot, FILE), 'utf8')).toContain('    return distance(origin, p)\n');
+
+    const preview = ok(await first.call('preview_edit', { workspace_root: firstRoot, language: 'python', file_path: FILE, old_text: '    return distance(origin, p)\n', new_text: '    return distance(p, origin)\n' }));
+    expect(preview['net_delta']).toBe(0);
+    expect(ok(await first.call('get_skill_phase', {}))).toMatchObject({ phase: 'simulate' });
+    const written = await first.call('replace_symbol_body', body);
+    expect(written.isError, written.text).toBe(false);
+    expect(written.data['applied']).toBe(true);
+    expect(readFileSync(join(firstRoot, FILE), 'utf8')).toContain('    return distance(p, origin)\n');
+    expect(ok(await first.call('deactivate_skill', {}))).toMatchObject({ skill: 'lsp-refactor', phase: 'apply', warnings: 0 });
   });
 });

@@ -54,13 +54,43 @@ describe('the skills', () => {
     expect(tracker.status()?.phase_index, 'the workflow reaches the last phase').toBe(skill.phases.length);
   });
 
+  it('phases govern every tool that writes files or runs project code, and never one that only reads', () => {
+    const rules = skillPhaseRules(TOOL_CATALOG);
+    const governed = TOOL_CATALOG.filter((t) => t.annotations.destructiveHint || t.annotations.openWorldHint);
+    expect(governed.map((t) => t.name)).toEqual(expect.arrayContaining(['apply_edit', 'apply_fix', 'safe_apply_edit', 'replace_symbol_body', 'insert_before_symbol', 'insert_after_symbol', 'safe_delete_symbol', 'run_build', 'run_tests']));
+    for (const t of governed) expect(rules.alwaysAllowed(t.name), t.name).toBe(false);
+    for (const t of TOOL_CATALOG.filter((t) => t.annotations.readOnlyHint)) expect(rules.alwaysAllowed(t.name), t.name).toBe(true);
+    for (const name of ['open_document', 'set_log_level', 'did_change_watched_files']) expect(rules.alwaysAllowed(name), name).toBe(true);
+    // Every write has its place in the refactoring workflow, so block mode never strands it.
+    const refactor = skills.find((s) => s.name === 'lsp-refactor');
+    const inRefactor = (tool: string) => refactor?.phases.some((p) => [...p.allowed, ...p.advance_on].some((pattern) => matchesToolName(tool, pattern)));
+    for (const t of TOOL_CATALOG.filter((t) => t.annotations.destructiveHint)) expect(inRefactor(t.name), t.name).toBe(true);
+  });
+
+  it.each(['lsp-safe-edit', 'lsp-refactor'])('%s in block mode refuses every write before its simulate phase', (name) => {
+    const skill = skills.find((s) => s.name === name);
+    if (!skill) throw new Error(`no skill ${name}`);
+    const simulate = skill.phases.findIndex((p) => p.name === 'simulate');
+    expect(simulate).toBeGreaterThan(0);
+    const writes = TOOL_CATALOG.filter((t) => t.annotations.destructiveHint).map((t) => t.name);
+    const tracker = new SkillPhaseTracker(skillPhaseRules(TOOL_CATALOG));
+    tracker.activate(skill, 'block');
+    for (let i = 0; i < simulate; i++) {
+      expect(tracker.status()?.phase_index).toBe(i + 1);
+      for (const tool of writes) expect(tracker.check(tool, {}).action, `${tool} in phase ${skill.phases[i]?.name}`).toBe('refuse');
+      const advance = skill.phases[i]?.advance_on[0] ?? '';
+      tracker.record(parseToolPattern(advance).name, {}, true);
+    }
+    expect(tracker.status()?.phase).toBe('simulate');
+  });
+
   it('the check catches a tool or argument that does not exist', () => {
-    const { calls, words } = skillMentions('Call `find_callers {file_path}` then `find_references {file_path, depth: 2}` and read `caller_count`.');
+    const { calls, words } = skillMentions('Call `find_callees {file_path}` then `find_references {file_path, depth: 2}` and read `caller_count`.');
     expect(calls).toEqual([
-      { tool: 'find_callers', args: ['file_path'], values: { file_path: undefined } },
+      { tool: 'find_callees', args: ['file_path'], values: { file_path: undefined } },
       { tool: 'find_references', args: ['file_path', 'depth'], values: { file_path: undefined, depth: '2' } },
     ]);
-    expect(tools.has('find_callers')).toBe(false);
+    expect(tools.has('find_callees')).toBe(false);
     expect('depth' in (tools.get('find_references')?.input ?? {})).toBe(false);
     expect(words).toEqual(['caller_count']);
     expect(fieldNames.has('caller_count')).toBe(false);

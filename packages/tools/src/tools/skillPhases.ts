@@ -102,12 +102,15 @@ export const getSkillPhase = defineTool({
 export const skillPhaseTools = [activateSkill, deactivateSkill, getSkillPhase];
 
 /**
- * What skill phases govern: the order of simulations and writes. Tools that only read, and managing
- * the language servers, are never out of order (so tools added later need no skill edits to be
- * usable while a skill is active); the skill tools are not part of any phase.
+ * What skill phases govern: the order of simulations, writes and runs of project code. Tools that
+ * only read, managing the language servers, and workspace bookkeeping that writes no file (open
+ * documents, folders, log level) are never out of order, so tools added later need no skill edits
+ * to be usable while a skill is active; a new tool that writes or runs code is governed from the
+ * start. The skill tools are not part of any phase.
  */
 export function skillPhaseRules(catalog: readonly AnyToolDefinition[]): PhaseRules {
-  const free = new Set(catalog.filter((t) => t.group === 'lifecycle' || t.annotations.readOnlyHint).map((t) => t.name));
+  const bookkeeping = (t: AnyToolDefinition) => t.group === 'workspace' && !t.annotations.destructiveHint && !t.annotations.openWorldHint;
+  const free = new Set(catalog.filter((t) => t.group === 'lifecycle' || t.annotations.readOnlyHint || bookkeeping(t)).map((t) => t.name));
   const own = new Set(catalog.filter((t) => t.group === 'skills').map((t) => t.name));
   return { alwaysAllowed: (tool) => free.has(tool), untracked: (tool) => own.has(tool) };
 }
