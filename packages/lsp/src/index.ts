@@ -22,3 +22,6 @@ export * from './linkedTransport.js';
 export * from './diskText.js';
 export * from './diskSync.js';
 export * from './sourceTree.js';
+export * from './knownServers.js';
+export * from './knownServerDefinitions.js';
+export * from './projectExecutables.js';

@@ -40,8 +40,8 @@ export interface ServerDefinition {
 
 export interface ResolvedServer {
   command: string[];
-  /** Where the executable comes from: bundled (node_modules), PATH, or config. */
-  source: 'bundled' | 'PATH' | 'config';
+  /** Where the executable comes from: bundled (node_modules), PATH, the project (node_modules/.bin, virtualenv), or config. */
+  source: 'bundled' | 'PATH' | 'project' | 'config';
   /** Answers to workspace/configuration, by section. */
   settings: Record<string, unknown>;
   initializationOptions?: Record<string, unknown>;
