@@ -1,13 +1,14 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { loadCustomServers, parseLogLevel, ServerRegistry } from '@agent-lsp/lsp';
+import { loadCustomServers, parseLogLevel, ServerRegistry, type ServerDefinition } from '@agent-lsp/lsp';
 import { AGENT_LSP_VERSION } from '@agent-lsp/protocol';
 import type { BrokerLeaseOptions } from '@agent-lsp/broker';
 import type { AgentLspServerOptions } from '@agent-lsp/server';
 import type { AuditTailOptions } from './auditCommand.js';
 import type { BrokerCommandOptions, DaemonStopOptions } from './daemonCommands.js';
 import { registerRecoverCommand } from './recoverCommand.js';
+import { originalCompat } from './originalCompat.js';
 
 // Commands load what they need when they run: a broker process never loads the MCP SDK or the
 // tools, and `--version` or `daemon-status` answer without loading the whole server.
@@ -37,8 +38,8 @@ function configPathFrom(option: string | undefined): string | undefined {
   return path ? resolve(path) : undefined;
 }
 
-function registryFrom(configPath: string | undefined): ServerRegistry {
-  return new ServerRegistry(configPath ? loadCustomServers(configPath) : []);
+function registryFrom(configPath: string | undefined, first: readonly ServerDefinition[] = []): ServerRegistry {
+  return new ServerRegistry([...first, ...(configPath ? loadCustomServers(configPath) : [])]);
 }
 
 function logLevel(fallback?: 'info') {
@@ -74,8 +75,10 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     .showHelpAfterError();
 
   const serve = async (opts: ServeOptions, cmd: Command) => {
-    // `serve` is the default command, so a mistyped command arrives here as an argument.
-    if (cmd.args.length > 0) program.error(`error: unknown command '${cmd.args[0]}' (see agent-lsp --help)`);
+    // `serve` is the default command, so a mistyped command arrives here as an argument, unless
+    // it is the original agent-lsp's `go:gopls …` form.
+    const original = originalCompat(cmd.args, process.env, err);
+    if (!original) return program.error(`error: unknown command '${cmd.args[0]}' (see agent-lsp --help)`);
     const root = opts.root !== undefined && opts.root !== '' ? workspaceRoot(opts.root, program) : undefined;
     const [{ createLogger }, { serveStdio }, { TOOL_GROUPS }, { connectionFactory, parseDaemonMode }] = await Promise.all([
       import('@agent-lsp/lsp'),
@@ -96,8 +99,9 @@ export function buildProgram(injected: FrontInjection = {}): Command {
       ...(configPath ? { configPath } : {}),
       ...(injected.lease ? { lease: injected.lease } : {}),
     });
-    const ledger = { ...injected.ledger, ...(opts.auditLog !== undefined ? { auditLogPath: resolve(opts.auditLog) } : {}) };
-    return serveStdio({ registry: registryFrom(configPath), logger, connect, ledger, ...(groups ? { toolGroups: groups } : {}), ...(root ? { root } : {}) }).then(
+    const auditLog = opts.auditLog ?? original.auditLog;
+    const ledger = { ...injected.ledger, ...(auditLog !== undefined ? { auditLogPath: resolve(auditLog) } : {}) };
+    return serveStdio({ registry: registryFrom(configPath, original.servers), logger, connect, ledger, ...(groups ? { toolGroups: groups } : {}), ...(root ? { root } : {}) }).then(
       exitAfterServe,
     );
   };

@@ -1,0 +1,146 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findProjectExecutable } from '@agent-lsp/lsp';
+import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
+import { FIXTURES } from '../helpers/paths.js';
+import { positionOf } from '../helpers/text.js';
+
+/**
+ * End-to-end tests of servers from the table of known servers (packages/lsp/src/knownServers.ts)
+ * that are installable here: the npm ones are devDependencies (found in node_modules/.bin above
+ * the fixture), pylsp and ccls are Debian packages (python3-pylsp, ccls; pylsp's diagnostics need
+ * python3-pyflakes, bash-language-server's need shellcheck). Each: go_to_definition and
+ * get_diagnostics on a small fixture. A missing binary skips its block, and says so in the
+ * console and in the test title.
+ */
+
+interface Case {
+  name: string;
+  binary: string;
+  fixture: string;
+  install: string;
+  /** Extra command-line arguments: the original's `lang:command` form picks a server a built-in one outranks. */
+  args?: string[];
+  /** Absent for a server without textDocument/definition (the JSON server). */
+  definition?: { file: string; pattern: string; target: string; targetText: string };
+  diagnostics: { file: string; severity: string; at: string; message: RegExp };
+}
+
+const CASES: Case[] = [
+  {
+    name: 'bash-language-server',
+    binary: 'bash-language-server',
+    fixture: 'bash-basic',
+    install: 'pnpm install; apt-get install shellcheck',
+    definition: { file: 'main.sh', pattern: '@@greet "world"', target: 'lib.sh', targetText: 'greet() {' },
+    diagnostics: { file: 'broken.sh', severity: 'warning', at: 'name="world"', message: /name appears unused/ },
+  },
+  {
+    name: 'yaml-language-server',
+    binary: 'yaml-language-server',
+    fixture: 'yaml-basic',
+    install: 'pnpm install',
+    definition: { file: 'config.yaml', pattern: '<<: *@@defaults', target: 'config.yaml', targetText: 'retries: 3' },
+    diagnostics: { file: 'broken.yaml', severity: 'error', at: 'two', message: /./ },
+  },
+  {
+    name: 'vscode-json-language-server',
+    binary: 'vscode-json-language-server',
+    fixture: 'json-basic',
+    install: 'pnpm install',
+    diagnostics: { file: 'broken.json', severity: 'error', at: '1,,', message: /Property expected/ },
+  },
+  {
+    name: 'vscode-css-language-server',
+    binary: 'vscode-css-language-server',
+    fixture: 'css-basic',
+    install: 'pnpm install',
+    definition: { file: 'site.css', pattern: 'var(@@--brand)', target: 'site.css', targetText: '--brand: #3366ff' },
+    diagnostics: { file: 'broken.css', severity: 'warning', at: 'colr', message: /colr/ },
+  },
+  {
+    name: 'dockerfile-language-server',
+    binary: 'docker-langserver',
+    fixture: 'dockerfile-basic',
+    install: 'pnpm install',
+    definition: { file: 'Dockerfile.dockerfile', pattern: 'WORKDIR $@@APP_HOME', target: 'Dockerfile.dockerfile', targetText: 'APP_HOME=' },
+    diagnostics: { file: 'broken.dockerfile', severity: 'error', at: 'notaport', message: /port/i },
+  },
+  {
+    name: 'pylsp',
+    binary: 'pylsp',
+    fixture: 'pylsp-basic',
+    install: 'apt-get install python3-pylsp python3-pyflakes',
+    args: ['python:pylsp'],
+    definition: { file: 'main.py', pattern: 'print(@@distance(', target: 'geometry.py', targetText: 'distance(a, b):' },
+    diagnostics: { file: 'broken.py', severity: 'error', at: 'undefined_name', message: /undefined name/ },
+  },
+  {
+    name: 'ccls',
+    binary: 'ccls',
+    fixture: 'c-basic',
+    install: 'apt-get install ccls',
+    args: ['c:ccls'],
+    definition: { file: 'main.c', pattern: '@@manhattan(a, b)', target: 'point.c', targetText: 'manhattan(struct point a, struct point b) {' },
+    diagnostics: { file: 'broken.c', severity: 'error', at: 'undefined_total', message: /undeclared identifier/ },
+  },
+];
+
+interface Loc {
+  file: string;
+  line: number;
+  column: number;
+}
+
+interface Diag {
+  file: string;
+  line: number;
+  column: number;
+  severity: string;
+  message: string;
+}
+
+/** Where `text` starts in the fixture file (a multi-line needle: its first line). */
+function at(fixtureDir: string, file: string, text: string): { line: number; column: number } {
+  return positionOf(join(fixtureDir, file), text.split('\n')[0] as string);
+}
+
+for (const c of CASES) {
+  const dir = join(FIXTURES, c.fixture);
+  const installed = findProjectExecutable(c.binary, dir) !== undefined;
+  if (!installed) console.warn(`${c.binary} is not installed: its tests did not run (${c.install})`);
+  const title = installed ? c.name : `${c.name} (NOT INSTALLED — did not run)`;
+
+  describe.skipIf(!installed)(title, () => {
+    let agent: AgentLspClient;
+    beforeAll(async () => {
+      agent = await startAgentLsp({ args: c.args ?? [] });
+      ok(await agent.call('start_lsp', { root_dir: dir }));
+    });
+    afterAll(async () => {
+      await agent?.close();
+    });
+
+    it('is the server that answers for its files, started on first use', async () => {
+      const detected = ok(await agent.call('detect_lsp_servers', {}));
+      const languages = detected['languages'] as { server: string; installed: boolean; command?: string[] }[];
+      expect(languages).toEqual(expect.arrayContaining([expect.objectContaining({ installed: true, command: expect.arrayContaining([expect.stringContaining(c.binary)]) })]));
+    });
+
+    const definition = c.definition;
+    if (definition) {
+      it('goes to the definition', async () => {
+        const data = ok(await agent.call('go_to_definition', { file_path: definition.file, position_pattern: definition.pattern }));
+        const target = at(dir, definition.target, definition.targetText);
+        expect(data['locations'] as Loc[]).toEqual(expect.arrayContaining([expect.objectContaining({ file: definition.target, line: target.line })]));
+      });
+    }
+
+    it('reports the deliberate problem where it is', async () => {
+      const data = ok(await agent.call('get_diagnostics', { file_path: c.diagnostics.file }));
+      const diags = data['diagnostics'] as Diag[];
+      const where = at(dir, c.diagnostics.file, c.diagnostics.at);
+      expect(diags).toEqual(expect.arrayContaining([expect.objectContaining({ file: c.diagnostics.file, line: where.line, severity: c.diagnostics.severity, message: expect.stringMatching(c.diagnostics.message) })]));
+    });
+  });
+}
