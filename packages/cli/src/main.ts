@@ -7,6 +7,7 @@ import type { BrokerLeaseOptions } from '@agent-lsp/broker';
 import type { AgentLspServerOptions } from '@agent-lsp/server';
 import type { AuditTailOptions } from './auditCommand.js';
 import type { BrokerCommandOptions, DaemonStopOptions } from './daemonCommands.js';
+import type { DoctorCommandOptions } from './doctorCommand.js';
 import { registerRecoverCommand } from './recoverCommand.js';
 import { originalCompat } from './originalCompat.js';
 
@@ -127,14 +128,15 @@ export function buildProgram(injected: FrontInjection = {}): Command {
 
   program
     .command('doctor')
-    .description('check which language servers are available, their versions and where they come from')
+    .description('start each language server found: version, initialize time, the tools it serves; exit 1 when one fails')
     .option('--json', 'print JSON')
     .option('--config <file>', 'JSON file with custom language servers')
-    .option('--root <dir>', 'project root (for the Python interpreter)', process.cwd())
-    .action(async (opts: { json?: boolean; config?: string; root: string }) => {
-      const { formatDoctor, runDoctor } = await import('./doctor.js');
-      const entries = runDoctor(registryFrom(configPathFrom(opts.config)), opts.root);
-      out(opts.json ? JSON.stringify(entries, null, 2) : formatDoctor(entries));
+    .option('--root <dir>', 'start the servers in this workspace (default: an empty scratch one); its files say which are needed')
+    .option('--quick', 'only find the servers and ask their versions; do not start them')
+    .option('--timeout <s>', 'seconds a server may take to initialize (default 60)')
+    .action(async (opts: DoctorCommandOptions) => {
+      const { runDoctorCommand } = await import('./doctorCommand.js');
+      process.exitCode = await runDoctorCommand(opts, out, err);
     });
 
   program
