@@ -108,8 +108,8 @@ async function probeServer(server: ServerDefinition, resolved: ResolvedServer, w
 }
 
 export async function runDoctor(registry: ServerRegistry, options: DoctorOptions): Promise<DoctorEntry[]> {
-  const scratch = options.root === undefined ? mkdtempSync(join(tmpdir(), 'agent-lsp-doctor-')) : undefined;
-  const workspace = options.root ?? (scratch);
+  const workspace = options.root ?? mkdtempSync(join(tmpdir(), 'agent-lsp-doctor-'));
+  const scratch = options.root === undefined ? workspace : undefined;
   try {
     const entries: DoctorEntry[] = [];
     for (const server of registry.servers) {
