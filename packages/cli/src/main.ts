@@ -10,6 +10,7 @@ import type { BrokerCommandOptions, DaemonStopOptions } from './daemonCommands.j
 import type { DoctorCommandOptions } from './doctorCommand.js';
 import { registerRecoverCommand } from './recoverCommand.js';
 import { originalCompat } from './originalCompat.js';
+import { registerInstallCommands } from './installCommands.js';
 
 // Commands load what they need when they run: a broker process never loads the MCP SDK or the
 // tools, and `--version` or `daemon-status` answer without loading the whole server.
@@ -199,6 +200,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     });
 
   registerRecoverCommand(program, out, err);
+  registerInstallCommands(program, out, err);
   return program;
 }
 
