@@ -1,4 +1,6 @@
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findProjectExecutable } from '@agent-lsp/lsp';
 import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
@@ -17,7 +19,8 @@ import { positionOf } from '../helpers/text.js';
 interface Case {
   name: string;
   binary: string;
-  fixture: string;
+  /** A directory of test/fixtures, or files written to a temporary one (Python files under test/fixtures would change what other tests count there). */
+  fixture: string | Record<string, string>;
   install: string;
   /** Extra command-line arguments: the original's `lang:command` form picks a server a built-in one outranks. */
   args?: string[];
@@ -69,10 +72,15 @@ const CASES: Case[] = [
   {
     name: 'pylsp',
     binary: 'pylsp',
-    fixture: 'pylsp-basic',
+    fixture: {
+      'setup.py': '',
+      'geometry.py': '"""Points."""\n\n\ndef span_between(a, b):\n    """The straight-line distance between two points."""\n    return ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5\n',
+      'main.py': 'from geometry import span_between\n\nprint(span_between((0, 0), (3, 4)))\n',
+      'broken.py': 'import os\n\n\ndef answer():\n    return undefined_name\n',
+    },
     install: 'apt-get install python3-pylsp python3-pyflakes',
     args: ['python:pylsp'],
-    definition: { file: 'main.py', pattern: 'print(@@distance(', target: 'geometry.py', targetText: 'distance(a, b):' },
+    definition: { file: 'main.py', pattern: 'print(@@span_between(', target: 'geometry.py', targetText: 'span_between(a, b):' },
     diagnostics: { file: 'broken.py', severity: 'error', at: 'undefined_name', message: /undefined name/ },
   },
   {
@@ -105,20 +113,36 @@ function at(fixtureDir: string, file: string, text: string): { line: number; col
   return positionOf(join(fixtureDir, file), text.split('\n')[0] as string);
 }
 
+/** The fixture's directory: in test/fixtures, or a temporary one written now (removed by `cleanup`). */
+function fixtureDir(fixture: Case['fixture']): { dir: string; cleanup(): void } {
+  if (typeof fixture === 'string') return { dir: join(FIXTURES, fixture), cleanup: () => undefined };
+  const dir = mkdtempSync(join(tmpdir(), 'agent-lsp-known-'));
+  for (const [name, text] of Object.entries(fixture)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 for (const c of CASES) {
-  const dir = join(FIXTURES, c.fixture);
-  const installed = findProjectExecutable(c.binary, dir) !== undefined;
+  // A written fixture is made when its block runs, so a skipped block leaves nothing behind.
+  let fixture = { dir: typeof c.fixture === 'string' ? join(FIXTURES, c.fixture) : tmpdir(), cleanup: () => undefined as void };
+  const installed = findProjectExecutable(c.binary, fixture.dir) !== undefined;
   if (!installed) console.warn(`${c.binary} is not installed: its tests did not run (${c.install})`);
   const title = installed ? c.name : `${c.name} (NOT INSTALLED — did not run)`;
 
   describe.skipIf(!installed)(title, () => {
     let agent: AgentLspClient;
+    let dir = fixture.dir;
     beforeAll(async () => {
+      fixture = fixtureDir(c.fixture);
+      dir = fixture.dir;
       agent = await startAgentLsp({ args: c.args ?? [] });
       ok(await agent.call('start_lsp', { root_dir: dir }));
     });
     afterAll(async () => {
       await agent?.close();
+      fixture.cleanup();
     });
 
     it('is the server that answers for its files, started on first use', async () => {

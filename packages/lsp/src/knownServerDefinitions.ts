@@ -10,6 +10,7 @@ export function knownServerDefinition(known: KnownServer): ServerDefinition {
     languageIds: known.languageIds,
     extensions: known.extensions,
     rootMarkers: known.rootMarkers,
+    projectOnly: true,
     readiness: known.readiness ?? 'canary',
     installHint: `Install ${known.id}: \`${known.installHint}\`, and make sure \`${known.command}\` is on PATH (or in the project's node_modules/.bin or virtualenv).`,
     ...(known.versionArgs ? { versionArgs: known.versionArgs } : {}),

@@ -27,6 +27,11 @@ export interface ServerDefinition {
   extensions: Readonly<Record<string, string>>;
   /** Files whose presence marks a project root for this language. */
   rootMarkers: readonly string[];
+  /**
+   * Workspace-wide queries (find_symbol without a language) ask this server only where one of its
+   * root markers is: set for the table's servers, so a stray .yaml or .sh starts nothing.
+   */
+  projectOnly?: boolean;
   readiness: ReadinessStrategy;
   /** Server-specific exact diagnostics query, when pull and versioned push are not available. */
   exactDiagnostics?: 'tsserver';
