@@ -41,12 +41,12 @@ describe('the command line', () => {
   });
 
   it('names an unknown command instead of treating it as an argument of serve', async () => {
-    const failed = await run(process.execPath, [BIN, 'init']).then(
+    const failed = await run(process.execPath, [BIN, 'instal']).then(
       () => undefined,
       (err: { code: number; stderr: string }) => err,
     );
     expect(failed?.code).toBe(1);
-    expect(failed?.stderr).toContain("unknown command 'init'");
+    expect(failed?.stderr).toContain("unknown command 'instal'");
     expect(failed?.stderr).not.toContain('too many arguments');
   });
 
