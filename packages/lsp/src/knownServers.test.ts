@@ -22,7 +22,7 @@ describe('the table of known language servers', () => {
     expect(k.args.every((a) => typeof a === 'string' && a.length > 0)).toBe(true);
     const exts = Object.keys(k.extensions);
     expect(exts.length).toBeGreaterThan(0);
-    for (const ext of exts) expect(ext).toMatch(/^\.[a-z0-9]+$/);
+    for (const ext of exts) expect(ext).toMatch(/^(\.[a-z0-9]+|[a-z][a-z0-9_-]*)$/);
     expect([...k.languageIds].sort()).toEqual([...new Set(Object.values(k.extensions))].sort());
     for (const marker of k.rootMarkers) expect(marker).toMatch(/^[^*/\\]+$/);
     expect(k.installHint.length).toBeGreaterThan(5);
@@ -70,7 +70,7 @@ describe('the registry with the known servers', () => {
 
   it('routes every extension in the table to some server', () => {
     for (const ext of new Set(KNOWN_SERVERS.flatMap((k) => Object.keys(k.extensions)))) {
-      expect(registry.forFile(`/nowhere/file${ext}`), ext).toBeDefined();
+      expect(registry.forFile(ext.startsWith('.') ? `/nowhere/file${ext}` : `/nowhere/${ext}`), ext).toBeDefined();
     }
   });
 
@@ -79,6 +79,10 @@ describe('the registry with the known servers', () => {
     expect(registry.forFile('/x/app.ts')?.server.id).toBe('typescript');
     expect(registry.forFile('/x/run.sh')).toMatchObject({ server: { id: 'bash-language-server' }, languageId: 'shellscript' });
     expect(registry.forFile('/x/ci.YML')).toMatchObject({ server: { id: 'yaml-language-server' }, languageId: 'yaml' });
+    // Files known by their whole name.
+    expect(registry.forFile('/x/Dockerfile')).toMatchObject({ server: { id: 'dockerfile-language-server' }, languageId: 'dockerfile' });
+    expect(registry.forFile('/x/Gemfile')?.languageId).toBe('ruby');
+    expect(registry.forFile('/x/Makefile')).toBeUndefined();
     expect(registry.forLanguage('yaml').id).toBe('yaml-language-server');
     expect(registry.forLanguage('pylsp').id).toBe('pylsp');
   });

@@ -12,7 +12,7 @@ export interface KnownServer {
   /** The executable's name, looked up on PATH, node_modules/.bin, a virtualenv's bin. */
   command: string;
   args: readonly string[];
-  /** Extension (with dot, lower case) → language id sent in didOpen. */
+  /** Extension (with dot, lower case) → language id sent in didOpen; without a dot: a file name (`dockerfile`). */
   extensions: Readonly<Record<string, string>>;
   /** Every language id the server answers for: exactly the values of `extensions`. */
   languageIds: readonly string[];
@@ -62,14 +62,14 @@ export const KNOWN_SERVERS: readonly KnownServer[] = [
   { id: 'haskell-language-server', command: 'haskell-language-server-wrapper', args: ['--lsp'], extensions: { '.hs': 'haskell', '.lhs': 'haskell' }, languageIds: ['haskell'], rootMarkers: ['stack.yaml', 'cabal.project', 'hie.yaml'], installHint: 'ghcup install hls' },
   { id: 'elixir-ls', command: 'elixir-ls', args: [], extensions: { '.ex': 'elixir', '.exs': 'elixir' }, languageIds: ['elixir'], rootMarkers: ['mix.exs'], installHint: 'download elixir-ls from github.com/elixir-lsp/elixir-ls and put `elixir-ls` (language_server.sh) on PATH' },
   { id: 'erlang_ls', command: 'erlang_ls', args: [], extensions: { '.erl': 'erlang', '.hrl': 'erlang' }, languageIds: ['erlang'], rootMarkers: ['rebar.config', 'erlang.mk', 'erlang_ls.config'], installHint: 'build erlang_ls from github.com/erlang-ls/erlang_ls and put it on PATH' },
-  { id: 'ruby-lsp', command: 'ruby-lsp', args: [], extensions: { '.rb': 'ruby', '.rake': 'ruby', '.gemspec': 'ruby' }, languageIds: ['ruby'], rootMarkers: ['Gemfile', '.ruby-version'], installHint: 'gem install ruby-lsp', priority: 1 },
-  { id: 'solargraph', command: 'solargraph', args: ['stdio'], extensions: { '.rb': 'ruby', '.rake': 'ruby', '.gemspec': 'ruby' }, languageIds: ['ruby'], rootMarkers: ['Gemfile', '.solargraph.yml'], installHint: 'gem install solargraph', priority: 2 },
+  { id: 'ruby-lsp', command: 'ruby-lsp', args: [], extensions: { '.rb': 'ruby', '.rake': 'ruby', '.gemspec': 'ruby', gemfile: 'ruby', rakefile: 'ruby' }, languageIds: ['ruby'], rootMarkers: ['Gemfile', '.ruby-version'], installHint: 'gem install ruby-lsp', priority: 1 },
+  { id: 'solargraph', command: 'solargraph', args: ['stdio'], extensions: { '.rb': 'ruby', '.rake': 'ruby', '.gemspec': 'ruby', gemfile: 'ruby', rakefile: 'ruby' }, languageIds: ['ruby'], rootMarkers: ['Gemfile', '.solargraph.yml'], installHint: 'gem install solargraph', priority: 2 },
   { id: 'intelephense', command: 'intelephense', args: ['--stdio'], extensions: { '.php': 'php', '.phtml': 'php' }, languageIds: ['php'], rootMarkers: ['composer.json'], installHint: npm('intelephense'), priority: 1, versionArgs: [] },
   { id: 'phpactor', command: 'phpactor', args: ['language-server'], extensions: { '.php': 'php', '.phtml': 'php' }, languageIds: ['php'], rootMarkers: ['composer.json', '.phpactor.json'], installHint: 'download phpactor.phar from github.com/phpactor/phpactor and put `phpactor` on PATH', priority: 2 },
   { id: 'sourcekit-lsp', command: 'sourcekit-lsp', args: [], extensions: { '.swift': 'swift' }, languageIds: ['swift'], rootMarkers: ['Package.swift'], installHint: 'install a Swift toolchain from swift.org (sourcekit-lsp ships with it)', versionArgs: ['--help'] },
   { id: 'dart', command: 'dart', args: ['language-server', '--protocol=lsp'], extensions: { '.dart': 'dart' }, languageIds: ['dart'], rootMarkers: ['pubspec.yaml'], installHint: 'install the Dart SDK (or Flutter) from dart.dev' },
   { id: 'terraform-ls', command: 'terraform-ls', args: ['serve'], extensions: { '.tf': 'terraform', '.tfvars': 'terraform-vars' }, languageIds: ['terraform', 'terraform-vars'], rootMarkers: ['.terraform', 'main.tf'], installHint: 'download terraform-ls from releases.hashicorp.com/terraform-ls', versionArgs: ['version'] },
-  { id: 'dockerfile-language-server', command: 'docker-langserver', args: ['--stdio'], extensions: { '.dockerfile': 'dockerfile' }, languageIds: ['dockerfile'], rootMarkers: ['Dockerfile'], installHint: npm('dockerfile-language-server-nodejs'), versionArgs: [] },
+  { id: 'dockerfile-language-server', command: 'docker-langserver', args: ['--stdio'], extensions: { '.dockerfile': 'dockerfile', dockerfile: 'dockerfile', containerfile: 'dockerfile' }, languageIds: ['dockerfile'], rootMarkers: ['Dockerfile'], installHint: npm('dockerfile-language-server-nodejs'), versionArgs: [] },
   { id: 'svelteserver', command: 'svelteserver', args: ['--stdio'], extensions: { '.svelte': 'svelte' }, languageIds: ['svelte'], rootMarkers: ['svelte.config.js', 'svelte.config.mjs'], installHint: npm('svelte-language-server'), versionArgs: [] },
   { id: 'vue-language-server', command: 'vue-language-server', args: ['--stdio'], extensions: { '.vue': 'vue' }, languageIds: ['vue'], rootMarkers: ['vue.config.js', 'vite.config.ts', 'nuxt.config.ts'], installHint: npm('@vue/language-server'), versionArgs: [] },
   { id: 'tailwindcss-language-server', command: 'tailwindcss-language-server', args: ['--stdio'], extensions: { '.css': 'css' }, languageIds: ['css'], rootMarkers: ['tailwind.config.js', 'tailwind.config.ts', 'tailwind.config.cjs'], installHint: npm('@tailwindcss/language-server'), priority: 2, versionArgs: [] },

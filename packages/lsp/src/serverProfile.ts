@@ -23,7 +23,7 @@ export interface ServerDefinition {
   displayName: string;
   /** Language ids this server answers for, as sent in didOpen. */
   languageIds: readonly string[];
-  /** File extension (with dot, lower case) → language id. */
+  /** File extension (with dot, lower case) → language id; a key without a dot is a whole file name (`dockerfile`). */
   extensions: Readonly<Record<string, string>>;
   /** Files whose presence marks a project root for this language. */
   rootMarkers: readonly string[];

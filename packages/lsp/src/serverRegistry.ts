@@ -1,4 +1,4 @@
-import { dirname, extname, isAbsolute } from 'node:path';
+import { basename, dirname, extname, isAbsolute } from 'node:path';
 import { UserError } from '@agent-lsp/protocol';
 import { BUILTIN_SERVERS } from './builtinServers.js';
 import { KNOWN_SERVER_DEFINITIONS } from './knownServerDefinitions.js';
@@ -38,7 +38,8 @@ export class ServerRegistry {
    * error names the preferred one).
    */
   forFile(path: string): { server: ServerDefinition; languageId: string } | undefined {
-    const ext = extname(path).toLowerCase();
+    // A file without an extension is routed by its name (Dockerfile, Gemfile): keys without a dot.
+    const ext = extname(path).toLowerCase() || basename(path).toLowerCase();
     const candidates = this.servers.filter((s) => s.extensions[ext] !== undefined);
     const first = candidates[0];
     if (!first) return undefined;
