@@ -83,7 +83,7 @@ async function probeServer(server: ServerDefinition, resolved: ResolvedServer, w
   const started = Date.now();
   const logger = createLogger({ level: 'error', sink: () => undefined });
   let timer: NodeJS.Timeout | undefined;
-  const connecting = startDirectConnection({ server, rootDir: workspace, workspaceFolders: [workspace], logger, resolved });
+  const connecting = startDirectConnection({ server, rootDir: workspace, workspaceFolders: [workspace], logger, resolved, initializeTimeoutMs: timeoutMs });
   try {
     const conn = await Promise.race([
       connecting,

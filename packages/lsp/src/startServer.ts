@@ -17,6 +17,8 @@ export interface ConnectOptions {
   section?: ReadWriteLock;
   /** The server already resolved for this root (PATH and interpreter probing are not free). */
   resolved?: ResolvedServer;
+  /** How long initialize may take (default 60 s; doctor's --timeout). */
+  initializeTimeoutMs?: number;
 }
 
 /** Direct mode: spawns the server as our child and initializes it. */
