@@ -1,13 +1,16 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { loadCustomServers, parseLogLevel, ServerRegistry } from '@agent-lsp/lsp';
+import { loadCustomServers, parseLogLevel, ServerRegistry, type ServerDefinition } from '@agent-lsp/lsp';
 import { AGENT_LSP_VERSION } from '@agent-lsp/protocol';
 import type { BrokerLeaseOptions } from '@agent-lsp/broker';
 import type { AgentLspServerOptions } from '@agent-lsp/server';
 import type { AuditTailOptions } from './auditCommand.js';
 import type { BrokerCommandOptions, DaemonStopOptions } from './daemonCommands.js';
+import type { DoctorCommandOptions } from './doctorCommand.js';
 import type { LspCommandOptions } from './lspCommand.js';
+import { registerInstallCommands } from './installCommands.js';
+import { originalCompat } from './originalCompat.js';
 import { registerRecoverCommand } from './recoverCommand.js';
 import { registerSkillsCommand } from './skillsCommand.js';
 
@@ -47,8 +50,8 @@ function configPathFrom(option: string | undefined): string | undefined {
   return path ? resolve(path) : undefined;
 }
 
-function registryFrom(configPath: string | undefined): ServerRegistry {
-  return new ServerRegistry(configPath ? loadCustomServers(configPath) : []);
+function registryFrom(configPath: string | undefined, first: readonly ServerDefinition[] = []): ServerRegistry {
+  return new ServerRegistry([...first, ...(configPath ? loadCustomServers(configPath) : [])]);
 }
 
 function logLevel(fallback?: 'info') {
@@ -84,8 +87,10 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     .showHelpAfterError();
 
   const serve = async (opts: ServeOptions, cmd: Command) => {
-    // `serve` is the default command, so a mistyped command arrives here as an argument.
-    if (cmd.args.length > 0) program.error(`error: unknown command '${cmd.args[0]}' (see agent-lsp --help)`);
+    // `serve` is the default command, so a mistyped command arrives here as an argument, unless
+    // it is the original agent-lsp's `go:gopls …` form.
+    const original = originalCompat(cmd.args, process.env, err);
+    if (!original) return program.error(`error: unknown command '${cmd.args[0]}' (see agent-lsp --help)`);
     const root = opts.root !== undefined && opts.root !== '' ? workspaceRoot(opts.root, program) : undefined;
     const [{ createLogger }, { serveStdio }, { TOOL_GROUPS, loadRunnerConfig }, { connectionFactory, parseDaemonMode }] = await Promise.all([
       import('@agent-lsp/lsp'),
@@ -110,9 +115,18 @@ export function buildProgram(injected: FrontInjection = {}): Command {
       ...(configPath ? { configPath } : {}),
       ...(injected.lease ? { lease: injected.lease } : {}),
     });
-    const ledger = { ...injected.ledger, ...(opts.auditLog !== undefined ? { auditLogPath: resolve(opts.auditLog) } : {}) };
+    const auditLog = opts.auditLog ?? original.auditLog;
+    const ledger = { ...injected.ledger, ...(auditLog !== undefined ? { auditLogPath: resolve(auditLog) } : {}) };
     const runners = configPath ? loadRunnerConfig(configPath) : undefined;
-    const agent = { registry: registryFrom(configPath), logger, connect, ledger, ...(groups ? { toolGroups: groups } : {}), ...(root ? { root } : {}), ...(runners ? { runners } : {}) };
+    const agent = {
+      registry: registryFrom(configPath, original.servers),
+      logger,
+      connect,
+      ledger,
+      ...(groups ? { toolGroups: groups } : {}),
+      ...(root ? { root } : {}),
+      ...(runners ? { runners } : {}),
+    };
     if (opts.http) {
       const { runHttpServe } = await import('./httpServe.js');
       return runHttpServe(opts, agent, program, err).then(exitAfterServe);
@@ -149,14 +163,15 @@ export function buildProgram(injected: FrontInjection = {}): Command {
 
   program
     .command('doctor')
-    .description('check which language servers are available, their versions and where they come from')
+    .description('start each language server found: version, initialize time, the tools it serves; exit 1 when one fails')
     .option('--json', 'print JSON')
     .option('--config <file>', 'JSON file with custom language servers')
-    .option('--root <dir>', 'project root (for the Python interpreter)', process.cwd())
-    .action(async (opts: { json?: boolean; config?: string; root: string }) => {
-      const { formatDoctor, runDoctor } = await import('./doctor.js');
-      const entries = runDoctor(registryFrom(configPathFrom(opts.config)), opts.root);
-      out(opts.json ? JSON.stringify(entries, null, 2) : formatDoctor(entries));
+    .option('--root <dir>', 'start the servers in this workspace (default: an empty scratch one); its files say which are needed')
+    .option('--quick', 'only find the servers and ask their versions; do not start them')
+    .option('--timeout <s>', 'seconds a server may take to initialize (default 60)')
+    .action(async (opts: DoctorCommandOptions) => {
+      const { runDoctorCommand } = await import('./doctorCommand.js');
+      process.exitCode = await runDoctorCommand(opts, out, err);
     });
 
   program
@@ -236,6 +251,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
 
   registerRecoverCommand(program, out, err);
   registerSkillsCommand(program, out, err);
+  registerInstallCommands(program, out, err);
   return program;
 }
 

@@ -164,7 +164,6 @@ describe('loadCustomServers with an invalid config', () => {
   });
 
   it.each([
-    ['missing', undefined],
     ['empty', ''],
     ['a number', 7],
   ])('refuses a language_id that is %s', (_label, languageId) => {
@@ -174,9 +173,9 @@ describe('loadCustomServers with an invalid config', () => {
   it.each([
     ['missing', undefined],
     ['a string', '.lua'],
-    ['without the dot', ['lua']],
+    ['empty', []],
     ['not strings', [1]],
-    ['partly bad', ['.lua', 'luau']],
+    ['partly bad', ['.lua', 'lu a']],
   ])('refuses extensions that are %s', (_label, extensions) => {
     expect(refusal(luaConfig({ extensions }))).toBe('servers[0].extensions must be a list like [".lua"].');
   });
@@ -188,6 +187,15 @@ describe('loadCustomServers with an invalid config', () => {
     ['not strings', ['lua-language-server', 1]],
   ])('refuses a command that is %s', (_label, command) => {
     expect(refusal(luaConfig({ command }))).toBe('servers[0].command must be a non-empty list of strings (argv, no shell).');
+  });
+
+  it('accepts the original agent-lsp\'s form: extensions without the dot, language_id from the first extension', () => {
+    const [go, shell, other] = loadCustomServers(
+      config({ servers: [{ extensions: ['go'], command: ['gopls'] }, { extensions: ['sh', 'BASH'], command: ['bash-language-server', 'start'] }, { extensions: ['frob'], command: ['frob-ls'] }] }),
+    );
+    expect(go).toMatchObject({ id: 'go', languageIds: ['go'], extensions: { '.go': 'go' } });
+    expect(shell).toMatchObject({ id: 'shellscript', extensions: { '.sh': 'shellscript', '.bash': 'shellscript' } });
+    expect(other).toMatchObject({ id: 'frob', extensions: { '.frob': 'frob' } });
   });
 
   it('names the index of the bad entry', () => {

@@ -1,15 +1,27 @@
 import { readFileSync } from 'node:fs';
 import { UserError } from '@agent-lsp/protocol';
 import { findExecutable } from './executables.js';
+import { KNOWN_SERVERS } from './knownServers.js';
 import type { ServerDefinition } from './serverProfile.js';
+
+/** The language id the known servers give an extension (`.go` → go, `.sh` → shellscript), else the extension's name. */
+function languageOfExtension(ext: string): string {
+  for (const known of KNOWN_SERVERS) {
+    const id = known.extensions[ext];
+    if (id) return id;
+  }
+  return ext.slice(1);
+}
 
 /**
  * Custom servers come from a JSON file:
  * `{ "servers": [ { "language_id": "lua", "extensions": [".lua"], "command": ["lua-language-server"],
  *    "settings": {}, "initialization_options": {}, "root_markers": [".luarc.json"] } ] }`.
+ * The original agent-lsp's files are the same shape with extensions written without the dot
+ * (`["go"]`) and language_id optional (then the language of the first extension).
  */
 interface CustomServerEntry {
-  language_id: string;
+  language_id?: string;
   extensions: string[];
   command: string[];
   settings?: Record<string, unknown>;
@@ -43,10 +55,13 @@ function toDefinition(path: string, raw: unknown, index: number): ServerDefiniti
   const where = `servers[${index}]`;
   if (!isPlainObject(raw)) throw invalid(path, `${where} must be an object with language_id, extensions and command`);
   const entry = raw as unknown as CustomServerEntry;
-  if (typeof entry.language_id !== 'string' || !entry.language_id) throw invalid(path, `${where}.language_id must be a non-empty string`);
-  if (!Array.isArray(entry.extensions) || entry.extensions.some((e) => typeof e !== 'string' || !e.startsWith('.'))) {
+  if (!Array.isArray(entry.extensions) || entry.extensions.length === 0 || entry.extensions.some((e) => typeof e !== 'string' || !/^\.?[A-Za-z0-9_+-]+$/.test(e))) {
     throw invalid(path, `${where}.extensions must be a list like [".lua"]`);
   }
+  const extensions = entry.extensions.map((e) => (e.startsWith('.') ? e : `.${e}`).toLowerCase());
+  if (entry.language_id === undefined) entry.language_id = languageOfExtension(extensions[0] as string);
+  if (typeof entry.language_id !== 'string' || !entry.language_id) throw invalid(path, `${where}.language_id must be a non-empty string`);
+  const languageId = entry.language_id;
   if (!Array.isArray(entry.command) || entry.command.length === 0 || entry.command.some((c) => typeof c !== 'string')) {
     throw invalid(path, `${where}.command must be a non-empty list of strings (argv, no shell)`);
   }
@@ -58,10 +73,10 @@ function toDefinition(path: string, raw: unknown, index: number): ServerDefiniti
   }
   const [binary, ...args] = entry.command as [string, ...string[]];
   return {
-    id: entry.language_id,
+    id: languageId,
     displayName: binary,
-    languageIds: [entry.language_id],
-    extensions: Object.fromEntries(entry.extensions.map((e) => [e.toLowerCase(), entry.language_id])),
+    languageIds: [languageId],
+    extensions: Object.fromEntries(extensions.map((e) => [e, languageId])),
     rootMarkers: entry.root_markers ?? [],
     readiness: 'canary',
     installHint: `Install ${binary} and make sure it is on PATH (configured in ${path}).`,
@@ -73,7 +88,7 @@ function toDefinition(path: string, raw: unknown, index: number): ServerDefiniti
         source: 'config',
         settings: entry.settings ?? {},
         ...(entry.initialization_options ? { initializationOptions: entry.initialization_options } : {}),
-        profileFingerprint: `${entry.language_id}|${JSON.stringify(entry.command)}|${JSON.stringify(entry.settings ?? {})}`,
+        profileFingerprint: `${languageId}|${JSON.stringify(entry.command)}|${JSON.stringify(entry.settings ?? {})}`,
         details: { config: path },
       };
     },

@@ -23,3 +23,6 @@ export * from './diskText.js';
 export * from './diskSync.js';
 export * from './sourceTree.js';
 export * from './serverScope.js';
+export * from './knownServers.js';
+export * from './knownServerDefinitions.js';
+export * from './projectExecutables.js';

@@ -23,10 +23,15 @@ export interface ServerDefinition {
   displayName: string;
   /** Language ids this server answers for, as sent in didOpen. */
   languageIds: readonly string[];
-  /** File extension (with dot, lower case) → language id. */
+  /** File extension (with dot, lower case) → language id; a key without a dot is a whole file name (`dockerfile`). */
   extensions: Readonly<Record<string, string>>;
   /** Files whose presence marks a project root for this language. */
   rootMarkers: readonly string[];
+  /**
+   * Workspace-wide queries (find_symbol without a language) ask this server only where one of its
+   * root markers is: set for the table's servers, so a stray .yaml or .sh starts nothing.
+   */
+  projectOnly?: boolean;
   readiness: ReadinessStrategy;
   /** Server-specific exact diagnostics query, when pull and versioned push are not available. */
   exactDiagnostics?: 'tsserver';
@@ -40,8 +45,8 @@ export interface ServerDefinition {
 
 export interface ResolvedServer {
   command: string[];
-  /** Where the executable comes from: bundled (node_modules), PATH, or config. */
-  source: 'bundled' | 'PATH' | 'config';
+  /** Where the executable comes from: bundled (node_modules), PATH, the project (node_modules/.bin, virtualenv), or config. */
+  source: 'bundled' | 'PATH' | 'project' | 'config';
   /** Answers to workspace/configuration, by section. */
   settings: Record<string, unknown>;
   initializationOptions?: Record<string, unknown>;

@@ -1,6 +1,7 @@
-import { extname } from 'node:path';
+import { basename, dirname, extname, isAbsolute } from 'node:path';
 import { UserError } from '@agent-lsp/protocol';
 import { BUILTIN_SERVERS } from './builtinServers.js';
+import { KNOWN_SERVER_DEFINITIONS } from './knownServerDefinitions.js';
 import type { ServerDefinition } from './serverProfile.js';
 
 /** Language names agents pass as `language_id`, mapped to the language ids servers use. */
@@ -15,22 +16,47 @@ const LANGUAGE_ALIASES: Record<string, string> = {
   rs: 'rust',
 };
 
-/** The servers agent-lsp knows: custom ones first, so a config can take over an extension. */
+/**
+ * The servers agent-lsp knows: custom ones first, so a config can take over an extension; then the
+ * built-in profiles; then the table of known servers (knownServers.ts).
+ */
 export class ServerRegistry {
   readonly servers: readonly ServerDefinition[];
+  private readonly customCount: number;
+  /** Whether a server was found, by id: asked only when several servers claim an extension. */
+  private readonly installed = new Map<string, boolean>();
 
   constructor(custom: readonly ServerDefinition[] = []) {
-    this.servers = [...custom, ...BUILTIN_SERVERS];
+    const taken = new Set([...custom, ...BUILTIN_SERVERS].map((s) => s.id));
+    this.servers = [...custom, ...BUILTIN_SERVERS, ...KNOWN_SERVER_DEFINITIONS.filter((s) => !taken.has(s.id))];
+    this.customCount = custom.length;
   }
 
-  /** The server and language id for a file, by extension. */
+  /**
+   * The server and language id for a file, by extension. A configured server always takes its
+   * extensions; otherwise the first installed server in order, or the first when none is (so the
+   * error names the preferred one).
+   */
   forFile(path: string): { server: ServerDefinition; languageId: string } | undefined {
-    const ext = extname(path).toLowerCase();
-    for (const server of this.servers) {
-      const languageId = server.extensions[ext];
-      if (languageId) return { server, languageId };
+    // A file without an extension is routed by its name (Dockerfile, Gemfile): keys without a dot.
+    const ext = extname(path).toLowerCase() || basename(path).toLowerCase();
+    const candidates = this.servers.filter((s) => s.extensions[ext] !== undefined);
+    const first = candidates[0];
+    if (!first) return undefined;
+    const chosen =
+      candidates.length === 1 || this.servers.indexOf(first) < this.customCount
+        ? first
+        : (candidates.find((s) => this.isInstalled(s, isAbsolute(path) ? dirname(path) : process.cwd())) ?? first);
+    return { server: chosen, languageId: chosen.extensions[ext] as string };
+  }
+
+  private isInstalled(server: ServerDefinition, dir: string): boolean {
+    let known = this.installed.get(server.id);
+    if (known === undefined) {
+      known = server.resolve(dir) !== undefined;
+      this.installed.set(server.id, known);
     }
-    return undefined;
+    return known;
   }
 
   forFileOrThrow(path: string): { server: ServerDefinition; languageId: string } {

@@ -22,6 +22,8 @@ export interface ConnectOptions {
   scope?: readonly string[];
   /** The clientInfo name sent in initialize (a broker tells fronts, HTTP sessions and editors apart by it). */
   clientName?: string;
+  /** How long initialize may take (default 60 s; doctor's --timeout). */
+  initializeTimeoutMs?: number;
 }
 
 /** Direct mode: spawns the server as our child and initializes it. */

@@ -29,7 +29,7 @@ function projectDirs(root: string): string[] {
  * one) has a project wherever it has files.
  */
 export function hasProjectFor(root: string, server: ServerDefinition): boolean {
-  if (server.rootMarkers.length === 0) return true;
+  if (server.rootMarkers.length === 0) return server.projectOnly !== true;
   if (projectDirs(root).some((dir) => server.rootMarkers.some((m) => existsSync(join(dir, m))))) return true;
   const sources = TOP_LEVEL_SOURCES[server.id];
   if (!sources) return false;

@@ -1,0 +1,84 @@
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { CLIENT_IDS, CLIENT_NAMES, configTarget, SERVER_NAME, type ClientId, type Scope } from './clients/clientTargets.js';
+import { editClientConfig, type EditOutcome } from './clients/configFileEdit.js';
+
+export interface InitOptions {
+  client?: string[];
+  scope?: string;
+  dryRun?: boolean;
+  root?: string;
+}
+
+/** The command a client runs: this node and this entry point, absolute, so it works from any directory. */
+export function serverCommand(): { command: string; args: string[] } {
+  const entry = process.argv[1] ? realpathSync(process.argv[1]) : '';
+  return { command: process.execPath, args: [entry] };
+}
+
+export function describeOutcome(o: EditOutcome): string {
+  if (o.action === 'refused') return `✗ ${o.file}: not changed: ${o.reason}`;
+  const verb = { added: 'added agent-lsp to', updated: 'updated agent-lsp in', removed: 'removed agent-lsp from', unchanged: 'already has agent-lsp:', absent: 'has no agent-lsp entry:' }[o.action];
+  return `${o.dryRun && (o.action === 'added' || o.action === 'updated' || o.action === 'removed') ? '(dry run) would have ' : ''}${verb} ${o.file}`;
+}
+
+async function askClients(out: (l: string) => void): Promise<ClientId[]> {
+  CLIENT_IDS.forEach((c, i) => out(`  ${i + 1}. ${CLIENT_NAMES[c]} (${c})`));
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question('Wire agent-lsp into which clients? Numbers or names, separated by spaces: ');
+    return answer
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map((a) => (/^\d+$/.test(a) ? CLIENT_IDS[Number(a) - 1] : (a as ClientId)))
+      .filter((c): c is ClientId => c !== undefined);
+  } finally {
+    rl.close();
+  }
+}
+
+/**
+ * `agent-lsp init`: writes (or merges) our MCP server entry into each chosen client's config,
+ * editing only that entry; running it again changes nothing. Returns the exit code.
+ */
+export async function runInit(opts: InitOptions, out: (l: string) => void, err: (l: string) => void): Promise<number> {
+  const scope = (opts.scope ?? 'user') as Scope;
+  if (scope !== 'user' && scope !== 'project') {
+    err(`error: --scope must be user or project, not "${opts.scope}"`);
+    return 2;
+  }
+  let clients = (opts.client ?? []).flatMap((c) => c.split(',')).map((c) => c.trim().toLowerCase()).filter(Boolean);
+  if (clients.length === 0) {
+    if (!process.stdin.isTTY) {
+      err(`error: say which client with --client (${CLIENT_IDS.join(', ')}), or run init in a terminal to choose`);
+      return 2;
+    }
+    clients = await askClients(err);
+  }
+  const unknown = clients.filter((c) => !CLIENT_IDS.includes(c as ClientId));
+  if (unknown.length > 0 || clients.length === 0) {
+    err(`error: unknown client ${unknown.map((u) => `"${u}"`).join(', ') || '(none chosen)'}; known: ${CLIENT_IDS.join(', ')}`);
+    return 2;
+  }
+  const project = resolve(opts.root ?? process.cwd());
+  const { command, args } = serverCommand();
+  let failed = 0;
+  for (const client of clients as ClientId[]) {
+    const target = configTarget(client, scope, project);
+    if (typeof target === 'string') {
+      err(`✗ ${CLIENT_NAMES[client]}: ${target}`);
+      failed++;
+      continue;
+    }
+    const outcome = editClientConfig(target, target.entry(command, args), opts.dryRun === true);
+    (outcome.action === 'refused' ? err : out)(`${CLIENT_NAMES[client]}: ${describeOutcome(outcome)}`);
+    if (outcome.action === 'refused') failed++;
+    if (client === 'claude') out(`  (or: claude mcp add --scope ${scope === 'project' ? 'project' : 'user'} ${SERVER_NAME} -- ${[command, ...args].map(shellQuote).join(' ')})`);
+  }
+  return failed > 0 ? 1 : 0;
+}
+
+function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}

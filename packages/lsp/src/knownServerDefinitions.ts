@@ -1,0 +1,41 @@
+import { findProjectExecutable } from './projectExecutables.js';
+import { KNOWN_SERVERS, type KnownServer } from './knownServers.js';
+import type { ResolvedServer, ServerDefinition } from './serverProfile.js';
+
+/** A known server as a profile: found in the project or on PATH, answered by a canary until ready. */
+export function knownServerDefinition(known: KnownServer): ServerDefinition {
+  return {
+    id: known.id,
+    displayName: known.command === known.id ? known.id : `${known.id} (${known.command})`,
+    languageIds: known.languageIds,
+    extensions: known.extensions,
+    rootMarkers: known.rootMarkers,
+    projectOnly: true,
+    readiness: known.readiness ?? 'canary',
+    installHint: `Install ${known.id}: \`${known.installHint}\`, and make sure \`${known.command}\` is on PATH (or in the project's node_modules/.bin or virtualenv).`,
+    ...(known.versionArgs ? { versionArgs: known.versionArgs } : {}),
+    resolve(rootDir): ResolvedServer | undefined {
+      const found = findProjectExecutable(known.command, rootDir);
+      if (!found) return undefined;
+      return {
+        command: [found.path, ...known.args],
+        source: found.where,
+        settings: { ...known.settings },
+        profileFingerprint: `${known.id}|${found.path}`,
+        details: {},
+      };
+    },
+  };
+}
+
+/** The table's servers that are not built-in profiles, in the order they take an extension. */
+export const KNOWN_SERVER_DEFINITIONS: readonly ServerDefinition[] = KNOWN_SERVERS.filter((k) => !k.builtin)
+  .map((k, index) => ({ k, index }))
+  .sort((a, b) => (a.k.priority ?? 0) - (b.k.priority ?? 0) || a.index - b.index)
+  .map(({ k }) => knownServerDefinition(k));
+
+/** The table entry for a command or id (`pylsp`, `typescript-language-server`), for the original's `lang:command` forms. */
+export function knownServerFor(commandOrId: string): KnownServer | undefined {
+  const base = commandOrId.split('/').pop() ?? commandOrId;
+  return KNOWN_SERVERS.find((k) => k.command === base || k.id === base);
+}

@@ -1,0 +1,83 @@
+import type { ReadinessStrategy } from './serverProfile.js';
+
+/**
+ * Language servers agent-lsp knows how to run when the user already has them: data only, one
+ * entry each. They are found on PATH, in the project's node_modules/.bin or a virtualenv's bin
+ * (knownServerDefinitions.ts) and rank after the built-in profiles (pyright, typescript, gopls,
+ * clangd, rust-analyzer), which keep every extension they claim. Where two entries here claim the
+ * same extension, each carries a `priority` (lower wins when both are installed).
+ */
+export interface KnownServer {
+  id: string;
+  /** The executable's name, looked up on PATH, node_modules/.bin, a virtualenv's bin. */
+  command: string;
+  args: readonly string[];
+  /** Extension (with dot, lower case) → language id sent in didOpen; without a dot: a file name (`dockerfile`). */
+  extensions: Readonly<Record<string, string>>;
+  /** Every language id the server answers for: exactly the values of `extensions`. */
+  languageIds: readonly string[];
+  /** Files that mark a project of this language. */
+  rootMarkers: readonly string[];
+  installHint: string;
+  /** Rank among the known servers sharing an extension (lower first); required when shared. */
+  priority?: number;
+  readiness?: ReadinessStrategy;
+  /** Arguments that print the version when `--version` is not one; empty: it has none (initialize tells). */
+  versionArgs?: readonly string[];
+  /** Answers to workspace/configuration by section, when the server needs some to work. */
+  settings?: Readonly<Record<string, unknown>>;
+  /** Built-in profiles that supersede this entry (same server, bundled or tuned): never listed twice. */
+  builtin?: string;
+}
+
+const npm = (pkg: string) => `npm install -g ${pkg}`;
+
+export const KNOWN_SERVERS: readonly KnownServer[] = [
+  // Python: pyright is bundled; these are alternatives a user may prefer with `python:pylsp`.
+  { id: 'basedpyright', command: 'basedpyright-langserver', args: ['--stdio'], extensions: { '.py': 'python', '.pyi': 'python' }, languageIds: ['python'], rootMarkers: ['pyproject.toml', 'setup.py', 'requirements.txt'], installHint: 'pip install basedpyright', priority: 1 },
+  { id: 'pylsp', command: 'pylsp', args: [], extensions: { '.py': 'python', '.pyi': 'python' }, languageIds: ['python'], rootMarkers: ['pyproject.toml', 'setup.py', 'requirements.txt'], installHint: 'apt-get install python3-pylsp, or pip install python-lsp-server', priority: 2 },
+  { id: 'jedi-language-server', command: 'jedi-language-server', args: [], extensions: { '.py': 'python', '.pyi': 'python' }, languageIds: ['python'], rootMarkers: ['pyproject.toml', 'setup.py', 'requirements.txt'], installHint: 'pip install jedi-language-server', priority: 3 },
+  // C family: clangd is the built-in profile.
+  { id: 'ccls', command: 'ccls', args: [], extensions: { '.c': 'c', '.h': 'c', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.hpp': 'cpp', '.hh': 'cpp', '.hxx': 'cpp' }, languageIds: ['c', 'cpp'], rootMarkers: ['compile_commands.json', '.ccls', 'CMakeLists.txt', 'Makefile'], installHint: 'apt-get install ccls', priority: 1 },
+  { id: 'deno', command: 'deno', args: ['lsp'], extensions: { '.ts': 'typescript', '.tsx': 'typescriptreact', '.js': 'javascript', '.jsx': 'javascriptreact', '.mts': 'typescript', '.mjs': 'javascript' }, languageIds: ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'], rootMarkers: ['deno.json', 'deno.jsonc'], installHint: 'curl -fsSL https://deno.land/install.sh | sh', priority: 1, settings: { deno: { enable: true } } },
+  { id: 'rust-analyzer', builtin: 'rust-analyzer', command: 'rust-analyzer', args: [], extensions: { '.rs': 'rust' }, languageIds: ['rust'], rootMarkers: ['Cargo.toml'], installHint: 'rustup component add rust-analyzer' },
+  { id: 'gopls', builtin: 'gopls', command: 'gopls', args: [], extensions: { '.go': 'go' }, languageIds: ['go'], rootMarkers: ['go.mod', 'go.work'], installHint: 'go install golang.org/x/tools/gopls@latest', versionArgs: ['version'] },
+  { id: 'clangd', builtin: 'clangd', command: 'clangd', args: [], extensions: { '.c': 'c', '.h': 'c', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.hpp': 'cpp', '.hh': 'cpp', '.hxx': 'cpp' }, languageIds: ['c', 'cpp'], rootMarkers: ['compile_commands.json', 'compile_flags.txt'], installHint: 'apt-get install clangd', priority: 0 },
+  { id: 'typescript-language-server', builtin: 'typescript', command: 'typescript-language-server', args: ['--stdio'], extensions: { '.ts': 'typescript', '.tsx': 'typescriptreact', '.js': 'javascript', '.jsx': 'javascriptreact', '.mts': 'typescript', '.mjs': 'javascript' }, languageIds: ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'], rootMarkers: ['tsconfig.json', 'package.json'], installHint: npm('typescript-language-server typescript'), priority: 0 },
+  { id: 'pyright', builtin: 'pyright', command: 'pyright-langserver', args: ['--stdio'], extensions: { '.py': 'python', '.pyi': 'python' }, languageIds: ['python'], rootMarkers: ['pyproject.toml', 'pyrightconfig.json'], installHint: npm('pyright'), priority: 0 },
+  { id: 'jdtls', command: 'jdtls', args: [], extensions: { '.java': 'java' }, languageIds: ['java'], rootMarkers: ['pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle'], installHint: 'install Eclipse JDT LS (brew install jdtls) and put `jdtls` on PATH' },
+  { id: 'csharp-ls', command: 'csharp-ls', args: [], extensions: { '.cs': 'csharp' }, languageIds: ['csharp'], rootMarkers: ['global.json', 'Directory.Build.props'], installHint: 'dotnet tool install --global csharp-ls', priority: 1 },
+  { id: 'omnisharp', command: 'OmniSharp', args: ['-lsp'], extensions: { '.cs': 'csharp' }, languageIds: ['csharp'], rootMarkers: ['global.json', 'Directory.Build.props'], installHint: 'download OmniSharp from github.com/OmniSharp/omnisharp-roslyn/releases and put `OmniSharp` on PATH', priority: 2 },
+  { id: 'kotlin-language-server', command: 'kotlin-language-server', args: [], extensions: { '.kt': 'kotlin', '.kts': 'kotlin' }, languageIds: ['kotlin'], rootMarkers: ['build.gradle.kts', 'build.gradle', 'settings.gradle.kts', 'pom.xml'], installHint: 'brew install kotlin-language-server, or download it from github.com/fwcd/kotlin-language-server' },
+  { id: 'lua-language-server', command: 'lua-language-server', args: [], extensions: { '.lua': 'lua' }, languageIds: ['lua'], rootMarkers: ['.luarc.json', '.luarc.jsonc', '.stylua.toml'], installHint: 'brew install lua-language-server, or download it from github.com/LuaLS/lua-language-server' },
+  { id: 'bash-language-server', command: 'bash-language-server', args: ['start'], extensions: { '.sh': 'shellscript', '.bash': 'shellscript', '.zsh': 'shellscript' }, languageIds: ['shellscript'], rootMarkers: [], installHint: npm('bash-language-server') },
+  { id: 'yaml-language-server', command: 'yaml-language-server', args: ['--stdio'], extensions: { '.yaml': 'yaml', '.yml': 'yaml' }, languageIds: ['yaml'], rootMarkers: [], installHint: npm('yaml-language-server') },
+  { id: 'vscode-json-language-server', command: 'vscode-json-language-server', args: ['--stdio'], extensions: { '.json': 'json', '.jsonc': 'jsonc' }, languageIds: ['json', 'jsonc'], rootMarkers: [], installHint: npm('vscode-langservers-extracted'), versionArgs: [] },
+  { id: 'vscode-css-language-server', command: 'vscode-css-language-server', args: ['--stdio'], extensions: { '.css': 'css', '.scss': 'scss', '.less': 'less' }, languageIds: ['css', 'scss', 'less'], rootMarkers: [], installHint: npm('vscode-langservers-extracted'), priority: 1, versionArgs: [], settings: { css: { validate: true }, scss: { validate: true }, less: { validate: true } } },
+  { id: 'vscode-html-language-server', command: 'vscode-html-language-server', args: ['--stdio'], extensions: { '.html': 'html', '.htm': 'html' }, languageIds: ['html'], rootMarkers: [], installHint: npm('vscode-langservers-extracted'), versionArgs: [] },
+  { id: 'taplo', command: 'taplo', args: ['lsp', 'stdio'], extensions: { '.toml': 'toml' }, languageIds: ['toml'], rootMarkers: ['.taplo.toml', 'taplo.toml'], installHint: 'cargo install taplo-cli --locked --features lsp' },
+  { id: 'marksman', command: 'marksman', args: ['server'], extensions: { '.md': 'markdown', '.markdown': 'markdown' }, languageIds: ['markdown'], rootMarkers: ['.marksman.toml'], installHint: 'brew install marksman, or download it from github.com/artempyanykh/marksman' },
+  { id: 'zls', command: 'zls', args: [], extensions: { '.zig': 'zig', '.zon': 'zig' }, languageIds: ['zig'], rootMarkers: ['build.zig', 'build.zig.zon'], installHint: 'download zls from github.com/zigtools/zls (match your zig version)' },
+  { id: 'ocamllsp', command: 'ocamllsp', args: [], extensions: { '.ml': 'ocaml', '.mli': 'ocaml' }, languageIds: ['ocaml'], rootMarkers: ['dune-project', 'dune-workspace'], installHint: 'opam install ocaml-lsp-server' },
+  { id: 'haskell-language-server', command: 'haskell-language-server-wrapper', args: ['--lsp'], extensions: { '.hs': 'haskell', '.lhs': 'haskell' }, languageIds: ['haskell'], rootMarkers: ['stack.yaml', 'cabal.project', 'hie.yaml'], installHint: 'ghcup install hls' },
+  { id: 'elixir-ls', command: 'elixir-ls', args: [], extensions: { '.ex': 'elixir', '.exs': 'elixir' }, languageIds: ['elixir'], rootMarkers: ['mix.exs'], installHint: 'download elixir-ls from github.com/elixir-lsp/elixir-ls and put `elixir-ls` (language_server.sh) on PATH' },
+  { id: 'erlang_ls', command: 'erlang_ls', args: [], extensions: { '.erl': 'erlang', '.hrl': 'erlang' }, languageIds: ['erlang'], rootMarkers: ['rebar.config', 'erlang.mk', 'erlang_ls.config'], installHint: 'build erlang_ls from github.com/erlang-ls/erlang_ls and put it on PATH' },
+  { id: 'ruby-lsp', command: 'ruby-lsp', args: [], extensions: { '.rb': 'ruby', '.rake': 'ruby', '.gemspec': 'ruby', gemfile: 'ruby', rakefile: 'ruby' }, languageIds: ['ruby'], rootMarkers: ['Gemfile', '.ruby-version'], installHint: 'gem install ruby-lsp', priority: 1 },
+  { id: 'solargraph', command: 'solargraph', args: ['stdio'], extensions: { '.rb': 'ruby', '.rake': 'ruby', '.gemspec': 'ruby', gemfile: 'ruby', rakefile: 'ruby' }, languageIds: ['ruby'], rootMarkers: ['Gemfile', '.solargraph.yml'], installHint: 'gem install solargraph', priority: 2 },
+  { id: 'intelephense', command: 'intelephense', args: ['--stdio'], extensions: { '.php': 'php', '.phtml': 'php' }, languageIds: ['php'], rootMarkers: ['composer.json'], installHint: npm('intelephense'), priority: 1, versionArgs: [] },
+  { id: 'phpactor', command: 'phpactor', args: ['language-server'], extensions: { '.php': 'php', '.phtml': 'php' }, languageIds: ['php'], rootMarkers: ['composer.json', '.phpactor.json'], installHint: 'download phpactor.phar from github.com/phpactor/phpactor and put `phpactor` on PATH', priority: 2 },
+  { id: 'sourcekit-lsp', command: 'sourcekit-lsp', args: [], extensions: { '.swift': 'swift' }, languageIds: ['swift'], rootMarkers: ['Package.swift'], installHint: 'install a Swift toolchain from swift.org (sourcekit-lsp ships with it)', versionArgs: ['--help'] },
+  { id: 'dart', command: 'dart', args: ['language-server', '--protocol=lsp'], extensions: { '.dart': 'dart' }, languageIds: ['dart'], rootMarkers: ['pubspec.yaml'], installHint: 'install the Dart SDK (or Flutter) from dart.dev' },
+  { id: 'terraform-ls', command: 'terraform-ls', args: ['serve'], extensions: { '.tf': 'terraform', '.tfvars': 'terraform-vars' }, languageIds: ['terraform', 'terraform-vars'], rootMarkers: ['.terraform', 'main.tf'], installHint: 'download terraform-ls from releases.hashicorp.com/terraform-ls', versionArgs: ['version'] },
+  { id: 'dockerfile-language-server', command: 'docker-langserver', args: ['--stdio'], extensions: { '.dockerfile': 'dockerfile', dockerfile: 'dockerfile', containerfile: 'dockerfile' }, languageIds: ['dockerfile'], rootMarkers: ['Dockerfile'], installHint: npm('dockerfile-language-server-nodejs'), versionArgs: [] },
+  { id: 'svelteserver', command: 'svelteserver', args: ['--stdio'], extensions: { '.svelte': 'svelte' }, languageIds: ['svelte'], rootMarkers: ['svelte.config.js', 'svelte.config.mjs'], installHint: npm('svelte-language-server'), versionArgs: [] },
+  { id: 'vue-language-server', command: 'vue-language-server', args: ['--stdio'], extensions: { '.vue': 'vue' }, languageIds: ['vue'], rootMarkers: ['vue.config.js', 'vite.config.ts', 'nuxt.config.ts'], installHint: npm('@vue/language-server'), versionArgs: [] },
+  { id: 'tailwindcss-language-server', command: 'tailwindcss-language-server', args: ['--stdio'], extensions: { '.css': 'css' }, languageIds: ['css'], rootMarkers: ['tailwind.config.js', 'tailwind.config.ts', 'tailwind.config.cjs'], installHint: npm('@tailwindcss/language-server'), priority: 2, versionArgs: [] },
+  { id: 'texlab', command: 'texlab', args: [], extensions: { '.tex': 'latex', '.bib': 'bibtex', '.sty': 'latex', '.cls': 'latex' }, languageIds: ['latex', 'bibtex'], rootMarkers: ['.latexmkrc', 'Tectonic.toml'], installHint: 'cargo install --locked texlab, or download it from github.com/latex-lsp/texlab' },
+  { id: 'nil', command: 'nil', args: [], extensions: { '.nix': 'nix' }, languageIds: ['nix'], rootMarkers: ['flake.nix', 'default.nix'], installHint: 'nix profile install nixpkgs#nil' },
+  { id: 'metals', command: 'metals', args: [], extensions: { '.scala': 'scala', '.sc': 'scala', '.sbt': 'scala' }, languageIds: ['scala'], rootMarkers: ['build.sbt', 'build.sc', '.scala-build'], installHint: 'cs install metals (coursier)' },
+  { id: 'clojure-lsp', command: 'clojure-lsp', args: [], extensions: { '.clj': 'clojure', '.cljs': 'clojure', '.cljc': 'clojure', '.edn': 'clojure' }, languageIds: ['clojure'], rootMarkers: ['deps.edn', 'project.clj', 'shadow-cljs.edn'], installHint: 'brew install clojure-lsp/brew/clojure-lsp-native' },
+  { id: 'gleam', command: 'gleam', args: ['lsp'], extensions: { '.gleam': 'gleam' }, languageIds: ['gleam'], rootMarkers: ['gleam.toml'], installHint: 'install Gleam from gleam.run' },
+  { id: 'r-languageserver', command: 'R', args: ['--slave', '-e', 'languageserver::run()'], extensions: { '.r': 'r', '.rmd': 'rmd' }, languageIds: ['r', 'rmd'], rootMarkers: ['DESCRIPTION', '.Rproj.user'], installHint: 'in R: install.packages("languageserver")' },
+  { id: 'sqls', command: 'sqls', args: [], extensions: { '.sql': 'sql' }, languageIds: ['sql'], rootMarkers: [], installHint: 'go install github.com/sqls-server/sqls@latest' },
+];

@@ -1,0 +1,80 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, FIXTURES } from '../helpers/paths.js';
+import { envWithHome, temporaryHome } from '../helpers/testHome.js';
+
+const run = promisify(execFile);
+
+interface Entry {
+  server: string;
+  id: string;
+  found: boolean;
+  files?: number;
+  source?: string;
+  version?: string;
+  initialize_ms?: number;
+  tools?: string[];
+  missing_tools?: string[];
+  error?: string;
+  install?: string;
+}
+
+/** Runs doctor; resolves with its exit code whatever it is. */
+async function doctor(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [BIN, 'doctor', ...args], { env, timeout: 240_000, maxBuffer: 4 << 20 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+describe('agent-lsp doctor', () => {
+  const home = temporaryHome();
+  const scratch = mkdtempSync(join(tmpdir(), 'agent-lsp-doctor-test-'));
+  afterAll(() => {
+    home.remove();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('starts each server found, says its version, initialize time and tools, and what the workspace needs', async () => {
+    const root = join(FIXTURES, 'bash-basic');
+    const { code, stdout } = await doctor(['--json', '--root', root], envWithHome(home.home));
+    expect(code).toBe(0);
+    const entries = JSON.parse(stdout) as Entry[];
+    const bash = entries.find((e) => e.id === 'bash-language-server');
+    // Found in the repository's node_modules/.bin above the fixture, started there, and bash-language-server offers definitions but no rename-free formatting.
+    expect(bash).toMatchObject({ found: true, source: 'project', files: 3, version: expect.stringMatching(/\d/), initialize_ms: expect.any(Number) });
+    expect(bash?.tools).toEqual(expect.arrayContaining(['go_to_definition', 'find_references', 'inspect_symbol', 'list_symbols']));
+    const pyright = entries.find((e) => e.id === 'pyright');
+    expect(pyright).toMatchObject({ found: true, source: 'bundled', initialize_ms: expect.any(Number), missing_tools: expect.arrayContaining(['format_document']) });
+    expect(pyright?.files).toBeUndefined();
+    for (const e of entries.filter((x) => !x.found)) expect(e.install).toMatch(/install/i);
+    for (const e of entries.filter((x) => x.found)) expect(e.error, e.server).toBeUndefined();
+
+    const text = await doctor(['--root', root], envWithHome(home.home));
+    expect(text.stdout).toMatch(/✓ bash-language-server \(shellscript, 3 files here\)\n\s+version: .*\d[\s\S]*?initialize: \d+ ms\n\s+tools: +\d+ of 14/);
+  });
+
+  it('exits 1 when a configured server crashes at initialize or is missing, and still checks the others', async () => {
+    const config = join(scratch, 'servers.json');
+    writeFileSync(
+      config,
+      // It says its version (node's) but exits when the initialize request arrives.
+      JSON.stringify({ servers: [{ language_id: 'crashy', extensions: ['.crashy'], command: [process.execPath, '-e', 'process.stdin.once("data", () => process.exit(3))'] }, { extensions: ['ghost'], command: ['definitely-not-an-lsp-binary'] }] }),
+    );
+    const { code, stdout, stderr } = await doctor(['--json', '--config', config, '--root', scratch], envWithHome(home.home));
+    expect(code).toBe(1);
+    const entries = JSON.parse(stdout) as Entry[];
+    expect(entries.find((e) => e.id === 'crashy')).toMatchObject({ found: true, error: expect.stringMatching(/initialize/) });
+    expect(entries.find((e) => e.id === 'ghost')).toMatchObject({ found: false, install: expect.stringContaining('definitely-not-an-lsp-binary') });
+    expect(entries.find((e) => e.id === 'pyright')).toMatchObject({ found: true, tools: expect.arrayContaining(['go_to_definition']) });
+    expect(stderr).toContain('failed to start');
+    expect(stderr).toContain('is configured but not found');
+  });
+});
