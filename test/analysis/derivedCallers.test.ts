@@ -9,7 +9,9 @@ import { FIXTURES, REPO_ROOT } from '../helpers/paths.js';
 /**
  * The derived fallback of find_callers: real pyright behind test/fixtures/capability-filter, which
  * hides its callHierarchyProvider (a custom server config makes it the Python server). Callers
- * must then come from references and the enclosing symbol of each, marked derived_from.
+ * must then come from references and the enclosing symbol of each, marked derived_from. The config
+ * names pyright's readiness: a canary answers before pyright has read every file, and references
+ * asked then miss the other files' uses.
  */
 
 const PYRIGHT = join(dirname(createRequire(join(REPO_ROOT, 'packages', 'lsp', 'package.json')).resolve('pyright/package.json')), 'langserver.index.js');
@@ -30,7 +32,7 @@ describe('find_callers without a call hierarchy (pyright with callHierarchyProvi
   beforeAll(async () => {
     configDir = mkdtempSync(join(tmpdir(), 'agent-lsp-nocallh-'));
     const config = join(configDir, 'servers.json');
-    writeFileSync(config, JSON.stringify({ servers: [{ language_id: 'python', extensions: ['.py'], command: [process.execPath, FILTER, process.execPath, PYRIGHT, '--stdio'] }] }));
+    writeFileSync(config, JSON.stringify({ servers: [{ language_id: 'python', extensions: ['.py'], command: [process.execPath, FILTER, process.execPath, PYRIGHT, '--stdio'], readiness: 'pyright' }] }));
     agent = await startAgentLsp({ env: { AGENT_LSP_CONFIG: config, HIDE_CAPABILITIES: 'callHierarchyProvider' } });
     ok(await agent.call('start_lsp', { root_dir: join(FIXTURES, 'py-graph'), language_id: 'python' }));
     const caps = ok(await agent.call('get_server_capabilities', { language_id: 'python' }));

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { UserError } from '@agent-lsp/protocol';
 import { findExecutable } from './executables.js';
 import { KNOWN_SERVERS } from './knownServers.js';
-import type { ServerDefinition } from './serverProfile.js';
+import { READINESS_STRATEGIES, type ReadinessStrategy, type ServerDefinition } from './serverProfile.js';
 
 /** The language id the known servers give an extension (`.go` → go, `.sh` → shellscript), else the extension's name. */
 function languageOfExtension(ext: string): string {
@@ -16,7 +16,7 @@ function languageOfExtension(ext: string): string {
 /**
  * Custom servers come from a JSON file:
  * `{ "servers": [ { "language_id": "lua", "extensions": [".lua"], "command": ["lua-language-server"],
- *    "settings": {}, "initialization_options": {}, "root_markers": [".luarc.json"] } ] }`.
+ *    "settings": {}, "initialization_options": {}, "root_markers": [".luarc.json"], "readiness": "progress" } ] }`.
  * The original agent-lsp's files are the same shape with extensions written without the dot
  * (`["go"]`) and language_id optional (then the language of the first extension).
  */
@@ -27,6 +27,8 @@ interface CustomServerEntry {
   settings?: Record<string, unknown>;
   initialization_options?: Record<string, unknown>;
   root_markers?: string[];
+  /** How to tell the server has indexed the workspace (default canary): e.g. `progress` for a server that reports $/progress, `pyright` for a wrapped pyright. */
+  readiness?: ReadinessStrategy;
 }
 
 function invalid(path: string, why: string): UserError {
@@ -68,6 +70,9 @@ function toDefinition(path: string, raw: unknown, index: number): ServerDefiniti
   if (entry.root_markers !== undefined && (!Array.isArray(entry.root_markers) || entry.root_markers.some((m) => typeof m !== 'string'))) {
     throw invalid(path, `${where}.root_markers must be a list of file names like [".luarc.json"]`);
   }
+  if (entry.readiness !== undefined && !(READINESS_STRATEGIES as readonly unknown[]).includes(entry.readiness)) {
+    throw invalid(path, `${where}.readiness must be one of ${READINESS_STRATEGIES.join(', ')}`);
+  }
   for (const field of ['settings', 'initialization_options'] as const) {
     if (entry[field] !== undefined && !isPlainObject(entry[field])) throw invalid(path, `${where}.${field} must be a JSON object`);
   }
@@ -78,7 +83,7 @@ function toDefinition(path: string, raw: unknown, index: number): ServerDefiniti
     languageIds: [languageId],
     extensions: Object.fromEntries(extensions.map((e) => [e, languageId])),
     rootMarkers: entry.root_markers ?? [],
-    readiness: 'canary',
+    readiness: entry.readiness ?? 'canary',
     installHint: `Install ${binary} and make sure it is on PATH (configured in ${path}).`,
     resolve() {
       const resolved = findExecutable(binary);

@@ -2,6 +2,9 @@
  * How agent-lsp runs and reads one kind of language server. A profile is resolved for a root
  * (the Python interpreter depends on it) into a concrete command and settings.
  */
+/** Every readiness strategy, as a server config may name one. */
+export const READINESS_STRATEGIES = ['pyright', 'tsserver', 'progress', 'clangd', 'canary'] as const;
+
 export type ReadinessStrategy =
   /** pyright: complete answers once it logs "Found N source files". */
   | 'pyright'

@@ -82,16 +82,17 @@ export const startLsp = defineTool({
     await ctx.workspace.setScope(scope);
     if (args.connect !== undefined && server) await ctx.workspace.attachPassive(server, args.connect);
     const found = detectLanguages(root, ctx.workspace.registry);
+    const installed = found.filter((d) => d.server.resolve(root) !== undefined).map((d) => d.server);
     const detected = found.map((d) => ({
       language: d.server.languageIds[0] ?? d.server.id,
       server: d.server.displayName,
       files: d.files,
-      installed: d.server.resolve(root) !== undefined,
+      installed: installed.includes(d.server),
     }));
     let notReady: NotReadyResult | undefined;
     if (args.language_id) notReady = (await startAndMaybeWait(ctx, args.language_id, args)).notReady;
     const servers = (await ctx.workspace.liveConnections()).map(describeConnection);
-    return { ...(notReady ?? { ready: true }), root, detected, servers, ...(scope.length ? { scope: scopeOutcome(scope, found.map((d) => d.server)) } : {}) };
+    return { ...(notReady ?? { ready: true }), root, detected, servers, ...(scope.length ? { scope: scopeOutcome(scope, installed) } : {}) };
   },
   text: (r) => {
     const det = (r.detected ?? []).map((d) => `${d.language} (${d.files} files${d.installed ? '' : `, ${d.server} NOT INSTALLED — see agent-lsp doctor`})`).join(', ');
