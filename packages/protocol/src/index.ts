@@ -8,3 +8,4 @@ export * from './textEdits.js';
 export * from './agentDiagnostic.js';
 export * from './agentLspProtocol.js';
 export * from './jsonDepth.js';
+export * from './startupMarks.js';

@@ -1,6 +1,6 @@
 import { connectToBroker, type BrokerLeaseOptions } from '@agent-lsp/broker';
 import { startDirectConnection, type LspConnection, type ConnectOptions } from '@agent-lsp/lsp';
-import { UserError } from '@agent-lsp/protocol';
+import { startupMark, UserError } from '@agent-lsp/protocol';
 
 export type DaemonMode = 'auto' | 'always' | 'never';
 
@@ -30,11 +30,15 @@ export function connectionFactory(options: ConnectionModeOptions): (o: ConnectOp
   return (o) => {
     const daemon = options.mode === 'always' || (options.mode === 'auto' && DAEMON_BY_DEFAULT.has(o.server.id));
     if (!daemon) return startDirectConnection(o);
+    startupMark('broker attach');
     return connectToBroker({
       ...o,
       ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
       ...(options.lease ? { lease: options.lease } : {}),
       ...(options.configPath ? { configPath: options.configPath } : {}),
+    }).then((conn) => {
+      startupMark('broker attached');
+      return conn;
     });
   };
 }
