@@ -53,7 +53,7 @@ const result = await build({
   keepNames: true,
   legalComments: 'eof',
   metafile: true,
-  define: { __AGENT_LSP_TOOL_SCHEMAS__: JSON.stringify(schemas) },
+  define: { __AGENT_LSP_TOOL_SCHEMAS__: JSON.stringify(JSON.stringify(schemas)) },
   logLevel: 'warning',
   // CommonJS dependencies (vscode-jsonrpc, …) call require() for Node's built-ins.
   banner: { js: "import { createRequire as __agentLspRequire } from 'node:module'; const require = __agentLspRequire(import.meta.url);" },
@@ -61,5 +61,6 @@ const result = await build({
 });
 const outputs = Object.values(result.metafile.outputs);
 const kib = Math.round(outputs.reduce((sum, o) => sum + o.bytes, 0) / 1024);
+if (process.argv.includes('--meta')) writeFileSync(join(OUT, 'meta.json'), JSON.stringify(result.metafile));
 writeFileSync(join(OUT, 'README'), 'Built by scripts/bundle.mjs (pnpm build); bin/agent-lsp runs agent-lsp.mjs when it is newer than the packages\' builds.\n');
 process.stderr.write(`bundle: dist/agent-lsp.mjs and ${outputs.length - 1} chunks, ${kib} KiB\n`);

@@ -4,6 +4,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -40,15 +41,17 @@ async function measure(env, root, nodeArgs) {
   const first = await client.callTool({ name: 'find_references', arguments: CALLS[0][1] });
   if (first.isError) throw new Error(first.content[0].text);
   const afterFirst = rss(pid);
+  const t = performance.now();
   for (let i = 0; i < 100; i++) {
     const [name, args] = CALLS[i % CALLS.length];
     const r = await client.callTool({ name, arguments: args });
     if (r.isError) throw new Error(`${name}: ${r.content[0].text}`);
   }
+  const callsMs = performance.now() - t;
   await new Promise((r) => setTimeout(r, 300));
   const after100 = rss(pid);
   await client.close();
-  return { afterStart, afterFirst, after100 };
+  return { afterStart, afterFirst, after100, callsMs };
 }
 
 export const VARIANTS = [
@@ -73,14 +76,14 @@ export async function frontMemory({ runs = 3, log = () => undefined, variants = 
       const results = [];
       for (let i = 0; i < runs; i++) results.push(await measure({ ...baseEnv, ...v.env }, root, v.nodeArgs));
       const pick = (f) => med(results.map(f));
-      rows.push(`| ${v.name} | ${mib(pick((r) => r.afterStart.rss))} | ${mib(pick((r) => r.afterFirst.rss))} | ${mib(pick((r) => r.after100.rss))} | ${mib(pick((r) => r.after100.peak))} |`);
+      rows.push(`| ${v.name} | ${mib(pick((r) => r.afterStart.rss))} | ${mib(pick((r) => r.afterFirst.rss))} | ${mib(pick((r) => r.after100.rss))} | ${mib(pick((r) => r.after100.peak))} | ${Math.round(pick((r) => r.callsMs))} ms |`);
       log(`  ${rows.at(-1)}`);
     }
     return [
       `A front's RSS on a warm broker (python-basic fixture; median of ${runs} fronts per row; load average ${loadavg()[0].toFixed(1)}). 100 calls: find_references, go_to_definition, inspect_symbol, list_symbols in turn.`,
       '',
-      '| front | after start (tools/list) | after the first find_references | after 100 calls | peak |',
-      '| --- | --- | --- | --- | --- |',
+      '| front | after start (tools/list) | after the first find_references | after 100 calls | peak | the 100 calls took |',
+      '| --- | --- | --- | --- | --- | --- |',
       ...rows,
       '',
     ].join('\n');

@@ -128,3 +128,28 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const env = process.argv.includes('--no-bundle') ? { AGENT_LSP_NO_BUNDLE: '1' } : {};
   process.stdout.write(await startupBreakdown({ runs, env, log: (s) => process.stderr.write(s + '\n') }));
 }
+
+export const STARTUP_HEADING = "## A fresh front's start-up and memory";
+
+/** The docs/benchmarks.md section: the start-up breakdown, bundled and not, and a front's memory. */
+export async function startupSection(log) {
+  const { frontMemory, VARIANTS } = await import('./frontMemory.mjs');
+  const bundled = await startupBreakdown({ runs: 5, log });
+  log(bundled);
+  const unbundled = await startupBreakdown({ runs: 5, log, env: { AGENT_LSP_NO_BUNDLE: '1' } });
+  log(unbundled);
+  const memory = await frontMemory({ runs: 2, log, variants: VARIANTS });
+  log(memory);
+  return `${STARTUP_HEADING}
+
+Run on ${new Date().toISOString().slice(0, 10)}. What an agent session pays before its first answer: a fresh front process
+(\`node bin/agent-lsp\`) attaching to an already warm broker, from spawn to the first complete
+\`find_references\` answer. Stages come from marks the front writes with AGENT_LSP_STARTUP_TRACE=1
+(test/bench/startup.mjs); "tools/list: … client" is the MCP SDK client's own work (it compiles every
+output schema), which a real agent pays too. \`pnpm build\` bundles the front with esbuild into
+dist/agent-lsp.mjs (scripts/bundle.mjs); AGENT_LSP_NO_BUNDLE=1 runs the packages unbundled.
+
+${bundled}
+${unbundled}
+${memory}`;
+}

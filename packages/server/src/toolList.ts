@@ -45,14 +45,15 @@ export function toolSchemas(defs: readonly AnyToolDefinition[]): Record<string, 
 }
 
 /**
- * The bundle (scripts/bundle.mjs) replaces this identifier with the schemas of the very tool
- * definitions it bundles: converting ~60 zod schemas is the largest part of a fresh front's
- * start. Unbundled, it does not exist and the schemas are converted on the first tools/list.
+ * The bundle (scripts/bundle.mjs) replaces this identifier with the schemas, as a JSON string, of
+ * the very tool definitions it bundles: converting ~60 zod schemas was the largest part of a fresh
+ * front's start. A string costs next to nothing to load in processes that never list tools (the
+ * broker). Unbundled, it does not exist and the schemas are converted on the first tools/list.
  */
-declare const __AGENT_LSP_TOOL_SCHEMAS__: Record<string, ToolSchemas> | undefined;
+declare const __AGENT_LSP_TOOL_SCHEMAS__: string | undefined;
 
 function prebuiltSchemas(): Record<string, ToolSchemas> | undefined {
-  return typeof __AGENT_LSP_TOOL_SCHEMAS__ === 'undefined' ? undefined : __AGENT_LSP_TOOL_SCHEMAS__;
+  return typeof __AGENT_LSP_TOOL_SCHEMAS__ === 'undefined' ? undefined : (JSON.parse(__AGENT_LSP_TOOL_SCHEMAS__) as Record<string, ToolSchemas>);
 }
 
 /**
