@@ -37,6 +37,21 @@ const [{ toolSchemas }, { selectTools }] = await Promise.all([
 ]);
 const schemas = toolSchemas(selectTools());
 
+/**
+ * zod re-exports all its ~60 locales as a namespace (`z.locales`), a 260 KiB share of the bundle
+ * that nothing here uses: its error messages are English (classic zod configures `en` by itself).
+ * The namespace keeps `en` alone.
+ */
+const englishOnlyZodLocales = {
+  name: 'english-only-zod-locales',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, ({ importer }) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core|mini)[\\/]/.test(importer) ? { path: join(dirname(importer), '..', 'locales', 'en.js'), namespace: 'zod-locales' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, ({ path }) => ({ contents: `export { default as en } from ${JSON.stringify(path)};`, loader: 'js', resolveDir: dirname(path) }));
+  },
+};
+
 rmSync(OUT, { recursive: true, force: true });
 const result = await build({
   entryPoints: { 'agent-lsp': join(PACKAGES, 'cli', 'dist', 'index.js') },
@@ -57,7 +72,7 @@ const result = await build({
   logLevel: 'warning',
   // CommonJS dependencies (vscode-jsonrpc, …) call require() for Node's built-ins.
   banner: { js: "import { createRequire as __agentLspRequire } from 'node:module'; const require = __agentLspRequire(import.meta.url);" },
-  plugins: [ownImportMetaUrl],
+  plugins: [ownImportMetaUrl, englishOnlyZodLocales],
 });
 const outputs = Object.values(result.metafile.outputs);
 const kib = Math.round(outputs.reduce((sum, o) => sum + o.bytes, 0) / 1024);
