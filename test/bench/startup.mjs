@@ -148,8 +148,18 @@ Run on ${new Date().toISOString().slice(0, 10)}. What an agent session pays befo
 (test/bench/startup.mjs); "tools/list: … client" is the MCP SDK client's own work (it compiles every
 output schema), which a real agent pays too. \`pnpm build\` bundles the front with esbuild into
 dist/agent-lsp.mjs (scripts/bundle.mjs); AGENT_LSP_NO_BUNDLE=1 runs the packages unbundled.
+For the record, before the bundle and the prebuilt tool schemas (2026-11-23, commit 570a3c5, same
+script, load average 13.7): 3169 ms from spawn to the answer, of which 1561 ms loading modules and
+337 ms creating the MCP server (converting the tools' zod schemas).
 
 ${bundled}
 ${unbundled}
-${memory}`;
+${memory}
+The front is a relay; what it holds is mostly loaded code and the MCP SDK's and the tools' zod
+schemas. The bundle takes a quarter off (one module instead of hundreds). V8's young generation is
+most of the rest of the growth over 100 calls: \`--max-semi-space-size=1\` keeps it flat without
+slowing the calls, but it can only be given on node's command line (set at run time with
+\`v8.setFlagsFromString\` it measured no effect), so it is left to MCP configurations that start
+\`node --max-semi-space-size=1 …/bin/agent-lsp\`; \`--max-old-space-size\` does not help.
+`;
 }
