@@ -16,6 +16,8 @@ const run = (label, cmd, args) => {
 
 let staticFailures = 0;
 if (!run('build', bin('tsc'), ['-b'])) staticFailures++;
+// The bundled front bin/agent-lsp runs (it falls back to the packages when the bundle is stale).
+if (!run('bundle', process.execPath, ['scripts/bundle.mjs'])) staticFailures++;
 if (!run('type-check tests', bin('tsc'), ['-p', 'tsconfig.eslint.json'])) staticFailures++;
 if (!run('lint', bin('eslint'), ['.'])) staticFailures++;
 

@@ -13,6 +13,7 @@ import { createLogger, ServerRegistry, startDirectConnection } from '@agent-lsp/
 import { brokerOverhead } from './brokerOverhead.mjs';
 import { fairness } from './fairness.mjs';
 import { previewEditLatency } from './previewEdit.mjs';
+import { STARTUP_HEADING, startupSection } from './startup.mjs';
 import { effectSources, openQueryTarget, pythonStdlib } from './corpora.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -86,12 +87,12 @@ async function benchCorpus(corpus) {
 const DOC = join(REPO, 'docs', 'benchmarks.md');
 const FAIRNESS_HEADING = '## Fairness under load';
 
-/** Replaces the fairness section of the existing docs/benchmarks.md (or appends it), keeping the rest. */
-async function onlyFairness(tmp) {
-  const section = await fairness(effectSources(tmp), log);
+/** Replaces one section of the existing docs/benchmarks.md (or appends it), keeping the rest. */
+async function onlySection(tmp, heading = FAIRNESS_HEADING, make = () => fairness(effectSources(tmp), log)) {
+  const section = await make();
   const doc = readFileSync(DOC, 'utf8');
-  const start = doc.indexOf(FAIRNESS_HEADING);
-  const end = start < 0 ? -1 : doc.indexOf('\n## ', start + FAIRNESS_HEADING.length);
+  const start = doc.indexOf(heading);
+  const end = start < 0 ? -1 : doc.indexOf('\n## ', start + heading.length);
   const next = start < 0 ? `${doc.trimEnd()}\n\n${section}` : `${doc.slice(0, start)}${section}${end < 0 ? '' : doc.slice(end)}`;
   writeFileSync(DOC, next);
   process.stdout.write(section);
@@ -99,10 +100,11 @@ async function onlyFairness(tmp) {
 
 if (process.argv.includes('--only')) {
   const what = process.argv[process.argv.indexOf('--only') + 1];
-  if (what !== 'fairness') throw new Error(`--only takes "fairness", not ${what}`);
+  if (what !== 'fairness' && what !== 'startup') throw new Error(`--only takes "fairness" or "startup", not ${what}`);
   const only = mkdtempSync(join(tmpdir(), 'agent-lsp-bench-'));
   try {
-    await onlyFairness(only);
+    if (what === 'startup') await onlySection(only, STARTUP_HEADING, () => startupSection(log));
+    else await onlySection(only);
   } finally {
     rmSync(only, { recursive: true, force: true });
   }
@@ -129,6 +131,8 @@ try {
   }
   log('Fairness: a light client\'s hovers while another floods references (effect sources)…');
   const fairnessSection = await fairness(results[1].corpus, log);
+  log('A fresh front\'s start-up and memory (python-basic fixture)…');
+  const startup = await startupSection(log);
   const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
   const m = (ms) => `${Math.round(ms)} ms`;
   const rows = results.map(({ corpus, cold, warm, server, rss }) =>
@@ -172,7 +176,8 @@ Target (issue 5): preview_edit p50 at most half of the quiet-window strategy's (
 Targets (issue 4): under 1 ms added at p50 by the broker hop; 0 errors under load.
 
 ${overhead}
-${fairnessSection}`;
+${fairnessSection}
+${startup}`;
   writeFileSync(DOC, doc);
   process.stdout.write(doc);
 } finally {

@@ -41,7 +41,7 @@ export async function runDoctorCommand(opts: DoctorCommandOptions, out: (line: s
   const entries = await runDoctor(registry, { configured, ...(root ? { root } : {}), ...(opts.quick ? { quick: true } : {}), ...(timeoutMs && timeoutMs > 0 ? { timeoutMs } : {}) });
   // What the workspace needs: source files per server (a bounded walk of --root or the current directory).
   const { detectLanguages } = await import('@agent-lsp/tools');
-  for (const d of detectLanguages(root ?? process.cwd(), registry)) {
+  for (const d of await detectLanguages(root ?? process.cwd(), registry)) {
     const entry = entries.find((e) => e.id === d.server.id);
     if (entry) entry.files = d.files;
   }

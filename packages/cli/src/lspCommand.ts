@@ -84,7 +84,7 @@ export async function runLspCommand(opts: LspCommandOptions, registry: ServerReg
 /** Without --language: the installed server with the most source files under the root. */
 async function mainLanguage(root: string, registry: ServerRegistry): Promise<ServerDefinition> {
   const { detectLanguages } = await import('@agent-lsp/tools');
-  const found = detectLanguages(root, registry).find((d) => d.server.resolve(root) !== undefined);
+  const found = (await detectLanguages(root, registry)).find((d) => d.server.resolve(root) !== undefined);
   if (!found) throw new Error(`no source files of a language with an installed server under ${root}; pass --language`);
   return found.server;
 }

@@ -2,7 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { loadCustomServers, parseLogLevel, ServerRegistry, type ServerDefinition } from '@agent-lsp/lsp';
-import { AGENT_LSP_VERSION } from '@agent-lsp/protocol';
+import { AGENT_LSP_VERSION, startupMark } from '@agent-lsp/protocol';
 import type { BrokerLeaseOptions } from '@agent-lsp/broker';
 import type { AgentLspServerOptions } from '@agent-lsp/server';
 import type { AuditTailOptions } from './auditCommand.js';
@@ -98,6 +98,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
       import('@agent-lsp/tools'),
       import('@agent-lsp/workspace'),
     ]);
+    startupMark('server modules loaded');
     const logger = createLogger({ scope: 'front', ...logLevel() });
     const groups = opts.tools ? opts.tools.split(',').map((g) => g.trim()).filter(Boolean) : undefined;
     const unknown = groups?.filter((g) => !TOOL_GROUPS.includes(g as never)) ?? [];

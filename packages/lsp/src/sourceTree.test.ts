@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { inNotIndexedDir, walkSourceTree } from './sourceTree.js';
+import { inNotIndexedDir, walkSourceTree, walkSourceTreeAsync } from './sourceTree.js';
 
 describe('walkSourceTree', () => {
   let root: string;
@@ -18,6 +18,17 @@ describe('walkSourceTree', () => {
   it('yields files nearest first, names sorted, skipping directories nobody indexes', () => {
     expect([...walkSourceTree(root)].map((p) => relative(root, p))).toEqual(['a.py', 'b.py', 'builder/ok.py', 'pkg/z.py', 'pkg/deep/y.py']);
     expect([...walkSourceTree(root, { maxDepth: 1 })].map((p) => relative(root, p))).toEqual(['a.py', 'b.py', 'builder/ok.py', 'pkg/z.py']);
+  });
+
+  it('walks the same files in the same order without blocking', async () => {
+    const walked = async (options?: { maxDepth?: number; maxEntries?: number }) => {
+      const out: string[] = [];
+      for await (const p of walkSourceTreeAsync(root, options)) out.push(relative(root, p));
+      return out;
+    };
+    expect(await walked()).toEqual(['a.py', 'b.py', 'builder/ok.py', 'pkg/z.py', 'pkg/deep/y.py']);
+    expect(await walked({ maxDepth: 1 })).toEqual([...walkSourceTree(root, { maxDepth: 1 })].map((p) => relative(root, p)));
+    expect(await walked({ maxEntries: 4 })).toEqual([...walkSourceTree(root, { maxEntries: 4 })].map((p) => relative(root, p)));
   });
 
   it('tells whether a path lies below such a directory', () => {

@@ -1,4 +1,5 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, type Dirent } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 
 /**
@@ -55,6 +56,35 @@ export function* walkSourceTree(root: string, options: WalkOptions = {}): Genera
       let entries;
       try {
         entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+      } catch {
+        continue;
+      }
+      for (const e of entries) {
+        if (++seen > maxEntries) return;
+        if (e.isFile()) yield join(dir, e.name);
+        else if (e.isDirectory() && !isNotIndexedDir(e.name)) next.push(join(dir, e.name));
+      }
+    }
+    level = next;
+  }
+}
+
+/**
+ * walkSourceTree without blocking: the same files in the same order, read a directory at a time
+ * with the event loop free in between (for walks on a tool call's path, such as start_lsp's
+ * language detection, which may be on a fresh front's way to its first answer).
+ */
+export async function* walkSourceTreeAsync(root: string, options: WalkOptions = {}): AsyncGenerator<string> {
+  const maxDepth = options.maxDepth ?? Infinity;
+  const maxEntries = options.maxEntries ?? Infinity;
+  let seen = 0;
+  let level = [root];
+  for (let depth = 0; depth <= maxDepth && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      let entries: Dirent[];
+      try {
+        entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
       } catch {
         continue;
       }

@@ -11,3 +11,4 @@ export * from './jsonDepth.js';
 export * from './clientKind.js';
 export * from './documentStatus.js';
 export * from './agentLspEvents.js';
+export * from './startupMarks.js';

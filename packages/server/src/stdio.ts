@@ -1,4 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { startupMark } from '@agent-lsp/protocol';
 import { createAgentLspServer, type AgentLspServerOptions } from './createServer.js';
 
 /**
@@ -17,6 +18,7 @@ export async function serveStdio(options: AgentLspServerOptions): Promise<void> 
     return stopping;
   };
   await server.mcp.connect(transport);
+  startupMark('stdio listening');
   await new Promise<void>((resolve) => {
     const done = (why: string) => void stop(why).then(resolve);
     process.stdin.once('end', () => done('stdin closed'));

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { startupMark } from '@agent-lsp/protocol';
 import { inferredRootOutput, type AnyToolDefinition } from '@agent-lsp/tools';
 import { phaseWarningOutput } from './phaseGate.js';
 
@@ -24,20 +25,61 @@ function jsonSchema(shape: z.ZodRawShape, io: 'input' | 'output'): Tool['inputSc
   return compactSchema(z.toJSONSchema(z.object(shape), { io, target: 'draft-7', unrepresentable: 'any' })) as Tool['inputSchema'];
 }
 
+/** A tool's two JSON Schemas, as tools/list sends them. */
+export interface ToolSchemas {
+  inputSchema: Tool['inputSchema'];
+  outputSchema: Tool['outputSchema'];
+}
+
+/** The schemas of these tools, by name (scripts/bundle.mjs computes them once, at build time). */
+export function toolSchemas(defs: readonly AnyToolDefinition[]): Record<string, ToolSchemas> {
+  const out: Record<string, ToolSchemas> = {};
+  for (const def of defs) {
+    out[def.name] = {
+      inputSchema: jsonSchema(def.input, 'input'),
+      // What runTool and the phase gate may add to any result must pass a client's output validation.
+      outputSchema: jsonSchema({ ...inferredRootOutput, ...phaseWarningOutput, ...def.output }, 'output'),
+    };
+  }
+  return out;
+}
+
+/**
+ * The bundle (scripts/bundle.mjs) replaces this identifier with the schemas, as a JSON string, of
+ * the very tool definitions it bundles: converting ~60 zod schemas was the largest part of a fresh
+ * front's start. A string costs next to nothing to load in processes that never list tools (the
+ * broker). Unbundled, it does not exist and the schemas are converted on the first tools/list.
+ */
+declare const __AGENT_LSP_TOOL_SCHEMAS__: string | undefined;
+
+function prebuiltSchemas(): Record<string, ToolSchemas> | undefined {
+  return typeof __AGENT_LSP_TOOL_SCHEMAS__ === 'undefined' ? undefined : (JSON.parse(__AGENT_LSP_TOOL_SCHEMAS__) as Record<string, ToolSchemas>);
+}
+
 /**
  * Answers tools/list with compact schemas (the catalogue is sent into the agent's context on every
  * turn; see test/e2e/catalogSize.test.ts): no `execution` (MCP's default, taskSupport forbidden, is
  * ours) and no annotation title (the tool has one). Calls still go through the SDK's own handler.
+ * The list is built on the first tools/list, not at start.
  */
 export function serveCompactToolList(mcp: McpServer, defs: readonly AnyToolDefinition[]): void {
-  const tools: Tool[] = defs.map((def) => ({
-    name: def.name,
-    title: def.title,
-    description: def.description,
-    inputSchema: jsonSchema(def.input, 'input'),
-    // What runTool and the phase gate may add to any result must pass a client's output validation.
-    outputSchema: jsonSchema({ ...inferredRootOutput, ...phaseWarningOutput, ...def.output }, 'output'),
-    annotations: { ...def.annotations },
-  }));
-  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  let tools: Tool[] | undefined;
+  const build = (): Tool[] => {
+    const prebuilt = prebuiltSchemas();
+    const missing = prebuilt ? defs.filter((def) => !prebuilt[def.name]) : defs;
+    const schemas = { ...prebuilt, ...toolSchemas(missing) };
+    return defs.map((def) => ({
+      name: def.name,
+      title: def.title,
+      description: def.description,
+      inputSchema: schemas[def.name]!.inputSchema,
+      outputSchema: schemas[def.name]!.outputSchema,
+      annotations: { ...def.annotations },
+    }));
+  };
+  mcp.server.setRequestHandler(ListToolsRequestSchema, () => {
+    tools ??= build();
+    startupMark('tools/list served');
+    return { tools };
+  });
 }

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { walkSourceTree, type ServerDefinition, type ServerRegistry } from '@agent-lsp/lsp';
+import { walkSourceTreeAsync, type ServerDefinition, type ServerRegistry } from '@agent-lsp/lsp';
 
 const MAX_ENTRIES = 20_000;
 
@@ -8,10 +8,13 @@ export interface DetectedLanguage {
   files: number;
 }
 
-/** Which servers a workspace needs, by counting source files (bounded walk, vendored dirs skipped). */
-export function detectLanguages(root: string, registry: ServerRegistry): DetectedLanguage[] {
+/**
+ * Which servers a workspace needs, by counting source files (bounded walk, vendored dirs skipped;
+ * asynchronous, so a large tree does not stall the process while it is counted).
+ */
+export async function detectLanguages(root: string, registry: ServerRegistry): Promise<DetectedLanguage[]> {
   const counts = new Map<ServerDefinition, number>();
-  for (const path of walkSourceTree(root, { maxEntries: MAX_ENTRIES })) {
+  for await (const path of walkSourceTreeAsync(root, { maxEntries: MAX_ENTRIES })) {
     const route = registry.forFile(basename(path));
     if (route) counts.set(route.server, (counts.get(route.server) ?? 0) + 1);
   }

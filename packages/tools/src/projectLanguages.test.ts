@@ -52,11 +52,11 @@ describe('hasProjectFor', () => {
 });
 
 describe('projectLanguages', () => {
-  it('leaves out a language whose files belong to no project of it', () => {
+  it('leaves out a language whose files belong to no project of it', async () => {
     file('setup.py');
     file('app/models.py');
     file('app/static/admin.js');
     file('app/static/widgets.js');
-    expect(projectLanguages(root, registry).map((s) => s.id)).toEqual(['pyright']);
+    expect((await projectLanguages(root, registry)).map((s) => s.id)).toEqual(['pyright']);
   });
 });

@@ -47,8 +47,8 @@ export function hasProjectFor(root: string, server: ServerDefinition): boolean {
  * running: languages the workspace has files and a project of, whose server is installed. A few
  * .js files beside a Python project start no TypeScript server.
  */
-export function projectLanguages(root: string, registry: ServerRegistry): ServerDefinition[] {
-  return detectLanguages(root, registry)
+export async function projectLanguages(root: string, registry: ServerRegistry): Promise<ServerDefinition[]> {
+  return (await detectLanguages(root, registry))
     .map((d) => d.server)
     .filter((server) => server.resolve(root) !== undefined && hasProjectFor(root, server));
 }

@@ -1,6 +1,6 @@
 import { connectToBroker, type BrokerLeaseOptions } from '@agent-lsp/broker';
 import { startDirectConnection, type LspConnection, type ConnectOptions } from '@agent-lsp/lsp';
-import { CLIENT_NAME_BY_KIND, UserError } from '@agent-lsp/protocol';
+import { CLIENT_NAME_BY_KIND, startupMark, UserError } from '@agent-lsp/protocol';
 
 export type DaemonMode = 'auto' | 'always' | 'never';
 
@@ -32,12 +32,16 @@ export function connectionFactory(options: ConnectionModeOptions): (o: ConnectOp
   return (o) => {
     const daemon = options.mode === 'always' || (options.mode === 'auto' && DAEMON_BY_DEFAULT.has(o.server.id));
     if (!daemon) return startDirectConnection(o);
+    startupMark('broker attach');
     return connectToBroker({
       ...o,
       clientName: CLIENT_NAME_BY_KIND[options.clientKind ?? 'front'],
       ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
       ...(options.lease ? { lease: options.lease } : {}),
       ...(options.configPath ? { configPath: options.configPath } : {}),
+    }).then((conn) => {
+      startupMark('broker attached');
+      return conn;
     });
   };
 }

@@ -81,7 +81,7 @@ export const startLsp = defineTool({
     const root = await ctx.workspace.setRoot(args.root_dir);
     await ctx.workspace.setScope(scope);
     if (args.connect !== undefined && server) await ctx.workspace.attachPassive(server, args.connect);
-    const found = detectLanguages(root, ctx.workspace.registry);
+    const found = await detectLanguages(root, ctx.workspace.registry);
     const installed = found.filter((d) => d.server.resolve(root) !== undefined).map((d) => d.server);
     const detected = found.map((d) => ({
       language: d.server.languageIds[0] ?? d.server.id,
@@ -194,7 +194,7 @@ export const detectLspServers = defineTool({
       await ctx.workspace.ensureRoots(undefined, 'Call start_lsp with root_dir first, or pass root_dir.');
       root = ctx.workspace.primaryRoot as string;
     }
-    const languages = detectLanguages(root, ctx.workspace.registry).map((d) => {
+    const languages = (await detectLanguages(root, ctx.workspace.registry)).map((d) => {
       const resolved = d.server.resolve(root);
       return {
         language: d.server.languageIds.join('/'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { startupMark } from '@agent-lsp/protocol';
 import { isNotReady, openReadyDocument, positionIn, requireSupport } from '../documentQuery.js';
 import { requestLocations } from '../freshAnswer.js';
 import { locationsByFileText, PositionMapper } from '../locations.js';
@@ -41,14 +42,17 @@ function locationTool(spec: LocationToolSpec): AnyToolDefinition {
     async handler(args, ctx) {
       const doc = await openReadyDocument(ctx, args);
       if (isNotReady(doc)) return doc;
+      startupMark(`${spec.name} document ready`);
       requireSupport(doc, spec.method, spec.name, spec.alternative);
       const { conn, uri } = doc.handle;
       const position = positionIn(doc, args);
       const params = { textDocument: { uri }, position, ...spec.extraParams?.(args) };
       const result = await requestLocations(conn, ctx.workspace.registry, spec.method, params, ctx.signal);
+      startupMark(`${spec.name} answer received`);
       const all = new PositionMapper(ctx.workspace, conn).locations(result);
       const p = page(all, args.offset, args.limit, DEFAULT_LOCATION_LIMIT);
       const files = new Set(all.map((l) => l.file)).size;
+      startupMark(`${spec.name} converted`);
       return { ready: true, total: p.total, complete: p.complete, offset: p.offset, limit: p.limit, returned: p.returned, files, locations: p.items };
     },
     text: (r) => {

@@ -223,7 +223,7 @@ export async function symbolServers(ctx: ToolContext, language: string | undefin
   if (language) return [ws.registry.forLanguage(language)];
   const root = ws.primaryRoot as string;
   const servers = new Set((await ws.liveConnections()).map((c) => c.server));
-  for (const server of projectLanguages(root, ws.registry)) servers.add(server);
+  for (const server of await projectLanguages(root, ws.registry)) servers.add(server);
   if (servers.size === 0) throw new UserError('unknown_language', `No project of a known language was found under ${root}. Pass language_id.`);
   return [...servers];
 }
