@@ -4,6 +4,7 @@
 // files instead of hundreds (Node 20 has no compile cache). bin/agent-lsp runs it when it is newer
 // than every package's build, else the unbundled packages.
 import { rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -52,6 +53,20 @@ const englishOnlyZodLocales = {
   },
 };
 
+/**
+ * jsonc-parser's default (UMD) build loads its parts with a require() of relative paths that a
+ * bundle cannot follow; its ES module build is the same code with static imports.
+ */
+const jsoncParserEsm = {
+  name: 'jsonc-parser-esm',
+  setup(b) {
+    b.onResolve({ filter: /^jsonc-parser$/ }, ({ resolveDir }) => {
+      const umd = createRequire(join(resolveDir, 'index.js')).resolve('jsonc-parser');
+      return { path: umd.replace(`${sep}umd${sep}`, `${sep}esm${sep}`) };
+    });
+  },
+};
+
 rmSync(OUT, { recursive: true, force: true });
 const result = await build({
   entryPoints: { 'agent-lsp': join(PACKAGES, 'cli', 'dist', 'index.js') },
@@ -72,7 +87,7 @@ const result = await build({
   logLevel: 'warning',
   // CommonJS dependencies (vscode-jsonrpc, …) call require() for Node's built-ins.
   banner: { js: "import { createRequire as __agentLspRequire } from 'node:module'; const require = __agentLspRequire(import.meta.url);" },
-  plugins: [ownImportMetaUrl, englishOnlyZodLocales],
+  plugins: [ownImportMetaUrl, englishOnlyZodLocales, jsoncParserEsm],
 });
 const outputs = Object.values(result.metafile.outputs);
 const kib = Math.round(outputs.reduce((sum, o) => sum + o.bytes, 0) / 1024);
