@@ -21,6 +21,7 @@ interface ServeOptions {
   idleTimeout?: string;
   auditLog?: string;
   root?: string;
+  prefetch: string;
 }
 
 /**
@@ -98,7 +99,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
       ...(injected.lease ? { lease: injected.lease } : {}),
     });
     const ledger = { ...injected.ledger, ...(opts.auditLog !== undefined ? { auditLogPath: resolve(opts.auditLog) } : {}) };
-    return serveStdio({ registry: registryFrom(configPath), logger, connect, ledger, ...(groups ? { toolGroups: groups } : {}), ...(root ? { root } : {}) }).then(
+    return serveStdio({ registry: registryFrom(configPath), logger, connect, ledger, ...(groups ? { toolGroups: groups } : {}), ...(root ? { root } : {}), prefetch: opts.prefetch === 'on' }).then(
       exitAfterServe,
     );
   };
@@ -110,6 +111,11 @@ export function buildProgram(injected: FrontInjection = {}): Command {
         new Option('--daemon <mode>', 'share warm servers through broker daemons: auto | always | never')
           .choices(['auto', 'always', 'never'])
           .default(process.env['AGENT_LSP_DAEMON'] ?? 'auto'),
+      )
+      .addOption(
+        new Option('--prefetch <mode>', 'answer likely next read-only queries ahead of time: on | off (or AGENT_LSP_PREFETCH)')
+          .choices(['on', 'off'])
+          .default(process.env['AGENT_LSP_PREFETCH'] ?? 'on'),
       )
       .option('--idle-timeout <ms>', 'brokers started by this front stop after this long without clients (default 30 min)')
       .option('--audit-log <path>', 'append the audit log (one JSON line per tool call) here instead of the state dir')

@@ -23,6 +23,8 @@ export interface AgentLspServerOptions {
   connect?: ConnectionFactory;
   /** The workspace root fixed at startup (`serve --root`, AGENT_LSP_ROOT). */
   root?: string;
+  /** Speculative prefetch of read-only queries (`--prefetch`, AGENT_LSP_PREFETCH); on when absent. */
+  prefetch?: boolean;
   /** State home, audit log path, and (for tests) clock, ids and file writer. */
   ledger?: Omit<AgentLedgerOptions, 'workspace' | 'logger'>;
 }
@@ -53,6 +55,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
     onApplyEdit,
     ...(options.connect ? { connect: options.connect } : {}),
     ...(options.root !== undefined ? { root: options.root } : {}),
+    ...(options.prefetch !== undefined ? { prefetch: options.prefetch } : {}),
     clientRoots: async () => {
       if (!mcp.server.getClientCapabilities()?.roots) return [];
       const { roots } = await mcp.server.listRoots(undefined, { timeout: 5000 });

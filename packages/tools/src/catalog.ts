@@ -24,6 +24,7 @@ import { insertAfterSymbol, insertBeforeSymbol, replaceSymbolBody } from './tool
 import { safeDeleteSymbol } from './tools/symbolDelete.js';
 import { getSymbolSource } from './tools/symbolSource.js';
 import { goToSymbol } from './tools/goToSymbol.js';
+import { getSpeculationStats } from './tools/speculationStats.js';
 import type { AnyToolDefinition, ToolGroup } from './toolDefinition.js';
 
 /** Every tool agent-lsp offers, in the order clients list them. */
@@ -56,6 +57,7 @@ export const TOOL_CATALOG: readonly AnyToolDefinition[] = [
   getSemanticTokens,
   setLogLevel,
   ...skillPhaseTools,
+  getSpeculationStats,
 ];
 
 export const TOOL_GROUPS: readonly ToolGroup[] = ['lifecycle', 'navigation', 'analysis', 'workspace', 'editing', 'simulation', 'skills'];

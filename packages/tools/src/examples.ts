@@ -10,6 +10,7 @@ import { FIXES_EXAMPLES } from './docs/fixesExamples.js';
  * written as /path/to/agent-lsp/…; process ids vary from run to run.
  */
 import { SKILL_PHASES_EXAMPLES } from './docs/skillPhasesExamples.js';
+import { PREFETCH_EXAMPLES } from './docs/prefetchExamples.js';
 
 export interface ToolExample {
   /** Arguments as an agent sends them; they must validate against the tool's input schema. */
@@ -323,4 +324,5 @@ export const TOOL_EXAMPLES: Record<string, ToolExample> = {
   ...SYMNAV_EXAMPLES,
   ...FIXES_EXAMPLES,
   ...SKILL_PHASES_EXAMPLES,
+  ...PREFETCH_EXAMPLES,
 };

@@ -2,6 +2,7 @@ import { SYMBOL_TOOL_DETAILS } from './docs/symbolDetails.js';
 import { SYMNAV_DETAILS } from './docs/symnavDetails.js';
 import { FIXES_DETAILS } from './docs/fixesDetails.js';
 import { SKILL_PHASES_DETAILS } from './docs/skillPhasesDetails.js';
+import { PREFETCH_DETAILS } from './docs/prefetchDetails.js';
 
 /**
  * The longer explanation of each tool, for docs/tools.md (rendered by toolsDoc.ts under the tool's
@@ -89,4 +90,5 @@ export const TOOL_DETAILS: Readonly<Record<string, string>> = {
   ...SYMNAV_DETAILS,
   ...FIXES_DETAILS,
   ...SKILL_PHASES_DETAILS,
+  ...PREFETCH_DETAILS,
 };

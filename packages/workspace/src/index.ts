@@ -2,3 +2,4 @@ export * from './workspace.js';
 export * from './pathResolver.js';
 export * from './rootInference.js';
 export * from './connectionMode.js';
+export * from './prefetch/index.js';

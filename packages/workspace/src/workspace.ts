@@ -18,6 +18,7 @@ import { DirectModeWatcher, type WatchState } from './directWatcher.js';
 import { FreshSection } from './freshSection.js';
 import { resolveDirectory } from './pathResolver.js';
 import { WorkspaceRoots } from './workspaceRoots.js';
+import { Prefetcher } from './prefetch/prefetcher.js';
 
 export type ConnectionFactory = (options: ConnectOptions) => Promise<LspConnection>;
 
@@ -38,6 +39,8 @@ export interface WorkspaceOptions {
   root?: string;
   /** Answers the servers' workspace/applyEdit requests (the transaction layer); refused when absent. */
   onApplyEdit?: ConnectOptions['onApplyEdit'];
+  /** Speculative prefetch of read-only queries (`--prefetch`); on by default. */
+  prefetch?: boolean;
 }
 
 export interface DocumentHandle {
@@ -71,10 +74,23 @@ export class Workspace implements Disposable {
   private readonly section = new FreshSection(() => this.syncFromDisk());
   /** Servers reached over TCP instead of spawned (start_lsp connect), by server id. */
   private readonly passive = new Map<string, string>();
+  /** Answers read-only queries from its cache and guesses the next ones (see prefetch/prefetcher.ts). */
+  readonly prefetch: Prefetcher;
 
   constructor(private readonly options: WorkspaceOptions) {
     this.connect = options.connect ?? startDirectConnection;
     this.roots = new WorkspaceRoots(options.root);
+    this.prefetch = new Prefetcher({ enabled: options.prefetch ?? true, logger: options.logger, shared: (fn) => this.section.shared(fn) });
+  }
+
+  /**
+   * A read-only request of a tool call, through the prefetcher: answered from its cache when an
+   * identical request was made on the same state of the workspace. Call it after the tool's own
+   * resync (openReadyDocument), as a tool sends any request.
+   */
+  query<R>(conn: LspConnection, method: string, params: unknown, signal: AbortSignal): Promise<R> {
+    this.prefetch.watch(this.primaryRoot);
+    return this.prefetch.request<R>(conn, method, params, signal);
   }
 
   get registry(): ServerRegistry {
@@ -232,6 +248,7 @@ export class Workspace implements Disposable {
   async restart(server?: ServerDefinition): Promise<LspConnection[]> {
     const ids = server ? [server.id] : [...this.connections.keys()];
     const restarted: LspConnection[] = [];
+    this.prefetch.clear();
     for (const id of ids) {
       const def = server ?? this.registry.servers.find((s) => s.id === id);
       const old = await this.connections.get(id)?.catch(() => undefined);
@@ -361,6 +378,7 @@ export class Workspace implements Disposable {
   }
 
   async stopAll(): Promise<void> {
+    this.prefetch.dispose();
     this.watcher?.dispose();
     this.watcher = undefined;
     const all = [...this.connections.values()];

@@ -1,0 +1,5 @@
+/** The longer explanation of the prefetch tools, for docs/tools.md (spread into TOOL_DETAILS). */
+export const PREFETCH_DETAILS: Readonly<Record<string, string>> = {
+  get_speculation_stats:
+    'After each read-only answer agent-lsp guesses the queries an agent usually makes next (the hover and references of a definition it just found, the hover of the top-level symbols of an outline, the definition of the top hits of a symbol search) and asks them while the agent thinks, at most two at a time, only allow-listed read-only methods, only on documents the agent opened. A later identical query on the same state of the workspace is answered from the cache (hit) or joins the one on its way (partial hit); any edit, watched-file event or restart makes every affected entry unreachable, so answers are the same as with prefetch off. This tool reports the counters since the front started: predictions, launches, hits, partial hits, misses, dropped speculations, server time wasted on unused ones and saved for the agent, the launch threshold, and the hit rate per rule. `--prefetch off` (or AGENT_LSP_PREFETCH=off) turns prefetch off.',
+};
