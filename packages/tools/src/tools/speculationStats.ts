@@ -20,6 +20,7 @@ export const getSpeculationStats = defineTool({
     dropped: z.number(),
     wasted_ms: z.number(),
     latency_saved_ms: z.number(),
+    in_flight: z.number(),
     threshold: z.number(),
     hit_rate: z.number(),
     cache_entries: z.number(),

@@ -80,6 +80,7 @@ export class Prefetcher {
       this.stats.hits++;
       this.stats.savedMs += found.durationMs;
       this.countHit(found);
+      this.predictFrom(conn, method, params, found.value);
       return structuredClone(found.value) as R;
     }
     if (found?.pending) {
@@ -90,6 +91,7 @@ export class Prefetcher {
         this.stats.partialHits++;
         this.stats.savedMs += Date.now() - found.startedAt;
         this.countHit(found);
+        this.predictFrom(conn, method, params, value);
         return structuredClone(value) as R;
       } catch (err) {
         if (signal.aborted) throw err;
@@ -139,6 +141,7 @@ export class Prefetcher {
       dropped: s.dropped,
       wasted_ms: s.wastedMs + unusedMs,
       latency_saved_ms: s.savedMs,
+      in_flight: this.inFlight,
       threshold: this.limits.threshold,
       hit_rate: asked ? round((s.hits + s.partialHits) / asked) : 0,
       cache_entries: this.cache.size,

@@ -20,6 +20,8 @@ export interface SpeculationStats {
   wasted_ms: number;
   /** Server time the agent did not wait for, summed over hits and partial hits. */
   latency_saved_ms: number;
+  /** Speculations launched or waiting for the shared section right now. */
+  in_flight: number;
   threshold: number;
   hit_rate: number;
   cache_entries: number;
