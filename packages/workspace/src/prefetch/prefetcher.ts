@@ -18,6 +18,14 @@ export interface PrefetcherOptions {
   speculationTimeoutMs?: number;
 }
 
+/**
+ * How long after a file event the epoch moves once more. Where a broker runs the server, its own
+ * watcher tells the server of the same event, maybe a little later than ours told us: an answer
+ * asked in between may predate the server's news yet be stored under the new epoch. The second
+ * move makes such an answer unreachable once the server surely knows.
+ */
+const TRAILING_BUMP_MS = 1_000;
+
 const DEFAULTS = { maxEntries: 500, maxBytes: 16 * 1024 * 1024, maxInFlight: 2, threshold: 0.5, speculationTimeoutMs: 15_000 };
 
 /**
@@ -43,6 +51,7 @@ export class Prefetcher {
   private watcher: WorkspaceWatcher | undefined;
   private watchedRoot: string | undefined;
   private inFlight = 0;
+  private trailingBump: NodeJS.Timeout | undefined;
   private readonly limits: typeof DEFAULTS;
 
   constructor(private readonly options: PrefetcherOptions) {
@@ -61,7 +70,7 @@ export class Prefetcher {
     this.watcher = undefined;
     this.watchedRoot = root;
     if (!root) return;
-    const w = new WorkspaceWatcher({ root, logger: this.options.logger, onChanges: () => void this.diskEpoch++ });
+    const w = new WorkspaceWatcher({ root, logger: this.options.logger, onChanges: () => this.diskChanged() });
     try {
       w.start();
       this.watcher = w;
@@ -152,6 +161,7 @@ export class Prefetcher {
 
   dispose(): void {
     this.clear();
+    clearTimeout(this.trailingBump);
     this.watcher?.dispose();
     this.watcher = undefined;
     this.watchedRoot = undefined;
@@ -163,7 +173,14 @@ export class Prefetcher {
 
   /** File events the OS already reported move the epoch before a key is made (see WorkspaceWatcher.flush). */
   private flushDisk(): Promise<void> {
-    return this.watcher?.flush(() => void this.diskEpoch++) ?? Promise.resolve();
+    return this.watcher?.flush(() => this.diskChanged()) ?? Promise.resolve();
+  }
+
+  private diskChanged(): void {
+    this.diskEpoch++;
+    clearTimeout(this.trailingBump);
+    this.trailingBump = setTimeout(() => this.diskEpoch++, TRAILING_BUMP_MS);
+    this.trailingBump.unref();
   }
 
   private connectionId(conn: LspConnection): string {
