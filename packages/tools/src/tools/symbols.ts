@@ -189,7 +189,7 @@ async function addHovers(ctx: ToolContext, symbols: FoundSymbol[]): Promise<void
     try {
       const h = await ctx.workspace.openDocument(ctx.workspace.resolveFile(s.file));
       const position = toLspPosition(h.doc.text, nameAt(h.doc.text, s));
-      const hover = await h.conn.request<Hover | null>('textDocument/hover', { textDocument: { uri: h.uri }, position }, { signal: ctx.signal });
+      const hover = await ctx.workspace.query<Hover | null>(h.conn, 'textDocument/hover', { textDocument: { uri: h.uri }, position }, ctx.signal);
       const text = hover ? hoverText(hover.contents).trim() : '';
       if (text) s.hover = text.length > HOVER_CHARS ? `${text.slice(0, HOVER_CHARS)}…` : text;
     } catch (err) {
