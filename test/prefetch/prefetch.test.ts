@@ -76,13 +76,15 @@ async function think(agent: AgentLspClient): Promise<void> {
 interface Front {
   agent: AgentLspClient;
   root: string;
+  auditLog: string;
 }
 
 async function front(c: Case, prefetch: 'on' | 'off'): Promise<Front> {
   const root = copyFixture(c.fixture);
-  const agent = await startAgentLsp({ args: ['--prefetch', prefetch] });
+  const auditLog = join(mkdtempSync(join(tmpdir(), 'agent-lsp-prefetch-audit-')), 'audit.jsonl');
+  const agent = await startAgentLsp({ args: ['--prefetch', prefetch, '--audit-log', auditLog] });
   ok(await agent.call('start_lsp', { root_dir: root, language_id: c.language }));
-  return { agent, root };
+  return { agent, root, auditLog };
 }
 
 /** Each step's structured answer, as the agent got it. */
@@ -103,6 +105,7 @@ describe.each(CASES)('speculative prefetch on $language', (c) => {
     await Promise.all([on.agent.close(), off.agent.close()]);
     rmSync(on.root, { recursive: true, force: true });
     rmSync(off.root, { recursive: true, force: true });
+    for (const f of [on, off]) rmSync(join(f.auditLog, '..'), { recursive: true, force: true });
   });
 
   /** The same calls on both fronts; every answer must be the same. */
@@ -141,6 +144,13 @@ describe.each(CASES)('speculative prefetch on $language', (c) => {
     expect(s.hit_rate).toBeGreaterThan(0);
     const offStats = await stats(off.agent);
     expect(offStats).toMatchObject({ hits: 0, partial_hits: 0, launched: 0, predictions: 0 });
+
+    // The audit log marks the calls answered from the cache, and only with prefetch on.
+    const audit = (f: Front) => readFileSync(f.auditLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { tool: string; served_from_cache?: number });
+    const served = audit(on).filter((e) => e.served_from_cache !== undefined);
+    expect(served.map((e) => e.tool)).toEqual(expect.arrayContaining(['inspect_symbol', 'find_references', 'list_symbols']));
+    expect(served.some((e) => e.tool === 'go_to_definition' && e.served_from_cache !== undefined)).toBe(false);
+    expect(audit(off).some((e) => e.served_from_cache !== undefined)).toBe(false);
   });
 
   it('an edit through apply_edit between the speculation and the call makes the call a miss, and the answer fresh', async () => {

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { WorkspaceWatcher } from '@agent-lsp/broker';
 import type { LspConnection, Logger } from '@agent-lsp/lsp';
 import { QueryCache, type CacheEntry } from './queryCache.js';
@@ -52,6 +53,8 @@ export class Prefetcher {
   private watchedRoot: string | undefined;
   private inFlight = 0;
   private trailingBump: NodeJS.Timeout | undefined;
+  /** The listener of the tool call running in this async context (the audit log's mark). */
+  private readonly served = new AsyncLocalStorage<() => void>();
   private readonly limits: typeof DEFAULTS;
 
   constructor(private readonly options: PrefetcherOptions) {
@@ -77,6 +80,11 @@ export class Prefetcher {
     } catch (err) {
       this.options.logger.warn(`prefetch: could not watch ${root} (${(err as Error).message}); the cache is off`);
     }
+  }
+
+  /** Runs a tool call; `onServed` hears of each of its queries answered from the cache or joined. */
+  observe<T>(onServed: () => void, fn: () => Promise<T>): Promise<T> {
+    return this.served.run(onServed, fn);
   }
 
   /** A read-only query of a tool call: from the cache, joined to one on its way, or sent. */
@@ -208,6 +216,7 @@ export class Prefetcher {
 
   private countHit(e: CacheEntry): void {
     e.used = true;
+    this.served.getStore()?.();
     if (e.rule !== 'agent') this.stats.rule(e.rule).hits++;
   }
 
