@@ -187,6 +187,22 @@ describe('Prefetcher', () => {
     off.dispose();
   });
 
+  it('raises its threshold when its speculations keep going unused, and then launches fewer', async () => {
+    conn.answer = (method, params) => (method === 'textDocument/definition' ? definitionTo(B, 10 + (params as { position: { line: number } }).position.line) : { method, params });
+    for (let i = 0; i < 20; i++) {
+      await query('textDocument/definition', at(A, i));
+      await idle(prefetch);
+    }
+    const s = prefetch.snapshot();
+    // Above the confidence of every definition rule (0.7 and 0.55): the next answer launches nothing.
+    expect(s.threshold).toBeGreaterThan(0.7);
+    expect(s.launched).toBeLessThan(40);
+    await query('textDocument/definition', at(A, 50));
+    await idle(prefetch);
+    expect(prefetch.snapshot().launched).toBe(s.launched);
+    expect(prefetch.snapshot().predictions).toBe(s.predictions + 2);
+  });
+
   it('never caches a method outside the allow-list', async () => {
     await query('textDocument/rename', { ...at(A, 1), newName: 'x' });
     await query('textDocument/rename', { ...at(A, 1), newName: 'x' });

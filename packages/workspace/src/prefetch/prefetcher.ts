@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { WorkspaceWatcher } from '@agent-lsp/broker';
 import type { LspConnection, Logger } from '@agent-lsp/lsp';
+import { AdaptiveThreshold } from './adaptiveThreshold.js';
 import { QueryCache, type CacheEntry } from './queryCache.js';
 import { canSpeculate } from './speculationGuard.js';
 import { dependsOnOneDocument, documentOf, queryKey } from './queryKey.js';
@@ -26,6 +27,9 @@ export interface PrefetcherOptions {
  * move makes such an answer unreachable once the server surely knows.
  */
 const TRAILING_BUMP_MS = 1_000;
+
+/** Agent queries after which a speculation nobody used counts as wasted (for the threshold). */
+const USE_WITHIN_QUERIES = 3;
 
 const DEFAULTS = { maxEntries: 500, maxBytes: 16 * 1024 * 1024, maxInFlight: 2, threshold: 0.5, speculationTimeoutMs: 15_000 };
 
@@ -56,9 +60,15 @@ export class Prefetcher {
   /** The listener of the tool call running in this async context (the audit log's mark). */
   private readonly served = new AsyncLocalStorage<() => void>();
   private readonly limits: typeof DEFAULTS;
+  private readonly threshold: AdaptiveThreshold;
+  /** Keys of the latest answer's predictions the threshold held back (a later call asking one is a false negative). */
+  private heldBack = new Set<string>();
+  /** Settled speculations and how many more agent queries they have to be used in. */
+  private readonly unusedFor = new Map<CacheEntry, number>();
 
   constructor(private readonly options: PrefetcherOptions) {
     this.limits = { ...DEFAULTS, ...definedOnly(options) };
+    this.threshold = new AdaptiveThreshold({ initial: this.limits.threshold });
     this.cache = new QueryCache({ maxEntries: this.limits.maxEntries, maxBytes: this.limits.maxBytes }, (e) => this.evicted(e));
   }
 
@@ -92,6 +102,7 @@ export class Prefetcher {
     if (!this.usable(conn, method)) return conn.request<R>(method, params, { signal });
     await this.flushDisk();
     const key = this.keyOf(conn, method, params);
+    this.ageSpeculations();
     const found = this.cache.get(key);
     if (found?.settled) {
       this.stats.hits++;
@@ -116,6 +127,7 @@ export class Prefetcher {
       }
     }
     this.stats.misses++;
+    if (this.heldBack.has(key)) this.threshold.record('held_back');
     // The agent went elsewhere: what was guessed for it yields the server to its call.
     this.cancelSpeculations();
     const entry = this.begin(conn, key, method, 'agent');
@@ -138,6 +150,7 @@ export class Prefetcher {
   /** Everything cached is forgotten (a server restarted, the workspace changed). */
   clear(): void {
     this.cancelSpeculations();
+    this.unusedFor.clear();
     this.cache.removeWhere(() => true);
   }
 
@@ -159,7 +172,7 @@ export class Prefetcher {
       wasted_ms: s.wastedMs + unusedMs,
       latency_saved_ms: s.savedMs,
       in_flight: this.inFlight,
-      threshold: this.limits.threshold,
+      threshold: this.threshold.value,
       hit_rate: asked ? round((s.hits + s.partialHits) / asked) : 0,
       cache_entries: this.cache.size,
       cache_bytes: this.cache.totalBytes,
@@ -217,7 +230,22 @@ export class Prefetcher {
   private countHit(e: CacheEntry): void {
     e.used = true;
     this.served.getStore()?.();
-    if (e.rule !== 'agent') this.stats.rule(e.rule).hits++;
+    if (e.rule === 'agent') return;
+    this.stats.rule(e.rule).hits++;
+    this.unusedFor.delete(e);
+    this.threshold.record('hit');
+  }
+
+  /** One more agent query: speculations left unused for too long count as wasted guesses. */
+  private ageSpeculations(): void {
+    for (const [e, left] of this.unusedFor) {
+      if (e.used) this.unusedFor.delete(e);
+      else if (left > 1) this.unusedFor.set(e, left - 1);
+      else {
+        this.unusedFor.delete(e);
+        this.threshold.record('wasted');
+      }
+    }
   }
 
   private evicted(e: CacheEntry): void {
@@ -238,11 +266,12 @@ export class Prefetcher {
       this.options.logger.debug(`prefetch: no prediction from ${method}: ${(err as Error).message}`);
       return;
     }
+    this.heldBack = new Set();
     for (const p of predictions) {
       this.stats.predictions++;
       this.stats.rule(p.rule).predicted++;
-      if (p.confidence < this.limits.threshold) continue;
-      void this.speculate(conn, p);
+      if (p.confidence >= this.threshold.value) void this.speculate(conn, p);
+      else if (canSpeculate(p.method)) this.heldBack.add(this.keyOf(conn, p.method, p.params));
     }
   }
 
@@ -270,7 +299,9 @@ export class Prefetcher {
         try {
           const value = await sent;
           this.cache.settle(entry, structuredClone(value), sizeOf(value), Date.now() - started);
+          if (!entry.used) this.unusedFor.set(entry, USE_WITHIN_QUERIES);
         } catch {
+          this.threshold.record('wasted');
           this.stats.dropped++;
           this.stats.wastedMs += Date.now() - started;
           this.cache.remove(key);
