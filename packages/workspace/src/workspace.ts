@@ -89,7 +89,7 @@ export class Workspace implements Disposable {
    * resync (openReadyDocument), as a tool sends any request.
    */
   query<R>(conn: LspConnection, method: string, params: unknown, signal: AbortSignal): Promise<R> {
-    this.prefetch.watch(this.primaryRoot);
+    this.prefetch.watch(this.primaryRoot, this.rootList.length);
     return this.prefetch.request<R>(conn, method, params, signal);
   }
 

@@ -203,6 +203,18 @@ describe('Prefetcher', () => {
     expect(prefetch.snapshot().predictions).toBe(s.predictions + 2);
   });
 
+  it('stands aside while the workspace has more than one folder (its watcher sees only the root)', async () => {
+    prefetch.watch(root, 2);
+    await query('textDocument/hover', at(A, 1));
+    await query('textDocument/hover', at(A, 1));
+    expect(conn.sent.length).toBe(2);
+    expect(prefetch.snapshot()).toMatchObject({ hits: 0, predictions: 0, cache_entries: 0 });
+    prefetch.watch(root, 1);
+    await query('textDocument/hover', at(A, 1));
+    await query('textDocument/hover', at(A, 1));
+    expect(prefetch.snapshot().hits).toBe(1);
+  });
+
   it('never caches a method outside the allow-list', async () => {
     await query('textDocument/rename', { ...at(A, 1), newName: 'x' });
     await query('textDocument/rename', { ...at(A, 1), newName: 'x' });

@@ -56,6 +56,7 @@ export class Prefetcher {
   private watcher: WorkspaceWatcher | undefined;
   private watchedRoot: string | undefined;
   private inFlight = 0;
+  private multiRoot = false;
   private trailingBump: NodeJS.Timeout | undefined;
   /** The listener of the tool call running in this async context (the audit log's mark). */
   private readonly served = new AsyncLocalStorage<() => void>();
@@ -76,8 +77,14 @@ export class Prefetcher {
     return this.options.enabled;
   }
 
-  /** Starts (or moves) the disk watcher that moves the epoch on outside edits of files nobody holds open. */
-  watch(root: string | undefined): void {
+  /**
+   * Starts (or moves) the disk watcher that moves the epoch on outside edits of files nobody holds
+   * open. It watches one root: with more workspace folders the cache stands aside (every query
+   * goes to the server), since edits in the others would go unseen.
+   */
+  watch(root: string | undefined, folderCount = 1): void {
+    this.multiRoot = folderCount > 1;
+    if (this.multiRoot && this.cache.size > 0) this.clear();
     if (!this.options.enabled || root === this.watchedRoot) return;
     this.watcher?.dispose();
     this.watcher = undefined;
@@ -189,7 +196,7 @@ export class Prefetcher {
   }
 
   private usable(conn: LspConnection, method: string): boolean {
-    return this.options.enabled && this.watcher !== undefined && !this.watcher.degraded && canSpeculate(method) && conn.isAlive;
+    return this.options.enabled && !this.multiRoot && this.watcher !== undefined && !this.watcher.degraded && canSpeculate(method) && conn.isAlive;
   }
 
   /** File events the OS already reported move the epoch before a key is made (see WorkspaceWatcher.flush). */
