@@ -41,6 +41,8 @@ export interface WorkspaceOptions {
   onApplyEdit?: ConnectOptions['onApplyEdit'];
   /** Speculative prefetch of read-only queries (`--prefetch`); on by default. */
   prefetch?: boolean;
+  /** Where prefetch keeps what it learned of a workspace root's agents (in memory only when absent). */
+  prefetchStateFile?: (root: string) => string | undefined;
 }
 
 export interface DocumentHandle {
@@ -80,7 +82,12 @@ export class Workspace implements Disposable {
   constructor(private readonly options: WorkspaceOptions) {
     this.connect = options.connect ?? startDirectConnection;
     this.roots = new WorkspaceRoots(options.root);
-    this.prefetch = new Prefetcher({ enabled: options.prefetch ?? true, logger: options.logger, shared: (fn) => this.section.shared(fn) });
+    this.prefetch = new Prefetcher({
+      enabled: options.prefetch ?? true,
+      logger: options.logger,
+      shared: (fn) => this.section.shared(fn),
+      ...(options.prefetchStateFile ? { transitionsFile: options.prefetchStateFile } : {}),
+    });
   }
 
   /**

@@ -187,20 +187,32 @@ describe('Prefetcher', () => {
     off.dispose();
   });
 
-  it('raises its threshold when its speculations keep going unused, and then launches fewer', async () => {
+  it('raises its threshold when its speculations keep going unused', async () => {
     conn.answer = (method, params) => (method === 'textDocument/definition' ? definitionTo(B, 10 + (params as { position: { line: number } }).position.line) : { method, params });
     for (let i = 0; i < 20; i++) {
       await query('textDocument/definition', at(A, i));
       await idle(prefetch);
+      // The agent does hover next, as predicted, but never where the rule guessed.
+      await query('textDocument/hover', at(A, 100 + i));
     }
-    const s = prefetch.snapshot();
-    // Above the confidence of every definition rule (0.7 and 0.55): the next answer launches nothing.
-    expect(s.threshold).toBeGreaterThan(0.7);
-    expect(s.launched).toBeLessThan(40);
-    await query('textDocument/definition', at(A, 50));
-    await idle(prefetch);
-    expect(prefetch.snapshot().launched).toBe(s.launched);
-    expect(prefetch.snapshot().predictions).toBe(s.predictions + 2);
+    expect(prefetch.snapshot().threshold).toBeGreaterThan(0.7);
+    expect(prefetch.snapshot().hits).toBe(0);
+  });
+
+  it('learns what agents of this workspace do next: a rule they never follow stops launching', async () => {
+    conn.answer = (method, params) => (method === 'textDocument/definition' ? definitionTo(B, 10 + (params as { position: { line: number } }).position.line) : { method, params });
+    const launchedAfter = async (i: number) => {
+      await query('textDocument/definition', at(A, i));
+      await idle(prefetch);
+      await query('textDocument/documentSymbol', { textDocument: { uri: A } });
+      return prefetch.snapshot().rules['definition→hover']?.launched ?? 0;
+    };
+    const counts: number[] = [];
+    for (let i = 0; i < 10; i++) counts.push(await launchedAfter(i));
+    // Launched while nothing was known; once definition → documentSymbol was seen five times, no more.
+    expect(counts[0]).toBe(1);
+    expect(counts[9]).toBe(counts[6]);
+    expect(counts[9]).toBeLessThan(10);
   });
 
   it('stands aside while the workspace has more than one folder (its watcher sees only the root)', async () => {

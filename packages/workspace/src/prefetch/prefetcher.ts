@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { WorkspaceWatcher } from '@agent-lsp/broker';
 import type { LspConnection, Logger } from '@agent-lsp/lsp';
 import { AdaptiveThreshold } from './adaptiveThreshold.js';
+import { answerStatus, LearnedTransitions } from './learnedTransitions.js';
 import { QueryCache, type CacheEntry } from './queryCache.js';
 import { canSpeculate } from './speculationGuard.js';
 import { dependsOnOneDocument, documentOf, queryKey } from './queryKey.js';
@@ -18,6 +19,8 @@ export interface PrefetcherOptions {
   maxInFlight?: number;
   threshold?: number;
   speculationTimeoutMs?: number;
+  /** Where the learned transitions of a workspace root are kept (in memory only when absent). */
+  transitionsFile?: (root: string) => string | undefined;
 }
 
 /**
@@ -66,6 +69,7 @@ export class Prefetcher {
   private heldBack = new Set<string>();
   /** Settled speculations and how many more agent queries they have to be used in. */
   private readonly unusedFor = new Map<CacheEntry, number>();
+  private transitions = new LearnedTransitions();
 
   constructor(private readonly options: PrefetcherOptions) {
     this.limits = { ...DEFAULTS, ...definedOnly(options) };
@@ -89,6 +93,8 @@ export class Prefetcher {
     this.watcher?.dispose();
     this.watcher = undefined;
     this.watchedRoot = root;
+    this.transitions.save();
+    this.transitions = new LearnedTransitions(root ? this.options.transitionsFile?.(root) : undefined);
     if (!root) return;
     const w = new WorkspaceWatcher({ root, logger: this.options.logger, onChanges: () => this.diskChanged() });
     try {
@@ -188,11 +194,13 @@ export class Prefetcher {
   }
 
   dispose(): void {
+    this.transitions.save();
     this.clear();
     clearTimeout(this.trailingBump);
     this.watcher?.dispose();
     this.watcher = undefined;
     this.watchedRoot = undefined;
+    this.transitions = new LearnedTransitions();
   }
 
   private usable(conn: LspConnection, method: string): boolean {
@@ -265,7 +273,17 @@ export class Prefetcher {
     }
   }
 
+  /**
+   * A rule's confidence re-weighted by what agents of this workspace did next after such an
+   * answer: the mean of the two once the transition was seen often enough.
+   */
+  private confidence(p: Prediction, method: string, result: unknown): number {
+    const learned = this.transitions.probability(method, answerStatus(result), p.method);
+    return learned === undefined ? p.confidence : (p.confidence + learned) / 2;
+  }
+
   private predictFrom(conn: LspConnection, method: string, params: unknown, result: unknown): void {
+    this.transitions.observe(method, answerStatus(result));
     let predictions: Prediction[];
     try {
       predictions = predictNext(method, params, result);
@@ -277,7 +295,7 @@ export class Prefetcher {
     for (const p of predictions) {
       this.stats.predictions++;
       this.stats.rule(p.rule).predicted++;
-      if (p.confidence >= this.threshold.value) void this.speculate(conn, p);
+      if (this.confidence(p, method, result) >= this.threshold.value) void this.speculate(conn, p);
       else if (canSpeculate(p.method)) this.heldBack.add(this.keyOf(conn, p.method, p.params));
     }
   }
