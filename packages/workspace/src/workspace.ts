@@ -286,6 +286,7 @@ export class Workspace implements Disposable {
    * connection starts another) is asked again, once.
    */
   async runCall<T>(call: { name: string; concurrency: CallConcurrency; readOnly: boolean }, fn: () => Promise<T>): Promise<T> {
+    if (call.concurrency === 'exclusive' || !call.readOnly) this.prefetch.yieldToAgent();
     const once = () => (call.concurrency === 'shared' ? this.section.shared(fn) : fn());
     try {
       return await once();

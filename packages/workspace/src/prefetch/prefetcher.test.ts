@@ -136,6 +136,17 @@ describe('Prefetcher', () => {
     expect(await query('textDocument/hover', at(B, 7))).toMatchObject({ method: 'textDocument/hover' });
   });
 
+  it('cancels its speculations when a writing or exclusive agent call is about to run', async () => {
+    const release = holdMethod('textDocument/hover');
+    await query('textDocument/definition', at(A, 1));
+    await new Promise((r) => setTimeout(r, 10));
+    const hover = conn.sent.find((s) => s.method === 'textDocument/hover');
+    expect(hover?.signal?.aborted).toBe(false);
+    prefetch.yieldToAgent();
+    expect(hover?.signal?.aborted).toBe(true);
+    release();
+  });
+
   it('never opens a document: no speculation names one the agent has not opened, or one agent-lsp opened for itself', async () => {
     conn.docs.delete(B);
     await query('textDocument/definition', at(A, 1));

@@ -160,6 +160,14 @@ export class Prefetcher {
     }
   }
 
+  /**
+   * An agent call that writes, or takes the exclusive section, is about to run: speculations on
+   * their way are cancelled so that it never waits behind one (their answers would be stale anyway).
+   */
+  yieldToAgent(): void {
+    this.cancelSpeculations();
+  }
+
   /** Everything cached is forgotten (a server restarted, the workspace changed). */
   clear(): void {
     this.cancelSpeculations();
