@@ -163,6 +163,13 @@ describe.each(CASES)('speculative prefetch on $language', (c) => {
     const s = await stats(on.agent);
     expect(s.hits + s.partial_hits).toBe(cachedHover.hits + cachedHover.partial_hits);
     expect(s.misses).toBeGreaterThan(cachedHover.misses);
+
+    // A rollback brings back the old text: the answer cached for that text before the edit is not served either.
+    for (const f of [on, off]) ok(await f.agent.call('undo_last', {}));
+    const restored = await both('inspect_symbol', { file_path: target.file, line: target.line, column: target.column });
+    expect(restored['contents']).not.toContain(c.newParam);
+    const afterUndo = await stats(on.agent);
+    expect(afterUndo.hits + afterUndo.partial_hits).toBe(s.hits + s.partial_hits);
   });
 
   it('an edit written on disk by someone else makes the call a miss, and the answer fresh', async () => {
@@ -171,7 +178,9 @@ describe.each(CASES)('speculative prefetch on $language', (c) => {
     const warm = await stats(on.agent);
     for (const f of [on, off]) {
       const path = join(f.root, c.target);
-      writeFileSync(path, readFileSync(path, 'utf8').replace(c.editedLine, c.outsideLine));
+      const before = readFileSync(path, 'utf8');
+      expect(before).toContain(c.line);
+      writeFileSync(path, before.replace(c.line, c.outsideLine));
     }
     const hover = await both('inspect_symbol', { file_path: target.file, line: target.line, column: target.column });
     expect(hover['contents']).toContain(c.outsideParam);
