@@ -115,7 +115,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
       .addOption(
         new Option('--prefetch <mode>', 'answer likely next read-only queries ahead of time: on | off (or AGENT_LSP_PREFETCH)')
           .choices(['on', 'off'])
-          .default(process.env['AGENT_LSP_PREFETCH'] ?? 'on'),
+          .default(/^(off|0|false|no)$/i.test(process.env['AGENT_LSP_PREFETCH'] ?? '') ? 'off' : 'on'),
       )
       .option('--idle-timeout <ms>', 'brokers started by this front stop after this long without clients (default 30 min)')
       .option('--audit-log <path>', 'append the audit log (one JSON line per tool call) here instead of the state dir')
