@@ -55,6 +55,12 @@ const B = 'file:///w/b.py';
 const at = (uri: string, line: number) => ({ textDocument: { uri }, position: { line, character: 4 } });
 const definitionTo = (uri: string, line: number) => [{ uri, range: { start: { line, character: 4 }, end: { line, character: 8 } } }];
 
+/** Waits (polling) until `pred` holds: speculations reach the connection after a disk flush. */
+async function until(pred: () => boolean): Promise<void> {
+  for (let i = 0; i < 400 && !pred(); i++) await new Promise((r) => setTimeout(r, 5));
+  if (!pred()) throw new Error('condition never held');
+}
+
 async function idle(p: Prefetcher): Promise<void> {
   for (let i = 0; i < 200 && p.snapshot().in_flight > 0; i++) await new Promise((r) => setTimeout(r, 5));
 }
@@ -108,7 +114,7 @@ describe('Prefetcher', () => {
   it('lets an agent call join a speculation on its way (partial hit)', async () => {
     const release = holdMethod('textDocument/hover');
     await query('textDocument/definition', at(A, 1));
-    await new Promise((r) => setTimeout(r, 10));
+    await until(() => conn.sent.some((s) => s.method === 'textDocument/hover'));
     expect(prefetch.snapshot().in_flight).toBeGreaterThan(0);
     // Released only after the agent's call has looked the query up (it found it on its way).
     setTimeout(release, 50);
@@ -124,7 +130,7 @@ describe('Prefetcher', () => {
     const releaseHover = holdMethod('textDocument/hover');
     const releaseRefs = holdMethod('textDocument/references');
     await query('textDocument/definition', at(A, 1));
-    await new Promise((r) => setTimeout(r, 10));
+    await until(() => conn.sent.filter((s) => s.method !== 'textDocument/definition').length === 2);
     const specs = conn.sent.filter((s) => s.method !== 'textDocument/definition');
     expect(specs.map((s) => s.method).sort()).toEqual(['textDocument/hover', 'textDocument/references']);
     await query('textDocument/documentSymbol', { textDocument: { uri: A } });
@@ -139,7 +145,7 @@ describe('Prefetcher', () => {
   it('cancels its speculations when a writing or exclusive agent call is about to run', async () => {
     const release = holdMethod('textDocument/hover');
     await query('textDocument/definition', at(A, 1));
-    await new Promise((r) => setTimeout(r, 10));
+    await until(() => conn.sent.some((s) => s.method === 'textDocument/hover'));
     const hover = conn.sent.find((s) => s.method === 'textDocument/hover');
     expect(hover?.signal?.aborted).toBe(false);
     prefetch.yieldToAgent();

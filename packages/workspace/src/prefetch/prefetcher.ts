@@ -133,7 +133,8 @@ export class Prefetcher {
         this.stats.savedMs += Date.now() - found.startedAt;
         this.countHit(found);
         this.predictFrom(conn, method, params, value);
-        return structuredClone(value) as R;
+        // The stored copy: the caller that asked first may already be reading (or changing) `value`.
+        return structuredClone(found.settled ? found.value : value) as R;
       } catch (err) {
         if (signal.aborted) throw err;
         // The speculation failed: the agent's call asks for itself.
@@ -155,7 +156,7 @@ export class Prefetcher {
       this.predictFrom(conn, method, params, value);
       return value;
     } catch (err) {
-      this.cache.remove(key);
+      this.cache.removeEntry(entry);
       throw err;
     }
   }
@@ -337,7 +338,7 @@ export class Prefetcher {
           this.threshold.record('wasted');
           this.stats.dropped++;
           this.stats.wastedMs += Date.now() - started;
-          this.cache.remove(key);
+          this.cache.removeEntry(entry);
         }
       });
     } catch (err) {

@@ -90,6 +90,11 @@ export class QueryCache {
     this.onEvict(e);
   }
 
+  /** Removes this entry, if a newer one has not taken its key. */
+  removeEntry(entry: CacheEntry): void {
+    if (this.entries.get(entry.key) === entry) this.remove(entry.key);
+  }
+
   removeWhere(pred: (e: CacheEntry) => boolean): void {
     for (const e of [...this.entries.values()]) if (pred(e)) this.remove(e.key);
   }
