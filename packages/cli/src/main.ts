@@ -33,6 +33,7 @@ interface ServeOptions {
   allowOrigin?: string[];
   sessionIdleTimeout?: string;
   maxBodyBytes?: string;
+  prefetch: string;
 }
 
 /**
@@ -127,6 +128,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
       ...(groups ? { toolGroups: groups } : {}),
       ...(root ? { root } : {}),
       ...(runners ? { runners } : {}),
+      prefetch: opts.prefetch === 'on',
     };
     if (opts.http) {
       const { runHttpServe } = await import('./httpServe.js');
@@ -142,6 +144,11 @@ export function buildProgram(injected: FrontInjection = {}): Command {
         new Option('--daemon <mode>', 'share warm servers through broker daemons: auto | always | never')
           .choices(['auto', 'always', 'never'])
           .default(process.env['AGENT_LSP_DAEMON'] ?? 'auto'),
+      )
+      .addOption(
+        new Option('--prefetch <mode>', 'answer likely next read-only queries ahead of time: on | off (or AGENT_LSP_PREFETCH)')
+          .choices(['on', 'off'])
+          .default(/^(off|0|false|no)$/i.test(process.env['AGENT_LSP_PREFETCH'] ?? '') ? 'off' : 'on'),
       )
       .option('--idle-timeout <ms>', 'brokers started by this front stop after this long without clients (default 30 min)')
       .option('--audit-log <path>', 'append the audit log (one JSON line per tool call) here instead of the state dir')

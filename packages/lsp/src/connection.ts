@@ -37,6 +37,8 @@ export interface LspConnectionOptions {
 export { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './trackedRequest.js';
 const PEER_EXIT_GRACE_MS = 500;
 const MESSAGE_WRITE_ERROR = ErrorCodes.MessageWriteError;
+/** Notifications that never change what the server knows of the workspace (see `changeEpoch`). */
+const NEUTRAL_NOTIFICATIONS = new Set(['initialized', '$/cancelRequest', '$/setTrace', 'window/workDoneProgress/cancel', 'exit']);
 /** Messages of the write errors that mean the transport is gone (Node's stream and socket errors). */
 const TRANSPORT_FAILURE = /\b(EPIPE|ECONNRESET|ERR_STREAM_DESTROYED|ERR_STREAM_WRITE_AFTER_END)\b|write after end|after a stream was destroyed|socket has been ended/;
 
@@ -62,6 +64,7 @@ export class LspConnection implements Disposable {
   private readonly access: ExclusiveAccess;
   /** The server's pid as a peer that owns it (a broker) reports it; it changes when that server restarts. */
   private peerServerPid: number | undefined;
+  private changes = 0;
 
   readonly documents: DocumentStore;
   readonly diagnostics: DiagnosticsCollector;
@@ -265,7 +268,17 @@ export class LspConnection implements Disposable {
     return trackedRequest(method, options, this.pending, (token) => this.rpc.sendRequest<R>(method, params, token), (err) => this.failedSend(method, err));
   }
 
+  /**
+   * How many notifications that may change the server's view of the workspace (documents opened,
+   * changed or closed, watched files, folders, settings) this connection has sent: an answer
+   * computed at one value may differ from one computed at another. Never decreases.
+   */
+  get changeEpoch(): number {
+    return this.changes;
+  }
+
   notify(method: string, params: unknown): void {
+    if (!NEUTRAL_NOTIFICATIONS.has(method)) this.changes++;
     if (!this.isAlive) return;
     this.rpc.sendNotification(method, params).catch((err: Error) => this.options.logger.debug(`notify ${method}: ${err.message}`));
   }

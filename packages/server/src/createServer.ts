@@ -2,7 +2,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult } from 'vscode-languageserver-protocol';
 import { uriToPath } from '@agent-lsp/protocol';
 import type { Logger, ServerRegistry } from '@agent-lsp/lsp';
-import { AgentLedger, type AgentLedgerOptions } from '@agent-lsp/session';
+import { join } from 'node:path';
+import { AgentLedger, workspaceStateDir, type AgentLedgerOptions } from '@agent-lsp/session';
 import { builtinSkills, SkillPhaseTracker } from '@agent-lsp/skills';
 import { inferredRootOutput, selectTools, skillPhaseRules, type RunnerConfig } from '@agent-lsp/tools';
 import { Workspace, type ConnectionFactory } from '@agent-lsp/workspace';
@@ -25,6 +26,8 @@ export interface AgentLspServerOptions {
   connect?: ConnectionFactory;
   /** The workspace root fixed at startup (`serve --root`, AGENT_LSP_ROOT). */
   root?: string;
+  /** Speculative prefetch of read-only queries (`--prefetch`, AGENT_LSP_PREFETCH); on when absent. */
+  prefetch?: boolean;
   /** State home, audit log path, and (for tests) clock, ids and file writer. */
   ledger?: Omit<AgentLedgerOptions, 'workspace' | 'logger'>;
   /** Build and test commands from the config file's `runners` section. */
@@ -57,6 +60,8 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
     onApplyEdit,
     ...(options.connect ? { connect: options.connect } : {}),
     ...(options.root !== undefined ? { root: options.root } : {}),
+    ...(options.prefetch !== undefined ? { prefetch: options.prefetch } : {}),
+    prefetchStateFile: (root) => join(workspaceStateDir(ledger.home, root), 'prefetch-transitions.json'),
     clientRoots: async () => {
       if (!mcp.server.getClientCapabilities()?.roots) return [];
       const { roots } = await mcp.server.listRoots(undefined, { timeout: 5000 });

@@ -61,7 +61,10 @@ export async function runTool(
   logger.debug('called');
   try {
     await ledger.transactions.recoverWorkspace(env.signal);
-    const result = await workspace.runCall({ name: def.name, concurrency: def.concurrency ?? 'shared', readOnly: def.annotations.readOnlyHint }, () => def.handler(args, ctx));
+    const result = await workspace.prefetch.observe(
+      () => call.noteServedFromCache(),
+      () => workspace.runCall({ name: def.name, concurrency: def.concurrency ?? 'shared', readOnly: def.annotations.readOnlyHint }, () => def.handler(args, ctx)),
+    );
     await ledger.transactions.recoverWorkspace(env.signal);
     ledger.finishCall(call, args, 'ok');
     const inferred = workspace.inferredRoot;

@@ -86,6 +86,7 @@ export class AgentLedger {
     if (error !== undefined) entry.error = error;
     if (call.rollbackReason !== undefined) entry.rollback_reason = call.rollbackReason;
     if (call.checkpointId !== undefined) entry.checkpoint_id = call.checkpointId;
+    if (call.servedFromCache > 0) entry.served_from_cache = call.servedFromCache;
     try {
       this.audit.append(entry);
     } catch (err) {

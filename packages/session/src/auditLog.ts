@@ -22,6 +22,8 @@ export interface AuditEntry {
   rolled_back: boolean;
   rollback_reason?: string;
   checkpoint_id?: string;
+  /** Server queries of the call answered by speculative prefetch (absent when none were). */
+  served_from_cache?: number;
 }
 
 /** JSON with object keys sorted at every level, so equal arguments hash equally. */

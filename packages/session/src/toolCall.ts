@@ -8,6 +8,7 @@ export class ToolCall {
   private reason: string | undefined;
   private checkpoint: string | undefined;
   private rootValue: string | undefined;
+  private cacheAnswers = 0;
 
   constructor(
     readonly id: string,
@@ -31,6 +32,15 @@ export class ToolCall {
   /** The workspace root whose journal the call used (root_dir), when it named one. */
   get root(): string | undefined {
     return this.rootValue;
+  }
+
+  /** How many of the call's server queries the prefetch cache answered (or joined on their way). */
+  get servedFromCache(): number {
+    return this.cacheAnswers;
+  }
+
+  noteServedFromCache(): void {
+    this.cacheAnswers++;
   }
 
   noteRoot(root: string): void {

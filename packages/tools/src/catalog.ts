@@ -27,6 +27,7 @@ import { safeDeleteSymbol } from './tools/symbolDelete.js';
 import { getSymbolSource } from './tools/symbolSource.js';
 import { goToSymbol } from './tools/goToSymbol.js';
 import { getTestsForFile } from './tools/testsForFile.js';
+import { getSpeculationStats } from './tools/speculationStats.js';
 import type { AnyToolDefinition, ToolGroup } from './toolDefinition.js';
 
 /** Every tool agent-lsp offers, in the order clients list them. */
@@ -62,6 +63,7 @@ export const TOOL_CATALOG: readonly AnyToolDefinition[] = [
   ...skillPhaseTools,
   ...buildTestTools,
   getTestsForFile,
+  getSpeculationStats,
 ];
 
 export const TOOL_GROUPS: readonly ToolGroup[] = ['lifecycle', 'navigation', 'analysis', 'workspace', 'editing', 'simulation', 'skills', 'build'];

@@ -12,6 +12,7 @@ import { BUILD_TOOL_EXAMPLES } from './docs/buildExamples.js';
  * written as /path/to/agent-lsp/…; process ids vary from run to run.
  */
 import { SKILL_PHASES_EXAMPLES } from './docs/skillPhasesExamples.js';
+import { PREFETCH_EXAMPLES } from './docs/prefetchExamples.js';
 
 export interface ToolExample {
   /** Arguments as an agent sends them; they must validate against the tool's input schema. */
@@ -327,4 +328,5 @@ export const TOOL_EXAMPLES: Record<string, ToolExample> = {
   ...FIXES_EXAMPLES,
   ...SKILL_PHASES_EXAMPLES,
   ...BUILD_TOOL_EXAMPLES,
+  ...PREFETCH_EXAMPLES,
 };

@@ -41,8 +41,19 @@ export async function openChangedFiles(conn: LspConnection, registry: ServerRegi
  * since the server could have seen them, they are opened with their current text and the request
  * is asked again (once; the files are open from then on).
  */
-export async function requestLocations(conn: LspConnection, registry: ServerRegistry, method: string, params: unknown, signal: AbortSignal): Promise<Locations> {
-  const first = await conn.request<Locations>(method, params, { signal });
+export async function requestLocations(
+  conn: LspConnection,
+  registry: ServerRegistry,
+  method: string,
+  params: unknown,
+  signal: AbortSignal,
+  /** Sends the request (the workspace's prefetch cache); straight to the connection when absent. */
+  query: QueryFn = (c, m, p, s) => c.request(m, p, { signal: s }),
+): Promise<Locations> {
+  const first = await query<Locations>(conn, method, params, signal);
+  // Opening a file moves the workspace epoch: the second request is never answered from the cache.
   if ((await openChangedFiles(conn, registry, urisOf(first))) === 0) return first;
-  return conn.request<Locations>(method, params, { signal });
+  return query<Locations>(conn, method, params, signal);
 }
+
+export type QueryFn = <R>(conn: LspConnection, method: string, params: unknown, signal: AbortSignal) => Promise<R>;

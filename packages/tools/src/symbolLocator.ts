@@ -24,7 +24,7 @@ export async function documentSymbolTree(ctx: ToolContext, doc: ReadyDocument): 
   if (!conn.supports('textDocument/documentSymbol')) {
     throw new UserError('not_supported', `${conn.server.displayName} lists no document symbols, so symbol paths cannot be resolved in ${doc.label}. Use a position instead.`);
   }
-  const result = await conn.request<DocumentSymbol[] | SymbolInformation[] | null>('textDocument/documentSymbol', { textDocument: { uri } }, { signal: ctx.signal });
+  const result = await ctx.workspace.query<DocumentSymbol[] | SymbolInformation[] | null>(conn, 'textDocument/documentSymbol', { textDocument: { uri } }, ctx.signal);
   return symbolTree(result);
 }
 
@@ -62,7 +62,7 @@ function anySourceFile(root: string, server: ServerDefinition): string | undefin
 
 /** The workspace index's symbols named like the path's last segment (Go's `Rect.Area` and `(*Rect).Area` included). */
 async function indexedFiles(ctx: ToolContext, conn: LspConnection, last: string, others: string[]): Promise<string[]> {
-  const result = await conn.request<(SymbolInformation | WorkspaceSymbol)[] | null>('workspace/symbol', { query: last }, { signal: ctx.signal });
+  const result = await ctx.workspace.query<(SymbolInformation | WorkspaceSymbol)[] | null>(conn, 'workspace/symbol', { query: last }, ctx.signal);
   const files: string[] = [];
   for (const s of result ?? []) {
     const name = s.name.replace(/^.*[.)]/, '');

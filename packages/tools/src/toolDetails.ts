@@ -4,6 +4,7 @@ import { FIXES_DETAILS } from './docs/fixesDetails.js';
 import { SKILL_PHASES_DETAILS } from './docs/skillPhasesDetails.js';
 import { IMPACT_DETAILS } from './docs/impactDetails.js';
 import { BUILD_TOOL_DETAILS } from './docs/buildDetails.js';
+import { PREFETCH_DETAILS } from './docs/prefetchDetails.js';
 
 /**
  * The longer explanation of each tool, for docs/tools.md (rendered by toolsDoc.ts under the tool's
@@ -93,4 +94,5 @@ export const TOOL_DETAILS: Readonly<Record<string, string>> = {
   ...FIXES_DETAILS,
   ...SKILL_PHASES_DETAILS,
   ...BUILD_TOOL_DETAILS,
+  ...PREFETCH_DETAILS,
 };

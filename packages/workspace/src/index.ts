@@ -3,3 +3,4 @@ export * from './pathResolver.js';
 export * from './rootInference.js';
 export * from './connectionMode.js';
 export * from './workspaceEvents.js';
+export * from './prefetch/index.js';

@@ -19,6 +19,7 @@ import { FreshSection } from './freshSection.js';
 import { resolveDirectory } from './pathResolver.js';
 import { WorkspaceRoots } from './workspaceRoots.js';
 import { WorkspaceEvents, type ServerMode } from './workspaceEvents.js';
+import { Prefetcher } from './prefetch/prefetcher.js';
 
 export type ConnectionFactory = (options: ConnectOptions) => Promise<LspConnection>;
 
@@ -39,6 +40,10 @@ export interface WorkspaceOptions {
   root?: string;
   /** Answers the servers' workspace/applyEdit requests (the transaction layer); refused when absent. */
   onApplyEdit?: ConnectOptions['onApplyEdit'];
+  /** Speculative prefetch of read-only queries (`--prefetch`); on by default. */
+  prefetch?: boolean;
+  /** Where prefetch keeps what it learned of a workspace root's agents (in memory only when absent). */
+  prefetchStateFile?: (root: string) => string | undefined;
 }
 
 export interface DocumentHandle {
@@ -76,10 +81,28 @@ export class Workspace implements Disposable {
   readonly events = new WorkspaceEvents(() => this.readUris);
   /** Files the agent has read through a tool (opened, and not closed by it): their outside changes are news to it. */
   private readonly readUris = new Set<string>();
+  /** Answers read-only queries from its cache and guesses the next ones (see prefetch/prefetcher.ts). */
+  readonly prefetch: Prefetcher;
 
   constructor(private readonly options: WorkspaceOptions) {
     this.connect = options.connect ?? startDirectConnection;
     this.roots = new WorkspaceRoots(options.root);
+    this.prefetch = new Prefetcher({
+      enabled: options.prefetch ?? true,
+      logger: options.logger,
+      shared: (fn) => this.section.shared(fn),
+      ...(options.prefetchStateFile ? { transitionsFile: options.prefetchStateFile } : {}),
+    });
+  }
+
+  /**
+   * A read-only request of a tool call, through the prefetcher: answered from its cache when an
+   * identical request was made on the same state of the workspace. Call it after the tool's own
+   * resync (openReadyDocument), as a tool sends any request.
+   */
+  query<R>(conn: LspConnection, method: string, params: unknown, signal: AbortSignal): Promise<R> {
+    this.prefetch.watch(this.primaryRoot, this.rootList.length);
+    return this.prefetch.request<R>(conn, method, params, signal);
   }
 
   get registry(): ServerRegistry {
@@ -268,6 +291,7 @@ export class Workspace implements Disposable {
   async restart(server?: ServerDefinition): Promise<LspConnection[]> {
     const ids = server ? [server.id] : [...this.connections.keys()];
     const restarted: LspConnection[] = [];
+    this.prefetch.clear();
     for (const id of ids) {
       const def = server ?? this.registry.servers.find((s) => s.id === id);
       const old = await this.connections.get(id)?.catch(() => undefined);
@@ -298,6 +322,7 @@ export class Workspace implements Disposable {
    * connection starts another) is asked again, once.
    */
   async runCall<T>(call: { name: string; concurrency: CallConcurrency; readOnly: boolean }, fn: () => Promise<T>): Promise<T> {
+    if (call.concurrency === 'exclusive' || !call.readOnly) this.prefetch.yieldToAgent();
     const once = () => (call.concurrency === 'shared' ? this.section.shared(fn) : fn());
     try {
       return await once();
@@ -400,6 +425,7 @@ export class Workspace implements Disposable {
   }
 
   async stopAll(): Promise<void> {
+    this.prefetch.dispose();
     this.watcher?.dispose();
     this.watcher = undefined;
     const all = [...this.connections.values()];

@@ -83,10 +83,11 @@ export const getSignatureHelp = defineTool({
     const doc = await openReadyDocument(ctx, args);
     if (isNotReady(doc)) return doc;
     const { conn, uri } = doc.handle;
-    const help = await conn.request<SignatureHelp | null>(
+    const help = await ctx.workspace.query<SignatureHelp | null>(
+      conn,
       'textDocument/signatureHelp',
       { textDocument: { uri }, position: positionIn(doc, args), context: { triggerKind: 1, isRetrigger: false } },
-      { signal: ctx.signal },
+      ctx.signal,
     );
     if (!help || help.signatures.length === 0) return { ready: true, found: false, signatures: [] };
     const signatures = help.signatures.map((s) => {

@@ -35,7 +35,7 @@ export const getDocumentHighlights = defineTool({
     requireSupport(doc, 'textDocument/documentHighlight', 'get_document_highlights', 'find_references');
     const { conn, uri } = doc.handle;
     const position = positionIn(doc, args);
-    const result = await conn.request<DocumentHighlight[] | null>('textDocument/documentHighlight', { textDocument: { uri }, position }, { signal: ctx.signal });
+    const result = await ctx.workspace.query<DocumentHighlight[] | null>(conn, 'textDocument/documentHighlight', { textDocument: { uri }, position }, ctx.signal);
     const mapper = new PositionMapper(ctx.workspace, conn);
     const all = (result ?? [])
       .map((h) => ({ ...mapper.range(uri, h.range), kind: KIND_NAMES[h.kind ?? DocumentHighlightKind.Text] ?? 'text' }))

@@ -47,7 +47,7 @@ function locationTool(spec: LocationToolSpec): AnyToolDefinition {
       const { conn, uri } = doc.handle;
       const position = positionIn(doc, args);
       const params = { textDocument: { uri }, position, ...spec.extraParams?.(args) };
-      const result = await requestLocations(conn, ctx.workspace.registry, spec.method, params, ctx.signal);
+      const result = await requestLocations(conn, ctx.workspace.registry, spec.method, params, ctx.signal, (c, m, q, sig) => ctx.workspace.query(c, m, q, sig));
       startupMark(`${spec.name} answer received`);
       const all = new PositionMapper(ctx.workspace, conn).locations(result);
       const p = page(all, args.offset, args.limit, DEFAULT_LOCATION_LIMIT);

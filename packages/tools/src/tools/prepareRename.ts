@@ -27,7 +27,7 @@ const NOT_A_REFUSAL: ReadonlySet<number> = new Set([
  */
 async function libraryDefinition(ctx: ToolContext, conn: LspConnection, uri: string, position: Position): Promise<string | undefined> {
   if (!conn.supports('textDocument/definition')) return undefined;
-  const result = await conn.request<Location | Location[] | LocationLink[] | null>('textDocument/definition', { textDocument: { uri }, position }, { signal: ctx.signal });
+  const result = await ctx.workspace.query<Location | Location[] | LocationLink[] | null>(conn, 'textDocument/definition', { textDocument: { uri }, position }, ctx.signal);
   const list = result ? (Array.isArray(result) ? result : [result]) : [];
   const paths = list.map((l) => uriToPath('targetUri' in l ? l.targetUri : l.uri)).filter((p): p is string => p !== undefined);
   if (paths.length === 0) return undefined;
@@ -79,7 +79,7 @@ export const prepareRename = defineTool({
     }
     let result: PrepareRenameResult | null;
     try {
-      result = await conn.request<PrepareRenameResult | null>('textDocument/prepareRename', { textDocument: { uri }, position }, { signal: ctx.signal });
+      result = await ctx.workspace.query<PrepareRenameResult | null>(conn, 'textDocument/prepareRename', { textDocument: { uri }, position }, ctx.signal);
     } catch (err) {
       if (err instanceof WireError && !NOT_A_REFUSAL.has(err.code)) return no(`${conn.server.displayName} says: ${err.message.replace(/^Request textDocument\/prepareRename failed with message: /, '')}`);
       throw err;

@@ -81,7 +81,7 @@ async function goDoc(ctx: ToolContext, t: SymbolTarget): Promise<Answer | undefi
 
 async function hover(ctx: ToolContext, t: SymbolTarget): Promise<Answer> {
   const { conn, uri } = t.doc.handle;
-  const h = await conn.request<Hover | null>('textDocument/hover', { textDocument: { uri }, position: t.node.selectionRange.start }, { signal: ctx.signal });
+  const h = await ctx.workspace.query<Hover | null>(conn, 'textDocument/hover', { textDocument: { uri }, position: t.node.selectionRange.start }, ctx.signal);
   return { source: 'hover', documentation: h ? hoverText(h.contents) : '' };
 }
 

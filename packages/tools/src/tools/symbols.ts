@@ -43,7 +43,7 @@ export const inspectSymbol = defineTool({
     const doc = await openReadyDocument(ctx, args);
     if (isNotReady(doc)) return doc;
     const { conn, uri } = doc.handle;
-    const hover = await conn.request<Hover | null>('textDocument/hover', { textDocument: { uri }, position: positionIn(doc, args) }, { signal: ctx.signal });
+    const hover = await ctx.workspace.query<Hover | null>(conn, 'textDocument/hover', { textDocument: { uri }, position: positionIn(doc, args) }, ctx.signal);
     if (!hover) return { ready: true, found: false };
     const out: { ready: true; found: true; contents: string; range?: { line: number; column: number; end_line: number; end_column: number } } = {
       ready: true,
@@ -96,7 +96,7 @@ export const listSymbols = defineTool({
     const doc = await openReadyDocument(ctx, args);
     if (isNotReady(doc)) return doc;
     const { conn, uri } = doc.handle;
-    const result = await conn.request<DocumentSymbol[] | SymbolInformation[] | null>('textDocument/documentSymbol', { textDocument: { uri } }, { signal: ctx.signal });
+    const result = await ctx.workspace.query<DocumentSymbol[] | SymbolInformation[] | null>(conn, 'textDocument/documentSymbol', { textDocument: { uri } }, ctx.signal);
     const mapper = new PositionMapper(ctx.workspace, conn);
     const flat: SymbolOut[] = [];
     let omitted = 0;
@@ -189,7 +189,7 @@ async function addHovers(ctx: ToolContext, symbols: FoundSymbol[]): Promise<void
     try {
       const h = await ctx.workspace.openDocument(ctx.workspace.resolveFile(s.file));
       const position = toLspPosition(h.doc.text, nameAt(h.doc.text, s));
-      const hover = await h.conn.request<Hover | null>('textDocument/hover', { textDocument: { uri: h.uri }, position }, { signal: ctx.signal });
+      const hover = await ctx.workspace.query<Hover | null>(h.conn, 'textDocument/hover', { textDocument: { uri: h.uri }, position }, ctx.signal);
       const text = hover ? hoverText(hover.contents).trim() : '';
       if (text) s.hover = text.length > HOVER_CHARS ? `${text.slice(0, HOVER_CHARS)}…` : text;
     } catch (err) {
@@ -259,7 +259,7 @@ export const findSymbol = defineTool({
       async (conn) => {
         const notReady = await awaitReady(conn, args, ctx);
         if (notReady) return { stop: notReady };
-        const result = await conn.request<(SymbolInformation | WorkspaceSymbol)[] | null>('workspace/symbol', { query: args.query }, { signal: ctx.signal });
+        const result = await ctx.workspace.query<(SymbolInformation | WorkspaceSymbol)[] | null>(conn, 'workspace/symbol', { query: args.query }, ctx.signal);
         return { value: foundSymbols(ctx, conn, result ?? [], args) };
       },
       ctx.signal,

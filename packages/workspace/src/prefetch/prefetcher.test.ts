@@ -1,0 +1,253 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LspConnection, Logger } from '@agent-lsp/lsp';
+import { Prefetcher } from './prefetcher.js';
+
+/**
+ * The part of a connection the prefetcher uses, answering from a table: enough to check what is
+ * sent, joined, cancelled and served (the real servers are exercised in test/prefetch).
+ */
+class TableConnection {
+  changeEpoch = 0;
+  pid = 42;
+  isAlive = true;
+  readonly sent: { method: string; params: unknown; signal?: AbortSignal | undefined }[] = [];
+  readonly docs = new Map<string, { version: number; internal: boolean; disk: object | undefined }>();
+  private crash: (() => void) | undefined;
+  /** Requests wait for this before answering (set to hold them). */
+  gate: Promise<void> = Promise.resolve();
+  /** Requests of these methods wait for their promise. */
+  readonly hold = new Map<string, Promise<void>>();
+  answer: (method: string, params: unknown) => unknown = (method, params) => ({ method, params, epoch: this.changeEpoch });
+
+  readonly documents = { get: (uri: string) => this.docs.get(uri) };
+  supports(): boolean {
+    return true;
+  }
+  onCrash(fn: () => void) {
+    this.crash = fn;
+    return { dispose: () => undefined };
+  }
+  crashNow(): void {
+    this.isAlive = false;
+    this.crash?.();
+  }
+  async request(method: string, params: unknown, options: { signal?: AbortSignal } = {}): Promise<unknown> {
+    this.sent.push({ method, params, signal: options.signal });
+    const answer = this.answer(method, params);
+    await this.gate;
+    await this.hold.get(method);
+    if (options.signal?.aborted) throw new Error('cancelled');
+    if (answer instanceof Error) throw answer;
+    return answer;
+  }
+  open(uri: string, internal = false): void {
+    this.docs.set(uri, { version: 1, internal, disk: {} });
+  }
+}
+
+const logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => logger } as unknown as Logger;
+const signal = new AbortController().signal;
+const A = 'file:///w/a.py';
+const B = 'file:///w/b.py';
+const at = (uri: string, line: number) => ({ textDocument: { uri }, position: { line, character: 4 } });
+const definitionTo = (uri: string, line: number) => [{ uri, range: { start: { line, character: 4 }, end: { line, character: 8 } } }];
+
+/** Waits (polling) until `pred` holds: speculations reach the connection after a disk flush. */
+async function until(pred: () => boolean): Promise<void> {
+  for (let i = 0; i < 400 && !pred(); i++) await new Promise((r) => setTimeout(r, 5));
+  if (!pred()) throw new Error('condition never held');
+}
+
+async function idle(p: Prefetcher): Promise<void> {
+  for (let i = 0; i < 200 && p.snapshot().in_flight > 0; i++) await new Promise((r) => setTimeout(r, 5));
+}
+
+describe('Prefetcher', () => {
+  let root: string;
+  let conn: TableConnection;
+  let prefetch: Prefetcher;
+  const query = (method: string, params: unknown, s = signal) => prefetch.request<unknown>(conn as unknown as LspConnection, method, params, s);
+
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'prefetch-unit-'));
+    conn = new TableConnection();
+    conn.open(A);
+    conn.open(B);
+    conn.answer = (method, params) => (method === 'textDocument/definition' ? definitionTo(B, 7) : { method, params, epoch: conn.changeEpoch });
+    prefetch = new Prefetcher({ enabled: true, logger, shared: (fn) => fn() });
+    prefetch.watch(root);
+  });
+  afterEach(() => {
+    prefetch.dispose();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('speculates the hover at a definition target and serves the agent from it, sending nothing more', async () => {
+    await query('textDocument/definition', at(A, 1));
+    await idle(prefetch);
+    const sent = conn.sent.length;
+    expect(conn.sent.map((s) => s.method)).toContain('textDocument/hover');
+    const hover = await query('textDocument/hover', at(B, 7));
+    expect(hover).toEqual({ method: 'textDocument/hover', params: at(B, 7), epoch: 0 });
+    expect(conn.sent.length).toBe(sent);
+    expect(prefetch.snapshot()).toMatchObject({ hits: 1, misses: 1, rules: { 'definition→hover': { hits: 1 } } });
+  });
+
+  it('never serves an answer across a change of the workspace epoch', async () => {
+    await query('textDocument/definition', at(A, 1));
+    await idle(prefetch);
+    conn.changeEpoch++;
+    const hover = await query('textDocument/hover', at(B, 7));
+    expect(hover).toMatchObject({ epoch: 1 });
+    expect(prefetch.snapshot()).toMatchObject({ hits: 0, misses: 2 });
+  });
+
+  function holdMethod(method: string): () => void {
+    let release!: () => void;
+    conn.hold.set(method, new Promise<void>((r) => (release = r)));
+    return release;
+  }
+
+  it('lets an agent call join a speculation on its way (partial hit)', async () => {
+    const release = holdMethod('textDocument/hover');
+    await query('textDocument/definition', at(A, 1));
+    await until(() => conn.sent.some((s) => s.method === 'textDocument/hover'));
+    expect(prefetch.snapshot().in_flight).toBeGreaterThan(0);
+    // Released only after the agent's call has looked the query up (it found it on its way).
+    setTimeout(release, 50);
+    const hover = query('textDocument/hover', at(B, 7));
+    expect(await hover).toMatchObject({ method: 'textDocument/hover', params: at(B, 7) });
+    expect(conn.sent.filter((s) => s.method === 'textDocument/hover').length).toBe(1);
+    // A partial hit, unless this machine took longer than the hold to look it up (then a hit).
+    const st = prefetch.snapshot();
+    expect([st.partial_hits + st.hits, st.misses]).toEqual([1, 1]);
+  });
+
+  it('cancels speculations nobody joined when the agent asks for something else, and drops them silently', async () => {
+    const releaseHover = holdMethod('textDocument/hover');
+    const releaseRefs = holdMethod('textDocument/references');
+    await query('textDocument/definition', at(A, 1));
+    await until(() => conn.sent.filter((s) => s.method !== 'textDocument/definition').length === 2);
+    const specs = conn.sent.filter((s) => s.method !== 'textDocument/definition');
+    expect(specs.map((s) => s.method).sort()).toEqual(['textDocument/hover', 'textDocument/references']);
+    await query('textDocument/documentSymbol', { textDocument: { uri: A } });
+    expect(specs.every((s) => s.signal?.aborted === true)).toBe(true);
+    releaseHover();
+    releaseRefs();
+    await idle(prefetch);
+    expect(prefetch.snapshot()).toMatchObject({ dropped: 2, hits: 0 });
+    expect(await query('textDocument/hover', at(B, 7))).toMatchObject({ method: 'textDocument/hover' });
+  });
+
+  it('cancels its speculations when a writing or exclusive agent call is about to run', async () => {
+    const release = holdMethod('textDocument/hover');
+    await query('textDocument/definition', at(A, 1));
+    await until(() => conn.sent.some((s) => s.method === 'textDocument/hover'));
+    const hover = conn.sent.find((s) => s.method === 'textDocument/hover');
+    expect(hover?.signal?.aborted).toBe(false);
+    prefetch.yieldToAgent();
+    expect(hover?.signal?.aborted).toBe(true);
+    release();
+  });
+
+  it('never opens a document: no speculation names one the agent has not opened, or one agent-lsp opened for itself', async () => {
+    conn.docs.delete(B);
+    await query('textDocument/definition', at(A, 1));
+    await idle(prefetch);
+    expect(conn.sent.map((s) => s.method)).toEqual(['textDocument/definition']);
+    conn.open(B, true);
+    await query('textDocument/definition', at(A, 2));
+    await idle(prefetch);
+    expect(conn.sent.map((s) => s.method)).toEqual(['textDocument/definition', 'textDocument/definition']);
+    expect(prefetch.snapshot()).toMatchObject({ launched: 0 });
+  });
+
+  it('keeps at most two speculations in flight', async () => {
+    let release!: () => void;
+    conn.gate = new Promise<void>((r) => (release = r));
+    conn.answer = (method, params) => (method === 'textDocument/definition' ? [...definitionTo(B, 7), ...definitionTo(A, 3)] : { method, params });
+    const def = query('textDocument/definition', at(A, 1));
+    release();
+    await def;
+    expect(prefetch.snapshot().predictions).toBe(4);
+    expect(prefetch.snapshot().in_flight).toBeLessThanOrEqual(2);
+    await idle(prefetch);
+    expect(prefetch.snapshot().launched).toBe(2);
+  });
+
+  it('forgets the answers of a server that crashed', async () => {
+    await query('textDocument/definition', at(A, 1));
+    await idle(prefetch);
+    expect(prefetch.snapshot().cache_entries).toBeGreaterThan(0);
+    conn.crashNow();
+    expect(prefetch.snapshot().cache_entries).toBe(0);
+  });
+
+  it('a failed speculation never reaches the agent; its own call asks again', async () => {
+    conn.answer = (method, params) => (method === 'textDocument/definition' ? definitionTo(B, 7) : method === 'textDocument/hover' && conn.sent.length < 3 ? new Error('server busy') : { method, params });
+    await query('textDocument/definition', at(A, 1));
+    await idle(prefetch);
+    expect(await query('textDocument/hover', at(B, 7))).toEqual({ method: 'textDocument/hover', params: at(B, 7) });
+  });
+
+  it('with prefetch off, sends every query and predicts nothing', async () => {
+    const off = new Prefetcher({ enabled: false, logger, shared: (fn) => fn() });
+    off.watch(root);
+    const c = conn as unknown as LspConnection;
+    await off.request(c, 'textDocument/definition', at(A, 1), signal);
+    await off.request(c, 'textDocument/definition', at(A, 1), signal);
+    expect(conn.sent.map((s) => s.method)).toEqual(['textDocument/definition', 'textDocument/definition']);
+    expect(off.snapshot()).toMatchObject({ enabled: false, predictions: 0, hits: 0 });
+    off.dispose();
+  });
+
+  it('raises its threshold when its speculations keep going unused', async () => {
+    conn.answer = (method, params) => (method === 'textDocument/definition' ? definitionTo(B, 10 + (params as { position: { line: number } }).position.line) : { method, params });
+    for (let i = 0; i < 20; i++) {
+      await query('textDocument/definition', at(A, i));
+      await idle(prefetch);
+      // The agent does hover next, as predicted, but never where the rule guessed.
+      await query('textDocument/hover', at(A, 100 + i));
+    }
+    expect(prefetch.snapshot().threshold).toBeGreaterThan(0.7);
+    expect(prefetch.snapshot().hits).toBe(0);
+  });
+
+  it('learns what agents of this workspace do next: a rule they never follow stops launching', async () => {
+    conn.answer = (method, params) => (method === 'textDocument/definition' ? definitionTo(B, 10 + (params as { position: { line: number } }).position.line) : { method, params });
+    const launchedAfter = async (i: number) => {
+      await query('textDocument/definition', at(A, i));
+      await idle(prefetch);
+      await query('textDocument/documentSymbol', { textDocument: { uri: A } });
+      return prefetch.snapshot().rules['definition→hover']?.launched ?? 0;
+    };
+    const counts: number[] = [];
+    for (let i = 0; i < 10; i++) counts.push(await launchedAfter(i));
+    // Launched while nothing was known; once definition → documentSymbol was seen five times, no more.
+    expect(counts[0]).toBe(1);
+    expect(counts[9]).toBe(counts[6]);
+    expect(counts[9]).toBeLessThan(10);
+  });
+
+  it('stands aside while the workspace has more than one folder (its watcher sees only the root)', async () => {
+    prefetch.watch(root, 2);
+    await query('textDocument/hover', at(A, 1));
+    await query('textDocument/hover', at(A, 1));
+    expect(conn.sent.length).toBe(2);
+    expect(prefetch.snapshot()).toMatchObject({ hits: 0, predictions: 0, cache_entries: 0 });
+    prefetch.watch(root, 1);
+    await query('textDocument/hover', at(A, 1));
+    await query('textDocument/hover', at(A, 1));
+    expect(prefetch.snapshot().hits).toBe(1);
+  });
+
+  it('never caches a method outside the allow-list', async () => {
+    await query('textDocument/rename', { ...at(A, 1), newName: 'x' });
+    await query('textDocument/rename', { ...at(A, 1), newName: 'x' });
+    expect(conn.sent.length).toBe(2);
+    expect(prefetch.snapshot()).toMatchObject({ hits: 0, misses: 0, cache_entries: 0 });
+  });
+});

@@ -1,0 +1,30 @@
+/**
+ * The only LSP requests a speculation may ever send: each one reads, none edits, executes,
+ * formats or renames. Anything not named here (an unknown method included) is refused, whatever
+ * a prediction rule asks for. Code actions are listed only; `codeAction/resolve` and
+ * `workspace/executeCommand` are not here.
+ */
+export const SPECULATABLE_METHODS: ReadonlySet<string> = new Set([
+  'textDocument/hover',
+  'textDocument/definition',
+  'textDocument/typeDefinition',
+  'textDocument/implementation',
+  'textDocument/declaration',
+  'textDocument/references',
+  'textDocument/documentSymbol',
+  'workspace/symbol',
+  'textDocument/diagnostic',
+  'textDocument/codeAction',
+  'textDocument/signatureHelp',
+  'textDocument/prepareRename',
+  'textDocument/prepareCallHierarchy',
+  'callHierarchy/incomingCalls',
+  'callHierarchy/outgoingCalls',
+  'textDocument/documentHighlight',
+  'textDocument/inlayHint',
+]);
+
+/** Whether a request may be sent speculatively, or served from the prefetch cache. */
+export function canSpeculate(method: string): boolean {
+  return SPECULATABLE_METHODS.has(method);
+}
