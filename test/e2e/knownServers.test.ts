@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,10 +134,14 @@ function at(fixtureDir: string, file: string, text: string): { line: number; col
   return positionOf(join(fixtureDir, file), text.split('\n')[0] as string);
 }
 
-/** The fixture's directory: in test/fixtures, or a temporary one written now (removed by `cleanup`). */
+/** A temporary copy of the fixture in test/fixtures, or one written now (removed by `cleanup`). */
 function fixtureDir(fixture: Case['fixture']): { dir: string; cleanup(): void } {
-  if (typeof fixture === 'string') return { dir: join(FIXTURES, fixture), cleanup: () => undefined };
   const dir = mkdtempSync(join(tmpdir(), 'agent-lsp-known-'));
+  // A copy: servers write caches beside the sources (ccls its .ccls-cache), never into the repository.
+  if (typeof fixture === 'string') {
+    cpSync(join(FIXTURES, fixture), dir, { recursive: true });
+    return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  }
   for (const [name, text] of Object.entries(fixture)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), text);
