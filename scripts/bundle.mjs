@@ -5,12 +5,16 @@
 // than every package's build, else the unbundled packages.
 import { rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
-const OUT = join(REPO, 'dist');
+// `--outdir <dir>` (scripts/release-pack.mjs stages the installable package with it): the
+// rewritten import.meta.url values still assume the bundle sits in <package root>/dist.
+const outdirArg = process.argv.indexOf('--outdir');
+const OUT = outdirArg > 0 ? resolve(process.argv[outdirArg + 1]) : join(REPO, 'dist');
+const MAPPED_OUT = join(REPO, 'dist');
 const PACKAGES = join(REPO, 'packages');
 
 /**
@@ -25,7 +29,7 @@ const ownImportMetaUrl = {
       const { readFile } = await import('node:fs/promises');
       const source = await readFile(path, 'utf8');
       if (!source.includes('import.meta.url')) return { contents: source, loader: 'js', resolveDir: dirname(path) };
-      const fromOut = relative(OUT, path).split(sep).join('/');
+      const fromOut = relative(MAPPED_OUT, path).split(sep).join('/');
       return { contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromOut)}, import.meta.url).href`), loader: 'js', resolveDir: dirname(path) };
     });
   },
@@ -92,5 +96,5 @@ const result = await build({
 const outputs = Object.values(result.metafile.outputs);
 const kib = Math.round(outputs.reduce((sum, o) => sum + o.bytes, 0) / 1024);
 if (process.argv.includes('--meta')) writeFileSync(join(OUT, 'meta.json'), JSON.stringify(result.metafile));
-writeFileSync(join(OUT, 'README'), 'Built by scripts/bundle.mjs (pnpm build); bin/agent-lsp runs agent-lsp.mjs when it is newer than the packages\' builds.\n');
-process.stderr.write(`bundle: dist/agent-lsp.mjs and ${outputs.length - 1} chunks, ${kib} KiB\n`);
+if (OUT === MAPPED_OUT) writeFileSync(join(OUT, 'README'), 'Built by scripts/bundle.mjs (pnpm build); bin/agent-lsp runs agent-lsp.mjs when it is newer than the packages\' builds.\n');
+process.stderr.write(`bundle: ${OUT === MAPPED_OUT ? 'dist' : OUT}/agent-lsp.mjs and ${outputs.length - 1} chunks, ${kib} KiB\n`);

@@ -179,10 +179,18 @@ function typescriptPlan(req: RunRequest): RunnerPlan {
   return { language: 'typescript', runner: 'tsc', argv: [...argv, '--noEmit', '--pretty', 'false', '-p', req.dir], cwd: req.dir, parsers: ['tsc'], env: {} };
 }
 
-/** The tsc of the TypeScript agent-lsp runs typescript-language-server with. */
+/**
+ * The tsc of the TypeScript agent-lsp runs typescript-language-server with: @agent-lsp/lsp's in a
+ * checkout; in the installed package (one bundle, no @agent-lsp/* packages) its own dependency.
+ */
 function bundledTsc(): string {
   const fromTools = createRequire(import.meta.url);
-  const fromLsp = createRequire(fromTools.resolve('@agent-lsp/lsp'));
+  let fromLsp = fromTools;
+  try {
+    fromLsp = createRequire(fromTools.resolve('@agent-lsp/lsp'));
+  } catch {
+    // The installed package: typescript is a dependency beside the bundle.
+  }
   return join(dirname(fromLsp.resolve('typescript/package.json')), 'bin', 'tsc');
 }
 
