@@ -31,7 +31,7 @@ const pyright: ServerDefinition = {
   extensions: { '.py': 'python', '.pyi': 'python' },
   rootMarkers: ['pyproject.toml', 'pyrightconfig.json', 'setup.py', 'setup.cfg', 'requirements.txt'],
   readiness: 'pyright',
-  installHint: 'pyright is bundled with agent-lsp: run `pnpm install` in the agent-lsp checkout.',
+  installHint: 'pyright comes with agent-lsp: reinstall the agent-lsp package, or run `pnpm install` in an agent-lsp checkout.',
   resolve(rootDir): ResolvedServer | undefined {
     const dir = packageDir('pyright');
     if (!dir) return undefined;
@@ -76,7 +76,7 @@ const typescript: ServerDefinition = {
   rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
   readiness: 'tsserver',
   exactDiagnostics: 'tsserver',
-  installHint: 'typescript-language-server and typescript are bundled with agent-lsp: run `pnpm install` in the agent-lsp checkout.',
+  installHint: 'typescript-language-server and typescript come with agent-lsp: reinstall the agent-lsp package, or run `pnpm install` in an agent-lsp checkout.',
   resolve(): ResolvedServer | undefined {
     const tsls = packageDir('typescript-language-server');
     const ts = packageDir('typescript');
