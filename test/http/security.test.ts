@@ -102,6 +102,10 @@ describe('serve --http --no-auth', () => {
       expect(r.code).not.toBe(0);
       expect(r.stderr).toMatch(/--no-auth is allowed only on a loopback address/);
       expect(r.stderr).not.toMatch(/listening on/);
+      // The original agent-lsp's --listen-addr is the same option.
+      const original = await runCli(home.home, ['serve', '--http', '--no-auth', '--listen-addr', '0.0.0.0', '--port', '0']);
+      expect(original.code).not.toBe(0);
+      expect(original.stderr).toMatch(/--no-auth is allowed only on a loopback address/);
     } finally {
       home.remove();
     }

@@ -4,6 +4,7 @@ import { generateToken, httpConfigurationError, serveHttp, type AgentLspServerOp
 export interface HttpServeFlags {
   port?: string;
   listen?: string;
+  listenAddr?: string;
   token?: string;
   auth?: boolean;
   allowOrigin?: string[];
@@ -23,7 +24,7 @@ function positiveNumber(value: string | undefined, flag: string, program: Comman
  * never logged anywhere else), refusals that must stop the start, then the server until SIGTERM.
  */
 export async function runHttpServe(flags: HttpServeFlags, agent: AgentLspServerOptions, program: Command, err: (line: string) => void): Promise<void> {
-  const listen = flags.listen ?? '127.0.0.1';
+  const listen = flags.listenAddr ?? flags.listen ?? '127.0.0.1';
   const port = positiveNumber(flags.port ?? '0', '--port', program, true) ?? 0;
   if (port > 65535) program.error('error: --port must be at most 65535');
   const sessionIdleTimeoutMs = positiveNumber(flags.sessionIdleTimeout, '--session-idle-timeout', program);

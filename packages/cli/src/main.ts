@@ -28,6 +28,7 @@ interface ServeOptions {
   http?: boolean;
   port?: string;
   listen?: string;
+  listenAddr?: string;
   token?: string;
   auth?: boolean;
   allowOrigin?: string[];
@@ -160,6 +161,8 @@ export function buildProgram(injected: FrontInjection = {}): Command {
       .option('--http', 'serve MCP over Streamable HTTP at /mcp instead of stdio')
       .option('--port <n>', 'with --http: the port (0 picks a free one and prints it)', '0')
       .option('--listen <addr>', 'with --http: the address to listen on', '127.0.0.1')
+      // The original agent-lsp's name for --listen.
+      .addOption(new Option('--listen-addr <addr>').hideHelp())
       .option('--token <token>', 'with --http: the bearer token clients must send (or AGENT_LSP_TOKEN; else one is generated and printed once)')
       .option('--no-auth', 'with --http on a loopback address only: accept requests without a token')
       .option('--allow-origin <origin...>', 'with --http: browser origins allowed besides loopback ones')

@@ -21,7 +21,6 @@ export function originalCompat(args: readonly string[], env: NodeJS.ProcessEnv, 
     servers.push(...parsed.servers);
     notes.push(...parsed.notes);
   }
-  if (env['AGENT_LSP_TOKEN'] !== undefined) notes.push('AGENT_LSP_TOKEN is ignored: agent-lsp serves MCP on stdio only (no --http).');
   if (notes.length > 0) warn(`agent-lsp: from the original agent-lsp's options, ${notes.length === 1 ? 'this is' : 'these are'} not used:\n  ${notes.join('\n  ')}`);
   const auditLog = env['AGENT_LSP_AUDIT_LOG'];
   return { servers, ...(auditLog ? { auditLog } : {}) };

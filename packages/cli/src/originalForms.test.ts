@@ -31,12 +31,11 @@ describe("the original agent-lsp's positional forms", () => {
     expect(server).toMatchObject({ id: 'lua:my-lua-ls', languageIds: ['lua'], extensions: { '.lua': 'lua' } });
   });
 
-  it('takes AGENT_LSP_AUDIT_LOG and says once that AGENT_LSP_TOKEN is not used', () => {
+  it('takes AGENT_LSP_AUDIT_LOG, and AGENT_LSP_TOKEN without a word (serve --http reads it)', () => {
     const warnings: string[] = [];
     const compat = originalCompat([], { AGENT_LSP_AUDIT_LOG: '/tmp/audit.jsonl', AGENT_LSP_TOKEN: 'x' }, (l) => warnings.push(l));
     expect(compat).toEqual({ servers: [], auditLog: '/tmp/audit.jsonl' });
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain('AGENT_LSP_TOKEN is ignored');
+    expect(warnings).toEqual([]);
     expect(originalCompat(['daemon-stauts'], {}, (l) => warnings.push(l))).toBeUndefined();
   });
 });
