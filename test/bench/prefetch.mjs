@@ -294,6 +294,9 @@ Why calls miss (from the code, test/bench/prefetch.mjs's traces make each case o
 - A hit still pays the MCP round trip and the tool's own work (fresh-section resync of changed
   files, the document check, converting and paging the answer): compare "hit p50" with the MCP
   floor; the cache lookup itself is not what keeps a hit above 2 ms on this loaded machine.
+- p95 is set by the few slow calls of each trace (find_symbol: workspace/symbol over the whole
+  stdlib; first diagnostics of a file), which prefetch does not predict; which front asks first
+  alternates, and the first pays for work the shared server then reuses for the second.
 `;
 }
 
