@@ -1,6 +1,6 @@
 // `pnpm bench`: cold vs warm time to the first complete find_references answer, through the
 // broker, beside the language server's own warm answer time; figures into docs/benchmarks.md.
-// `node test/bench/run.mjs --only fairness` reruns only the fairness section and replaces it there.
+// `node test/bench/run.mjs --only fairness|startup|prefetch` reruns only that section and replaces it there.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { brokerOverhead } from './brokerOverhead.mjs';
 import { fairness } from './fairness.mjs';
 import { previewEditLatency } from './previewEdit.mjs';
 import { STARTUP_HEADING, startupSection } from './startup.mjs';
+import { PREFETCH_HEADING, prefetchSection } from './prefetch.mjs';
 import { effectSources, openQueryTarget, pythonStdlib } from './corpora.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -100,10 +101,11 @@ async function onlySection(tmp, heading = FAIRNESS_HEADING, make = () => fairnes
 
 if (process.argv.includes('--only')) {
   const what = process.argv[process.argv.indexOf('--only') + 1];
-  if (what !== 'fairness' && what !== 'startup') throw new Error(`--only takes "fairness" or "startup", not ${what}`);
+  if (what !== 'fairness' && what !== 'startup' && what !== 'prefetch') throw new Error(`--only takes "fairness", "startup" or "prefetch", not ${what}`);
   const only = mkdtempSync(join(tmpdir(), 'agent-lsp-bench-'));
   try {
     if (what === 'startup') await onlySection(only, STARTUP_HEADING, () => startupSection(log));
+    else if (what === 'prefetch') await onlySection(only, PREFETCH_HEADING, () => prefetchSection(log));
     else await onlySection(only);
   } finally {
     rmSync(only, { recursive: true, force: true });
@@ -133,6 +135,8 @@ try {
   const fairnessSection = await fairness(results[1].corpus, log);
   log('A fresh front\'s start-up and memory (python-basic fixture)…');
   const startup = await startupSection(log);
+  log('Speculative prefetch: agent traces, prefetch on vs off (stdlib, effect sources)…');
+  const prefetch = await prefetchSection(log);
   const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
   const m = (ms) => `${Math.round(ms)} ms`;
   const rows = results.map(({ corpus, cold, warm, server, rss }) =>
@@ -177,7 +181,8 @@ Targets (issue 4): under 1 ms added at p50 by the broker hop; 0 errors under loa
 
 ${overhead}
 ${fairnessSection}
-${startup}`;
+${startup}
+${prefetch}`;
   writeFileSync(DOC, doc);
   process.stdout.write(doc);
 } finally {
