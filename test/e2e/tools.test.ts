@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
@@ -105,7 +105,15 @@ describe('the MCP tools against real pyright and typescript-language-server', ()
     const found = ok(await agent.call('find_symbol', { query: 'distance', language_id: 'python' }));
     expect((found['symbols'] as { name: string; match: string; file: string }[])[0]).toMatchObject({ name: 'distance', match: 'exact', file: 'python-basic/app/geometry.py' });
     const classes = ok(await agent.call('find_symbol', { query: 'Circle', kind: 'class', language_id: 'typescript' }));
-    expect(classes['symbols']).toEqual([expect.objectContaining({ name: 'Circle', kind: 'class', file: 'ts-basic/src/shapes.ts', line: 5 })]);
+    // The fixtures are three tsconfig projects side by side; tsserver searches only loaded projects,
+    // so find_symbol loads each: both declarations of Circle, not whichever project was open.
+    const declaring = readdirSync(FIXTURES, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts') && !f.includes('node_modules') && /\bclass Circle\b/.test(readFileSync(join(FIXTURES, f), 'utf8')))
+      .sort();
+    expect(declaring).toEqual(['symbols-ts/src/shapes.ts', 'ts-basic/src/shapes.ts']);
+    expect(classes['complete']).toBe(true);
+    expect((classes['symbols'] as { name: string; kind: string; file: string }[]).map((c) => `${c.name} ${c.kind} ${c.file}`).sort()).toEqual(declaring.map((f) => `Circle class ${f}`));
+    expect(classes['symbols']).toContainEqual(expect.objectContaining({ file: 'ts-basic/src/shapes.ts', line: 5 }));
   });
 
   it('completes members and shows the active parameter', async () => {

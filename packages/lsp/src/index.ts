@@ -26,3 +26,4 @@ export * from './serverScope.js';
 export * from './knownServers.js';
 export * from './knownServerDefinitions.js';
 export * from './projectExecutables.js';
+export * from './seedFile.js';

@@ -1,9 +1,9 @@
-import { readdirSync } from 'node:fs';
-import { extname, join, sep } from 'node:path';
-import type { DocumentSymbol, SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol';
+import { sep } from 'node:path';
+import type { DocumentSymbol, SymbolInformation } from 'vscode-languageserver-protocol';
 import { UserError, uriToPath } from '@agent-lsp/protocol';
-import type { LspConnection, ServerDefinition } from '@agent-lsp/lsp';
+import type { LspConnection } from '@agent-lsp/lsp';
 import { isNotReady, openReadyDocument, type ReadyDocument } from './documentQuery.js';
+import { loadEveryProject, workspaceSymbols } from './projectSeeds.js';
 import { awaitReady, type NotReadyResult, type ReadinessArgs } from './readinessGate.js';
 import { closeMatches, modulePrefixes, parseSymbolPath, qualifiedName, resolveSymbolPath, symbolTree, type ParsedSymbolPath, type SymbolNode } from './symbolPath.js';
 import { symbolServers } from './tools/symbols.js';
@@ -39,32 +39,13 @@ export async function candidatesInFile(ctx: ToolContext, doc: ReadyDocument, pat
 
 /** Files whose document symbols are examined for one path: the workspace index's best. */
 const MAX_FILES = 25;
-const SKIPPED_DIRS = new Set(['node_modules', '.git', '.venv', 'venv', '__pycache__', 'dist', 'build', 'vendor']);
 
-/** A source file of the server's language under `root` (breadth first), so a server without open files has a project. */
-function anySourceFile(root: string, server: ServerDefinition): string | undefined {
-  const exts = Object.keys(server.extensions);
-  const queue = [root];
-  for (let visited = 0; queue.length > 0 && visited < 200; visited++) {
-    const dir = queue.shift() as string;
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    const file = entries.find((e) => e.isFile() && exts.includes(extname(e.name).toLowerCase()));
-    if (file) return join(dir, file.name);
-    for (const e of entries) if (e.isDirectory() && !e.name.startsWith('.') && !SKIPPED_DIRS.has(e.name)) queue.push(join(dir, e.name));
-  }
-  return undefined;
-}
 
 /** The workspace index's symbols named like the path's last segment (Go's `Rect.Area` and `(*Rect).Area` included). */
-async function indexedFiles(ctx: ToolContext, conn: LspConnection, last: string, others: string[]): Promise<string[]> {
-  const result = await ctx.workspace.query<(SymbolInformation | WorkspaceSymbol)[] | null>(conn, 'workspace/symbol', { query: last }, ctx.signal);
+async function indexedFiles(ctx: ToolContext, conn: LspConnection, last: string, others: string[], projectFiles: readonly string[]): Promise<string[]> {
+  const result = await workspaceSymbols(ctx, conn, last, projectFiles);
   const files: string[] = [];
-  for (const s of result ?? []) {
+  for (const s of result) {
     const name = s.name.replace(/^.*[.)]/, '');
     if (name !== last && s.name !== last) {
       if (others.length < 5 && !others.includes(s.name)) others.push(`${s.containerName ? `${s.containerName}.` : ''}${s.name}`);
@@ -86,23 +67,19 @@ export async function findSymbolCandidates(ctx: ToolContext, parsed: ParsedSymbo
   const path = parsed.segments.join('.');
   const files: string[] = [];
   const others: string[] = [];
-  const conns: LspConnection[] = [];
+  const conns: { conn: LspConnection; projectFiles: string[] }[] = [];
   for (const server of await symbolServers(ctx, args.language_id)) {
     const conn = await ctx.workspace.connection(server);
     if (!conn.supports('workspace/symbol')) continue;
-    // typescript-language-server answers only for projects it has a file of open.
-    if (conn.documents.uris().length === 0) {
-      const any = anySourceFile(ctx.workspace.primaryRoot as string, server);
-      if (any) await ctx.workspace.openDocument(any);
-    }
+    const projectFiles = (await loadEveryProject(ctx, conn)).files;
     const notReady = await awaitReady(conn, args, ctx);
     if (notReady) return notReady;
-    conns.push(conn);
-    for (const f of await indexedFiles(ctx, conn, last, others)) if (!files.includes(f)) files.push(f);
+    conns.push({ conn, projectFiles });
+    for (const f of await indexedFiles(ctx, conn, last, others, projectFiles)) if (!files.includes(f)) files.push(f);
   }
   // Nothing declares the last name: the files that declare its containers hold the close matches.
   for (const segment of files.length === 0 ? parsed.segments.slice(0, -1).reverse() : []) {
-    for (const conn of conns) for (const f of await indexedFiles(ctx, conn, segment, [])) if (!files.includes(f)) files.push(f);
+    for (const { conn, projectFiles } of conns) for (const f of await indexedFiles(ctx, conn, segment, [], projectFiles)) if (!files.includes(f)) files.push(f);
     if (files.length > 0) break;
   }
   const candidates: SymbolCandidate[] = [];

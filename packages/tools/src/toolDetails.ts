@@ -50,7 +50,7 @@ export const TOOL_DETAILS: Readonly<Record<string, string>> = {
   list_symbols:
     'The outline of a file: classes, functions, methods, variables, with their ranges and nesting. format "tree" (default) indents members under their class; "flat" gives each symbol\'s dotted `path` (Class.method) instead, one per line.',
   find_symbol:
-    'Search the workspace for symbols by name (workspace/symbol). Exact name matches are listed first and marked match:"exact"; servers also return fuzzy matches, marked as such. Optional kind filter (function, class, method, variable, …). detail_level "hover" adds each listed symbol\'s hover (signature and the start of its docs, up to 400 characters) and makes the default page 20; "basic" (default) lists names and places only.',
+    'Search the workspace for symbols by name (workspace/symbol). Exact name matches are listed first and marked match:"exact"; servers also return fuzzy matches, marked as such. TypeScript: tsserver searches one project at a time, so every tsconfig/jsconfig project under the root (up to 64; complete is false beyond) is loaded and searched. Optional kind filter (function, class, method, variable, …). detail_level "hover" adds each listed symbol\'s hover (signature and the start of its docs, up to 400 characters) and makes the default page 20; "basic" (default) lists names and places only.',
   get_completions:
     'What the server would complete at a position (members after a dot, names in scope), in the server\'s order.',
   get_signature_help:

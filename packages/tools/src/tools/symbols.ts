@@ -18,6 +18,7 @@ import { projectLanguages } from '../projectLanguages.js';
 import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../schemas.js';
 import { SYMBOL_KIND_NAMES, symbolKindName } from '../symbolKinds.js';
+import { loadEveryProject, workspaceSymbols } from '../projectSeeds.js';
 import { defineTool, READ_ONLY, type ToolContext } from '../toolDefinition.js';
 
 export function hoverText(contents: Hover['contents']): string {
@@ -253,14 +254,18 @@ export const findSymbol = defineTool({
       throw new UserError('invalid_argument', `Unknown kind "${args.kind}". Use one of: ${SYMBOL_KIND_NAMES.join(', ')}.`);
     }
     const servers = await symbolServers(ctx, args.language_id);
+    // Projects of a server that answers only for loaded projects and were too many to load.
+    let unloadedProjects = 0;
     const asked = await fanOut<FoundSymbol[], NotReadyResult>(
       servers,
       (server) => ctx.workspace.connection(server),
       async (conn) => {
+        const projects = await loadEveryProject(ctx, conn);
+        unloadedProjects += projects.unloaded;
         const notReady = await awaitReady(conn, args, ctx);
         if (notReady) return { stop: notReady };
-        const result = await ctx.workspace.query<(SymbolInformation | WorkspaceSymbol)[] | null>(conn, 'workspace/symbol', { query: args.query }, ctx.signal);
-        return { value: foundSymbols(ctx, conn, result ?? [], args) };
+        const result = await workspaceSymbols(ctx, conn, args.query, projects.files);
+        return { value: foundSymbols(ctx, conn, result, args) };
       },
       ctx.signal,
     );
@@ -274,7 +279,7 @@ export const findSymbol = defineTool({
     const withHover = args.detail_level === 'hover';
     const p = page(all, args.offset, args.limit, withHover ? 20 : 100);
     if (withHover) await addHovers(ctx, p.items);
-    const complete = p.complete && asked.allAnswered;
+    const complete = p.complete && asked.allAnswered && unloadedProjects === 0;
     return { ready: true, total: p.total, complete, offset: p.offset, limit: p.limit, returned: p.returned, servers: asked.servers, symbols: p.items };
   },
   text: (r) => {
