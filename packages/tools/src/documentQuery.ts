@@ -23,7 +23,6 @@ export interface ReadyDocument {
 export async function openReadyDocument(
   ctx: ToolContext,
   args: { file_path: string; language_id?: string | undefined } & ReadinessArgs,
-  retried = false,
 ): Promise<ReadyDocument | NotReadyResult> {
   await ctx.workspace.ensureRoots(args.file_path);
   const path = ctx.workspace.resolveFile(args.file_path);
@@ -35,9 +34,6 @@ export async function openReadyDocument(
   // tells whether it did; the file is read again only then).
   await ctx.workspace.syncFromDisk([path]);
   const doc = handle.conn.documents.get(handle.uri);
-  // The server (or its broker) went away while we waited, taking its documents with it: the next
-  // connection is a new server (or broker), so the file is opened once more there.
-  if (!doc && !handle.conn.isAlive && !retried) return openReadyDocument(ctx, args, true);
   if (!doc) throw new UserError('file_not_found', `${label} was removed while agent-lsp waited for ${handle.conn.server.displayName}.`);
   return { handle: { ...handle, doc }, label };
 }
