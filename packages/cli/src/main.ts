@@ -8,6 +8,7 @@ import type { AgentLspServerOptions } from '@agent-lsp/server';
 import type { AuditTailOptions } from './auditCommand.js';
 import type { BrokerCommandOptions, DaemonStopOptions } from './daemonCommands.js';
 import type { DoctorCommandOptions } from './doctorCommand.js';
+import type { HttpServeFlags } from './httpServe.js';
 import type { LspCommandOptions } from './lspCommand.js';
 import { registerInstallCommands } from './installCommands.js';
 import { originalCompat } from './originalCompat.js';
@@ -18,7 +19,8 @@ import { registerSkillsCommand } from './skillsCommand.js';
 // tools, and `--version` or `daemon-status` answer without loading the whole server.
 const TOOL_GROUP_NAMES = 'lifecycle, workspace, analysis, navigation, editing, simulation, skills, build';
 
-interface ServeOptions {
+/** serve's options: its own, and the --http ones httpServe.ts reads. */
+interface ServeOptions extends HttpServeFlags {
   tools?: string;
   config?: string;
   daemon: string;
@@ -26,14 +28,6 @@ interface ServeOptions {
   auditLog?: string;
   root?: string;
   http?: boolean;
-  port?: string;
-  listen?: string;
-  listenAddr?: string;
-  token?: string;
-  auth?: boolean;
-  allowOrigin?: string[];
-  sessionIdleTimeout?: string;
-  maxBodyBytes?: string;
   prefetch: string;
 }
 

@@ -15,6 +15,11 @@ export function page<T>(all: readonly T[], offset: number | undefined, limit: nu
   return { items, total: all.length, complete: off + items.length >= all.length, offset: off, limit: lim, returned: items.length };
 }
 
+/** A page's counts, as every paged result carries them (pagingOutput in schemas.ts). */
+export function pageFields<T>(p: Page<T>): Omit<Page<T>, 'items'> {
+  return { total: p.total, complete: p.complete, offset: p.offset, limit: p.limit, returned: p.returned };
+}
+
 /**
  * The first line of a paged list: how many there are and, when this page is not all of them,
  * which ones it shows and where the next page starts — or that the offset is past the end.

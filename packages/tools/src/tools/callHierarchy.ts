@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { callGraph, type CallDirection, type CallEntry } from '../callGraph.js';
 import { isNotReady, openReadyDocument, positionIn } from '../documentQuery.js';
-import { page, pageHeader } from '../paging.js';
+import { page, pageFields, pageHeader } from '../paging.js';
 import { notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../schemas.js';
 import { SymbolTrees } from '../symbolTree.js';
@@ -64,11 +64,7 @@ export const findCallers = defineTool({
     const p = page(graph.calls, args.offset, args.limit, DEFAULT_CALL_LIMIT);
     return {
       ready: true,
-      total: p.total,
-      complete: p.complete,
-      offset: p.offset,
-      limit: p.limit,
-      returned: p.returned,
+      ...pageFields(p),
       symbol: graph.symbol,
       ...(graph.derived_from ? { derived_from: graph.derived_from } : {}),
       ...(graph.notes.length > 0 ? { notes: graph.notes } : {}),

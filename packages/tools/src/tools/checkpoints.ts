@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHECKPOINT_KINDS, RESTORE_ACTIONS, ROLLBACK_POSITIONS, type Checkpoint, type RollbackOutcome, type RollbackPosition, type WorkspaceJournal } from '@agent-lsp/session';
-import { page, pageHeader } from '../paging.js';
+import { page, pageFields, pageHeader } from '../paging.js';
 import { pagingInput, pagingOutput, readyOutput } from '../schemas.js';
 import { defineTool, READ_ONLY, WRITES, type ToolContext } from '../toolDefinition.js';
 import { changeKind, fileChangeOut } from '../writeResult.js';
@@ -53,7 +53,7 @@ export const listCheckpoints = defineTool({
     const { journal, checkpoints } = ctx.ledger.checkpoints.list(args.root_dir);
     ctx.call.noteRoot(journal.root);
     const p = page(checkpoints.map((c) => describeCheckpoint(ctx, journal, c)), args.offset, args.limit, 50);
-    return { ready: true, root: journal.root, total: p.total, complete: p.complete, offset: p.offset, limit: p.limit, returned: p.returned, checkpoints: p.items };
+    return { ready: true, root: journal.root, ...pageFields(p), checkpoints: p.items };
   },
   text: (r) => ((r.total ?? 0) === 0 ? `No checkpoints in ${r.root}.` : `${pageHeader(r, 'checkpoint(s)')}\n${(r.checkpoints ?? []).map(checkpointLine).join('\n')}`),
 });

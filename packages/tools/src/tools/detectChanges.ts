@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { isWithin } from '@agent-lsp/protocol';
 import { fileImpactOutput, fileImpactText, groupByFile, impactOf } from '../blastRadius.js';
 import { git, parseUnifiedDiff, repositoryTop, verifyRef, type ChangedFile } from '../gitDiff.js';
-import { page, pageHeader } from '../paging.js';
+import { page, pageFields, pageHeader } from '../paging.js';
 import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { pagingInput, pagingOutput, readinessInput, readyOutput } from '../schemas.js';
 import { CALLABLE_KINDS, SymbolTrees, TYPE_KINDS, type SymbolNode } from '../symbolTree.js';
@@ -142,11 +142,7 @@ export const detectChanges = defineTool({
     const p = page(symbols, args.offset, args.limit, 100);
     return {
       ready: true,
-      total: p.total,
-      complete: p.complete,
-      offset: p.offset,
-      limit: p.limit,
-      returned: p.returned,
+      ...pageFields(p),
       base,
       risk_rule: RISK_RULE,
       test_rule: TEST_FILE_RULE,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DocumentHighlightKind, type DocumentHighlight } from 'vscode-languageserver-protocol';
 import { isNotReady, openReadyDocument, positionIn, requireSupport } from '../documentQuery.js';
 import { PositionMapper } from '../locations.js';
-import { page, pageHeader } from '../paging.js';
+import { page, pageFields, pageHeader } from '../paging.js';
 import { notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../schemas.js';
 import { defineTool, READ_ONLY } from '../toolDefinition.js';
@@ -41,7 +41,7 @@ export const getDocumentHighlights = defineTool({
       .map((h) => ({ ...mapper.range(uri, h.range), kind: KIND_NAMES[h.kind ?? DocumentHighlightKind.Text] ?? 'text' }))
       .sort((a, b) => a.line - b.line || a.column - b.column);
     const p = page(all, args.offset, args.limit, 500);
-    return { ready: true, total: p.total, complete: p.complete, offset: p.offset, limit: p.limit, returned: p.returned, file: doc.label, highlights: p.items };
+    return { ready: true, ...pageFields(p), file: doc.label, highlights: p.items };
   },
   text: (r) => {
     if (!r.ready) return notReadyText(r as NotReadyResult);

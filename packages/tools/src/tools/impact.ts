@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { UserError } from '@agent-lsp/protocol';
 import { fileImpactOutput, fileImpactText, groupByFile, impactOf, symbolImpactOutput, type SymbolImpact } from '../blastRadius.js';
-import { page, pageHeader } from '../paging.js';
+import { page, pageFields, pageHeader } from '../paging.js';
 import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { pagingInput, pagingOutput, readinessInput, readyOutput } from '../schemas.js';
 import { SymbolTrees } from '../symbolTree.js';
@@ -64,11 +64,7 @@ export const blastRadius = defineTool({
     const tests = uses.filter((u) => u.test).length;
     return {
       ready: true,
-      total: p.total,
-      complete: p.complete,
-      offset: p.offset,
-      limit: p.limit,
-      returned: p.returned,
+      ...pageFields(p),
       test_rule: TEST_FILE_RULE,
       references: uses.length,
       test_references: tests,

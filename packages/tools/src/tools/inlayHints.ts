@@ -3,7 +3,7 @@ import { InlayHintKind, type InlayHint } from 'vscode-languageserver-protocol';
 import { fromLspPosition, splitLines } from '@agent-lsp/protocol';
 import { isNotReady, openReadyDocument, requireSupport } from '../documentQuery.js';
 import { lineWindow, lineWindowInput } from '../lineWindow.js';
-import { page, pageHeader } from '../paging.js';
+import { page, pageFields, pageHeader } from '../paging.js';
 import { notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { filePath, pagingInput, pagingOutput, readinessInput, readyOutput } from '../schemas.js';
 import { defineTool, READ_ONLY } from '../toolDefinition.js';
@@ -51,7 +51,7 @@ export const getInlayHints = defineTool({
       .filter((h) => h.line >= window.first && h.line <= window.last)
       .sort((a, b) => a.line - b.line || a.column - b.column);
     const p = page(all, args.offset, args.limit, 500);
-    return { ready: true, total: p.total, complete: p.complete, offset: p.offset, limit: p.limit, returned: p.returned, hints: p.items };
+    return { ready: true, ...pageFields(p), hints: p.items };
   },
   text: (r) => {
     if (!r.ready) return notReadyText(r as NotReadyResult);

@@ -3,7 +3,7 @@ import { startupMark } from '@agent-lsp/protocol';
 import { isNotReady, openReadyDocument, positionIn, requireSupport } from '../documentQuery.js';
 import { requestLocations } from '../freshAnswer.js';
 import { locationsByFileText, PositionMapper } from '../locations.js';
-import { page, pageHeader } from '../paging.js';
+import { page, pageFields, pageHeader } from '../paging.js';
 import { notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { location, pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../schemas.js';
 import { defineTool, READ_ONLY, type AnyToolDefinition } from '../toolDefinition.js';
@@ -53,7 +53,7 @@ function locationTool(spec: LocationToolSpec): AnyToolDefinition {
       const p = page(all, args.offset, args.limit, DEFAULT_LOCATION_LIMIT);
       const files = new Set(all.map((l) => l.file)).size;
       startupMark(`${spec.name} converted`);
-      return { ready: true, total: p.total, complete: p.complete, offset: p.offset, limit: p.limit, returned: p.returned, files, locations: p.items };
+      return { ready: true, ...pageFields(p), files, locations: p.items };
     },
     text: (r) => {
       if (!r.ready) return notReadyText(r as NotReadyResult);

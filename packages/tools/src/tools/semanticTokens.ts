@@ -4,7 +4,7 @@ import { splitLines, UserError } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import { isNotReady, openReadyDocument } from '../documentQuery.js';
 import { lineWindow, lineWindowInput } from '../lineWindow.js';
-import { page, pageHeader } from '../paging.js';
+import { page, pageFields, pageHeader } from '../paging.js';
 import { notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { filePath, pagingInput, pagingOutput, readinessInput, readyOutput } from '../schemas.js';
 import { decodeSemanticTokens } from '../semanticTokenDecoding.js';
@@ -53,7 +53,7 @@ export const getSemanticTokens = defineTool({
       : await conn.request<SemanticTokens | null>('textDocument/semanticTokens/full', { textDocument: { uri } }, { signal: ctx.signal });
     const all = decodeSemanticTokens(result?.data ?? [], legend, splitLines(text)).filter((t) => t.line >= window.first && t.line <= window.last);
     const p = page(all, args.offset, args.limit, 500);
-    return { ready: true, total: p.total, complete: p.complete, offset: p.offset, limit: p.limit, returned: p.returned, tokens: p.items };
+    return { ready: true, ...pageFields(p), tokens: p.items };
   },
   text: (r) => {
     if (!r.ready) return notReadyText(r as NotReadyResult);

@@ -13,7 +13,7 @@ import type { LspConnection, ServerDefinition } from '@agent-lsp/lsp';
 import { isNotReady, openReadyDocument, positionIn } from '../documentQuery.js';
 import { failedServersText, fanOut, serverOutcomeOutput } from '../fanOut.js';
 import { compareStrings, PositionMapper } from '../locations.js';
-import { page, pageHeader } from '../paging.js';
+import { page, pageFields, pageHeader } from '../paging.js';
 import { projectLanguages } from '../projectLanguages.js';
 import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../schemas.js';
@@ -130,7 +130,7 @@ export const listSymbols = defineTool({
       walk(list as DocumentSymbol[], 0, undefined, '');
     }
     const p = page(flat, args.offset, args.limit, 500);
-    return { ready: true, total: p.total, complete: p.complete, offset: p.offset, limit: p.limit, returned: p.returned, locals_omitted: omitted, symbols: p.items };
+    return { ready: true, ...pageFields(p), locals_omitted: omitted, symbols: p.items };
   },
   text: (r) => {
     if (!r.ready) return notReadyText(r as NotReadyResult);
