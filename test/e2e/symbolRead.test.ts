@@ -2,7 +2,7 @@
 // included), go_to_symbol resolves dotted paths (nested, ambiguous, unknown), and
 // get_symbol_documentation answers with pydoc, go doc or hover — on real pyright,
 // typescript-language-server and gopls.
-import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +40,23 @@ describe('symbol reading on Python (pyright)', () => {
     expect(data).toMatchObject({ name: 'area', qualified_name: 'Circle.area', kind: 'method', file: 'pkg/shapes.py', start_line: 22, end_line: 29 });
     expect(data['source']).toBe(fileLines(root, 'pkg/shapes.py', 22, 29));
     expect(data['source']).toMatch(/^ {4}# The area, cached\.\n {4}@log_calls\n/);
+  });
+
+  it('answers on the disk as it is now: lines inserted above the symbol by an outside write between two calls', async () => {
+    const before = ok(await agent.call('get_symbol_source', { symbol_path: 'Circle.area', file_path: 'pkg/shapes.py' }));
+    const path = join(root, 'pkg', 'shapes.py');
+    const original = readFileSync(path, 'utf8');
+    try {
+      // An editor or another tool adds three lines at the top; the server has the old text open.
+      writeFileSync(path, `# one\n# two\n# three\n${original}`);
+      const after = ok(await agent.call('get_symbol_source', { symbol_path: 'Circle.area', file_path: 'pkg/shapes.py' }));
+      expect(after['start_line']).toBe((before['start_line'] as number) + 3);
+      expect(after['end_line']).toBe((before['end_line'] as number) + 3);
+      expect(after['source']).toBe(fileLines(root, 'pkg/shapes.py', after['start_line'] as number, after['end_line'] as number));
+      expect(after['source']).toBe(before['source']);
+    } finally {
+      writeFileSync(path, original);
+    }
   });
 
   it('finds the innermost symbol at a position, and a nested function by path through the workspace', async () => {
