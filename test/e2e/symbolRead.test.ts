@@ -1,8 +1,8 @@
 // Reading by symbol: get_symbol_source gives a symbol's exact lines (decorators and doc comments
 // included), go_to_symbol resolves dotted paths (nested, ambiguous, unknown), and
-// get_symbol_documentation answers with pydoc, go doc or hover — on real pyright,
+// get_symbol_documentation answers with Python docstrings (read by ast, never imported), go doc or hover — on real pyright,
 // typescript-language-server and gopls.
-import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,12 +94,43 @@ describe('symbol reading on Python (pyright)', () => {
     expect(answer.text).toContain('Square.area (method) pkg/shapes.py:39');
   });
 
-  it('documents a function with pydoc in the workspace interpreter', async () => {
+  it('documents a function from its docstring, read by ast in the workspace interpreter', async () => {
     const answer = await agent.call('get_symbol_documentation', { symbol_path: 'shapes.unused_helper' });
     const data = ok(answer);
-    expect(data['source']).toBe('pydoc');
-    expect((data['command'] as string[]).slice(1)).toEqual(['-m', 'pydoc', 'pkg.shapes.unused_helper']);
-    expect(data['documentation']).toContain('Adds one; nobody calls this.');
+    expect(data['source']).toBe('python ast');
+    expect((data['command'] as string[]).slice(1)).toEqual(['-I', '-', join(root, 'pkg', 'shapes.py'), 'unused_helper']);
+    expect(data['documentation']).toBe('def unused_helper(x: int) -> int\n    Adds one; nobody calls this.\n');
+  });
+
+  it('documents a class with its methods and a decorated method with its decorators', async () => {
+    const cls = ok(await agent.call('get_symbol_documentation', { symbol_path: 'Circle', file_path: 'pkg/shapes.py' }));
+    expect(cls['documentation']).toContain('class Circle\n    A circle.\n');
+    expect(cls['documentation']).toContain('        def area(self) -> float\n            The area.');
+    const method = ok(await agent.call('get_symbol_documentation', { symbol_path: 'Circle.area', file_path: 'pkg/shapes.py' }));
+    expect(method['documentation']).toBe('@log_calls\n@functools.lru_cache(maxsize=None)\ndef area(self) -> float\n    The area.\n');
+  });
+
+  it('never runs the module: a file with side effects at import is read, not imported', async () => {
+    const marker = join(root, 'imported.marker');
+    writeFileSync(
+      join(root, 'pkg', 'effects.py'),
+      `open(${JSON.stringify(marker)}, "w").write("module code ran")\n\n\ndef launch(count: int) -> None:\n    """Starts count rockets."""\n`,
+    );
+    const data = ok(await agent.call('get_symbol_documentation', { file_path: 'pkg/effects.py', symbol_path: 'launch' }));
+    expect(data['documentation']).toBe('def launch(count: int) -> None\n    Starts count rockets.\n');
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('reads the docstring as it is on disk now, after an outside edit', async () => {
+    const file = join(root, 'pkg', 'shapes.py');
+    const before = readFileSync(file, 'utf8');
+    writeFileSync(file, before.replace('"""Adds one; nobody calls this."""', '"""Adds one, edited outside."""'));
+    try {
+      const data = ok(await agent.call('get_symbol_documentation', { symbol_path: 'shapes.unused_helper' }));
+      expect(data['documentation']).toContain('Adds one, edited outside.');
+    } finally {
+      writeFileSync(file, before);
+    }
   });
 });
 

@@ -19,10 +19,8 @@ export const SYMBOL_TOOL_EXAMPLES: Record<string, ToolExample> = {
   get_symbol_documentation: {
     args: { symbol_path: 'shop.pricing.compute_total' },
     result: [
-      'compute_total (pydoc):',
-      'Help on function compute_total in shop.pricing:',
-      '',
-      'shop.pricing.compute_total = compute_total(prices: list[float], discount: float = 0.0) -> float',
+      'compute_total (python ast):',
+      'def compute_total(prices: list[float], discount: float=0.0) -> float',
       '    Sum of the prices, less the discount, plus tax.',
     ].join('\n'),
   },

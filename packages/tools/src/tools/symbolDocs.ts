@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { delimiter, dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import type { Hover } from 'vscode-languageserver-protocol';
 import { detectPythonInterpreter, findExecutable } from '@agent-lsp/lsp';
@@ -10,13 +10,14 @@ import { symbolTargetInput } from '../symbolInput.js';
 import { symbolKindName } from '../symbolKinds.js';
 import { isTarget, resolveSymbolTarget, type SymbolTarget } from '../symbolTarget.js';
 import { defineTool, READ_ONLY, type ToolContext } from '../toolDefinition.js';
+import { docstringReaderArgv, readPythonDocstring } from './pythonDocstrings.js';
 import { hoverText } from './symbols.js';
 
 const DOC_TIMEOUT_MS = 20_000;
 const MAX_DOC_CHARS = 20_000;
 
 interface Answer {
-  source: 'pydoc' | 'go doc' | 'hover';
+  source: 'python ast' | 'go doc' | 'hover';
   documentation: string;
   command?: string[];
 }
@@ -35,35 +36,20 @@ function rootOf(ctx: ToolContext, path: string): string {
   return ctx.workspace.rootList.find((r) => path.startsWith(r.endsWith(sep) ? r : r + sep)) ?? (ctx.workspace.primaryRoot as string);
 }
 
-/** Only symbols pydoc and go doc can name: not locals inside functions. */
+/** Only symbols a path can name: not locals inside functions. */
 function reachable(t: SymbolTarget): boolean {
   for (let n = t.node.parent; n; n = n.parent) if ([6, 9, 12].includes(n.kind)) return false;
   return true;
 }
 
-/**
- * Where Python imports the file from: the parent of its topmost package (the directories above it
- * that hold an `__init__.py`), never above the workspace root.
- */
-function importRoot(file: string, root: string): string {
-  let dir = dirname(file);
-  while (dir.startsWith(root) && dir !== root && existsSync(join(dir, '__init__.py'))) dir = dirname(dir);
-  return dir;
-}
-
-async function pydoc(ctx: ToolContext, t: SymbolTarget): Promise<Answer | undefined> {
+/** The symbol's signature and docstrings, read from the source by Python's ast (nothing is imported). */
+async function pythonDocs(ctx: ToolContext, t: SymbolTarget): Promise<Answer | undefined> {
   const root = rootOf(ctx, t.doc.handle.path);
   const python = detectPythonInterpreter(root)?.path;
   if (!python) return undefined;
-  const base = importRoot(t.doc.handle.path, root);
-  const rel = relative(base, t.doc.handle.path).replace(/\.pyi?$/, '').split(sep);
-  if (rel[rel.length - 1] === '__init__') rel.pop();
-  const name = [...rel, t.qualified].join('.');
-  const argv = [python, '-m', 'pydoc', name];
-  const env = { ...process.env, PYTHONPATH: [...new Set([base, root]), process.env['PYTHONPATH']].filter(Boolean).join(delimiter) };
-  const out = await run(argv, root, env, ctx.signal);
-  if (!out || /^No Python documentation found/m.test(out)) return undefined;
-  return { source: 'pydoc', documentation: out, command: argv };
+  const argv = docstringReaderArgv(python, t.doc.handle.path, t.qualified);
+  const out = await readPythonDocstring(argv, root, DOC_TIMEOUT_MS, ctx.signal);
+  return out ? { source: 'python ast', documentation: out, command: argv } : undefined;
 }
 
 /** `go doc ./pkg Type.Method`, from the module root (the directory of the nearest go.mod). */
@@ -88,7 +74,7 @@ async function hover(ctx: ToolContext, t: SymbolTarget): Promise<Answer> {
 export const getSymbolDocumentation = defineTool({
   name: 'get_symbol_documentation',
   title: 'Get symbol documentation',
-  description: 'Canonical docs of a symbol: python -m pydoc, go doc, else the server\'s hover; says which answered.',
+  description: 'Canonical docs of a symbol: Python docstrings (read, not imported), go doc, else the server\'s hover; says which answered.',
   group: 'analysis',
   input: symbolTargetInput,
   output: {
@@ -97,8 +83,8 @@ export const getSymbolDocumentation = defineTool({
     kind: z.string().optional(),
     file: z.string().optional(),
     line: z.number().optional(),
-    source: z.enum(['pydoc', 'go doc', 'hover']).optional().describe('What answered.'),
-    command: z.array(z.string()).optional().describe('The argv run, for pydoc and go doc.'),
+    source: z.enum(['python ast', 'go doc', 'hover']).optional().describe('What answered.'),
+    command: z.array(z.string()).optional().describe('The argv run, for Python and go doc.'),
     documentation: z.string().optional(),
   },
   annotations: READ_ONLY,
@@ -107,7 +93,7 @@ export const getSymbolDocumentation = defineTool({
     if (!isTarget(t)) return t;
     const lang = t.doc.handle.languageId;
     let answer: Answer | undefined;
-    if (reachable(t) && lang === 'python') answer = await pydoc(ctx, t);
+    if (reachable(t) && lang === 'python') answer = await pythonDocs(ctx, t);
     else if (reachable(t) && lang === 'go') answer = await goDoc(ctx, t);
     answer ??= await hover(ctx, t);
     return {
