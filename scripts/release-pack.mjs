@@ -76,6 +76,8 @@ try {
   writeFileSync(join(STAGE, 'bin', 'agent-lsp'), LAUNCHER);
   chmodSync(join(STAGE, 'bin', 'agent-lsp'), 0o755);
   for (const doc of ['README.md', 'LICENSE', 'LICENSE.md']) if (existsSync(join(REPO, doc))) copyFileSync(join(REPO, doc), join(STAGE, doc));
+  // The README links docs/*.md (and the bench's plots): ship them so the installed README's links resolve.
+  cpSync(join(REPO, 'docs'), join(STAGE, 'docs'), { recursive: true, filter: (src) => !/\.[^/]+$/.test(src) || /\.(md|svg)$/.test(src) });
 
   const manifest = {
     name: 'agent-lsp',

@@ -60,6 +60,10 @@ describe('the packed agent-lsp, installed with npm', () => {
     expect(manifest['dependencies']).toEqual({ pyright: lsp.dependencies['pyright'], 'typescript-language-server': lsp.dependencies['typescript-language-server'], typescript: lsp.dependencies['typescript'] });
     expect(manifest['devDependencies']).toBeUndefined();
     expect(readdirSync(join(installed, 'packages', 'skills', 'skills')).filter((f) => f.endsWith('.md')).length).toBe(builtinSkills().length);
+    // Every docs/ page the installed README links to is installed with it.
+    const links = [...readFileSync(join(installed, 'README.md'), 'utf8').matchAll(/\]\((docs\/[^)#\s]+)/g)].map((m) => m[1] as string);
+    expect(links.length).toBeGreaterThan(0);
+    expect(links.filter((l) => !existsSync(join(installed, l)))).toEqual([]);
     // Nothing of the monorepo's own packages or dev dependencies is installed beside it.
     expect(existsSync(join(installed, 'node_modules', '@agent-lsp'))).toBe(false);
     expect(existsSync(join(installed, 'node_modules', 'zod'))).toBe(false);
