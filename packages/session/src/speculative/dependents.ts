@@ -1,7 +1,7 @@
 import { basename, extname } from 'node:path';
 import type { DocumentSymbol, Location, Range, SymbolInformation } from 'vscode-languageserver-protocol';
 import { uriToPath } from '@agent-lsp/protocol';
-import { readRegularFileSync, walkSourceTree, type LspConnection, type ServerDefinition } from '@agent-lsp/lsp';
+import { readDiskText, walkSourceTreeAsync, type LspConnection, type ServerDefinition } from '@agent-lsp/lsp';
 import type { OverlayFile } from './overlay.js';
 import { touches } from './rangeMapping.js';
 import { minimalEdits } from './textLocation.js';
@@ -51,7 +51,7 @@ export async function findDependents(conn: LspConnection, server: ServerDefiniti
       }
     }
   }
-  for (const path of namingFiles(roots, server, files)) add(path);
+  for (const path of await namingFiles(roots, server, files, problems)) add(path);
   return { paths: [...found], problems };
 }
 
@@ -84,22 +84,27 @@ async function changedSymbols(conn: LspConnection, file: OverlayFile, timeoutMs:
   return out;
 }
 
-/** Files of the server's languages under the roots whose text names an edited module's stem as a word. */
-function namingFiles(roots: readonly string[], server: ServerDefinition, files: readonly OverlayFile[]): string[] {
+/**
+ * Files of the server's languages under the roots whose text names an edited module's stem as a
+ * word. Read without blocking (a large workspace must not stall the front); past `limit` files
+ * the scan stops and says so in `problems`.
+ */
+export async function namingFiles(roots: readonly string[], server: Pick<ServerDefinition, 'extensions'>, files: readonly Pick<OverlayFile, 'path'>[], problems: string[], limit = MAX_SCANNED_FILES): Promise<string[]> {
   const stems = files.map((f) => basename(f.path, extname(f.path))).filter((s) => s.length > 1 && s !== 'index' && s !== '__init__');
   if (stems.length === 0) return [];
   const pattern = new RegExp(`\\b(${stems.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\b`);
   const out: string[] = [];
   let scanned = 0;
   for (const root of roots) {
-    for (const path of walkSourceTree(root)) {
-      if (scanned >= MAX_SCANNED_FILES) break;
+    for await (const path of walkSourceTreeAsync(root)) {
       if (!server.extensions[extname(path).toLowerCase()]) continue;
-      scanned++;
-      const text = readRegularFileSync(path)?.text; // unreadable: not an importer we can check
+      if (scanned++ >= limit) {
+        problems.push(`only the first ${limit} files were searched for names of the edited modules; importers beyond them were not checked`);
+        return out;
+      }
+      const text = await readDiskText(path).then((f) => f?.text, () => undefined); // unreadable: not an importer we can check
       if (text !== undefined && pattern.test(text)) out.push(path);
     }
   }
   return out;
 }
-
