@@ -41,11 +41,16 @@ export interface WalkOptions {
   maxEntries?: number;
 }
 
+/** One step of a walk: a file to hand out, or a directory whose entries the driver must read. */
+type WalkStep = { file: string } | { dir: string };
+
 /**
- * The regular files under `root`, nearest first (breadth-first, names sorted: deterministic),
- * skipping directories nobody indexes. Stop iterating to stop the walk.
+ * The walk itself, independent of how directories are read: breadth-first, names sorted
+ * (deterministic), skipping directories nobody indexes. It yields `{dir}` and is resumed with that
+ * directory's entries (undefined when it cannot be read), so the same order serves the blocking
+ * walk and the non-blocking one.
  */
-export function* walkSourceTree(root: string, options: WalkOptions = {}): Generator<string> {
+function* walkPlan(root: string, options: WalkOptions): Generator<WalkStep, void, Dirent[] | undefined> {
   const maxDepth = options.maxDepth ?? Infinity;
   const maxEntries = options.maxEntries ?? Infinity;
   let seen = 0;
@@ -53,15 +58,10 @@ export function* walkSourceTree(root: string, options: WalkOptions = {}): Genera
   for (let depth = 0; depth <= maxDepth && level.length > 0; depth++) {
     const next: string[] = [];
     for (const dir of level) {
-      let entries;
-      try {
-        entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
-      } catch {
-        continue;
-      }
+      const entries = (yield { dir })?.sort((a, b) => a.name.localeCompare(b.name)) ?? [];
       for (const e of entries) {
         if (++seen > maxEntries) return;
-        if (e.isFile()) yield join(dir, e.name);
+        if (e.isFile()) yield { file: join(dir, e.name) };
         else if (e.isDirectory() && !isNotIndexedDir(e.name)) next.push(join(dir, e.name));
       }
     }
@@ -70,30 +70,40 @@ export function* walkSourceTree(root: string, options: WalkOptions = {}): Genera
 }
 
 /**
+ * The regular files under `root`, nearest first, reading directories synchronously: only for
+ * shallow, bounded walks (a seed file within a few levels). Stop iterating to stop the walk.
+ */
+export function* walkSourceTree(root: string, options: WalkOptions = {}): Generator<string> {
+  const plan = walkPlan(root, options);
+  for (let step = plan.next(); !step.done; ) {
+    if ('file' in step.value) {
+      yield step.value.file;
+      step = plan.next();
+      continue;
+    }
+    let entries: Dirent[] | undefined;
+    try {
+      entries = readdirSync(step.value.dir, { withFileTypes: true });
+    } catch {
+      entries = undefined;
+    }
+    step = plan.next(entries);
+  }
+}
+
+/**
  * walkSourceTree without blocking: the same files in the same order, read a directory at a time
- * with the event loop free in between (for walks on a tool call's path, such as start_lsp's
- * language detection, which may be on a fresh front's way to its first answer).
+ * with the event loop free in between (for every walk on a tool call's path that may cover the
+ * whole workspace).
  */
 export async function* walkSourceTreeAsync(root: string, options: WalkOptions = {}): AsyncGenerator<string> {
-  const maxDepth = options.maxDepth ?? Infinity;
-  const maxEntries = options.maxEntries ?? Infinity;
-  let seen = 0;
-  let level = [root];
-  for (let depth = 0; depth <= maxDepth && level.length > 0; depth++) {
-    const next: string[] = [];
-    for (const dir of level) {
-      let entries: Dirent[];
-      try {
-        entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
-      } catch {
-        continue;
-      }
-      for (const e of entries) {
-        if (++seen > maxEntries) return;
-        if (e.isFile()) yield join(dir, e.name);
-        else if (e.isDirectory() && !isNotIndexedDir(e.name)) next.push(join(dir, e.name));
-      }
+  const plan = walkPlan(root, options);
+  for (let step = plan.next(); !step.done; ) {
+    if ('file' in step.value) {
+      yield step.value.file;
+      step = plan.next();
+      continue;
     }
-    level = next;
+    step = plan.next(await readdir(step.value.dir, { withFileTypes: true }).catch(() => undefined));
   }
 }

@@ -1,5 +1,5 @@
 import { dirname, relative, sep } from 'node:path';
-import { findSeedFile, walkSourceTree, type LspConnection } from '@agent-lsp/lsp';
+import { findSeedFile, walkSourceTreeAsync, type LspConnection } from '@agent-lsp/lsp';
 import { pathToUri, uriToPath } from '@agent-lsp/protocol';
 import type { SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol';
 import type { ToolContext } from './toolDefinition.js';
@@ -38,7 +38,7 @@ export async function loadEveryProject(ctx: ToolContext, conn: LspConnection): P
   if (conn.server.readiness !== 'tsserver' || root === undefined) return { files: [], unloaded: 0 };
   const exts = Object.keys(conn.server.extensions);
   const projectDirs: string[] = [];
-  for (const path of walkSourceTree(root, { maxDepth: 8 })) {
+  for await (const path of walkSourceTreeAsync(root, { maxDepth: 8 })) {
     const name = path.slice(path.lastIndexOf(sep) + 1);
     if (PROJECT_FILES.has(name)) projectDirs.push(dirname(path));
   }

@@ -1,5 +1,5 @@
 import { basename, extname, sep } from 'node:path';
-import { walkSourceTree } from '@agent-lsp/lsp';
+import { walkSourceTreeAsync } from '@agent-lsp/lsp';
 
 const JS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 const C_EXTENSIONS = ['.c', '.cc', '.cpp', '.cxx'];
@@ -41,10 +41,10 @@ export function testsByName(source: string, candidate: string): boolean {
 }
 
 /** The files under `root` that test `source` by the naming conventions (vendored directories skipped). */
-export function testsByNaming(source: string, root: string): { files: string[]; complete: boolean } {
+export async function testsByNaming(source: string, root: string): Promise<{ files: string[]; complete: boolean }> {
   const files: string[] = [];
   let seen = 0;
-  for (const path of walkSourceTree(root, { maxEntries: MAX_ENTRIES })) {
+  for await (const path of walkSourceTreeAsync(root, { maxEntries: MAX_ENTRIES })) {
     seen++;
     if (testsByName(source, path)) files.push(path);
   }

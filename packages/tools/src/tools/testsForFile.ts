@@ -47,7 +47,7 @@ export const getTestsForFile = defineTool({
       return fresh;
     };
 
-    const naming = testsByNaming(source, root);
+    const naming = await testsByNaming(source, root);
     for (const path of naming.files) entry(path).naming = true;
 
     const { conn, uri } = doc.handle;
