@@ -1,14 +1,19 @@
 import { stat } from 'node:fs/promises';
-import type { Location, LocationLink } from 'vscode-languageserver-protocol';
+import type { Location, LocationLink, Range } from 'vscode-languageserver-protocol';
 import { uriToPath } from '@agent-lsp/protocol';
 import { readDiskText, type LspConnection, type ServerRegistry } from '@agent-lsp/lsp';
 
 type Locations = Location | Location[] | LocationLink[] | null;
 
-function urisOf(result: Locations): string[] {
+/** Each location of a definition-style answer as uri and range (a LocationLink's target selection). */
+export function locationTargets(result: Locations | undefined): { uri: string; range: Range }[] {
   if (!result) return [];
   const list = Array.isArray(result) ? result : [result];
-  return [...new Set(list.map((l) => ('targetUri' in l ? l.targetUri : l.uri)))];
+  return list.map((l) => ('targetUri' in l ? { uri: l.targetUri, range: l.targetSelectionRange } : { uri: l.uri, range: l.range }));
+}
+
+function urisOf(result: Locations): string[] {
+  return [...new Set(locationTargets(result).map((l) => l.uri))];
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Diagnostic, Location, LocationLink, Range } from 'vscode-languages
 import { fromLspRange, splitLines, toAgentDiagnostic, uriToPath } from '@agent-lsp/protocol';
 import { readRegularFileSync, type LspConnection } from '@agent-lsp/lsp';
 import type { Workspace } from '@agent-lsp/workspace';
+import { locationTargets } from './freshAnswer.js';
 import type { DiagnosticOut, LocationOut } from './schemas.js';
 
 /**
@@ -44,13 +45,9 @@ export class PositionMapper {
 
   /** Normalizes Location | Location[] | LocationLink[] | null into sorted, de-duplicated locations. */
   locations(result: Location | Location[] | LocationLink[] | null | undefined): LocationOut[] {
-    if (!result) return [];
-    const list = Array.isArray(result) ? result : [result];
     const out: LocationOut[] = [];
     const seen = new Set<string>();
-    for (const item of list) {
-      const uri = 'targetUri' in item ? item.targetUri : item.uri;
-      const range = 'targetUri' in item ? item.targetSelectionRange : item.range;
+    for (const { uri, range } of locationTargets(result)) {
       const loc = this.location(uri, range);
       const key = `${loc.file}:${loc.line}:${loc.column}:${loc.end_line}:${loc.end_column}`;
       if (seen.has(key)) continue;

@@ -3,7 +3,7 @@ import { SymbolKind, type Location, type Position, type TypeHierarchyItem } from
 import { isWithin, UserError, uriToPath } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import type { ReadyDocument } from './documentQuery.js';
-import { requestLocations } from './freshAnswer.js';
+import { locationTargets, requestLocations } from './freshAnswer.js';
 import { PositionMapper } from './locations.js';
 import { symbolKindName } from './symbolKinds.js';
 import { contains, enclosingSymbol, TYPE_KINDS, type SymbolNode, type SymbolTrees } from './symbolTree.js';
@@ -172,10 +172,7 @@ async function basesOf(ctx: ToolContext, conn: LspConnection, trees: SymbolTrees
   for (const base of head.bases) {
     const position = positionAt(text, base.offset);
     const defs = (await requestLocations(conn, ctx.workspace.registry, 'textDocument/definition', { textDocument: { uri: t.uri }, position }, ctx.signal));
-    const list = defs ? (Array.isArray(defs) ? defs : [defs]) : [];
-    for (const d of list) {
-      const uri = 'targetUri' in d ? d.targetUri : d.uri;
-      const range = 'targetUri' in d ? d.targetSelectionRange : d.range;
+    for (const { uri, range } of locationTargets(defs)) {
       const node = inRoots(ctx, uri) ? enclosingSymbol(await trees.of(uri), range.start, (s) => TYPE_KINDS.has(s.kind) && contains(s.selectionRange, range.start)) : undefined;
       out.push(node ? { ref: { uri, node } } : { outside: { name: base.name, uri, position: range.start } });
     }
@@ -207,11 +204,8 @@ async function implementationsOf(ctx: ToolContext, conn: LspConnection, trees: S
   if (!conn.supports('textDocument/implementation')) return [];
   const params = { textDocument: { uri: t.uri }, position: t.node.selectionRange.start };
   const result = (await requestLocations(conn, ctx.workspace.registry, 'textDocument/implementation', params, ctx.signal));
-  const list = result ? (Array.isArray(result) ? result : [result]) : [];
   const out: Related[] = [];
-  for (const d of list) {
-    const uri = 'targetUri' in d ? d.targetUri : d.uri;
-    const range = 'targetUri' in d ? d.targetSelectionRange : d.range;
+  for (const { uri, range } of locationTargets(result)) {
     if (!inRoots(ctx, uri)) {
       const text = conn.documents.get(uri)?.text;
       out.push({ outside: { name: text ? wordAt(text, range.start) : '?', uri, position: range.start } });
