@@ -29,6 +29,8 @@ const LOCK_STALE_MS = 10_000;
 const ATTACHING_GRACE_MS = 60_000;
 /** A client left moments ago: a front between its probe and its real connection, or one about to reconnect. */
 const EVICT_GRACE_MS = 2_000;
+/** How long an agreed eviction waits for the asker to read the answer and hang up. */
+const EVICT_ANSWER_MS = 1_000;
 /** Activity (requests) rewrites daemon.json's lastActivityAt at most this often; comings and goings always do. */
 const ACTIVITY_PERSIST_MS = 10_000;
 
@@ -83,6 +85,8 @@ export class Broker implements BrokerHost, LeaseHost {
   private lastDisconnect = 0;
   /** Whether any client has sent initialize yet. */
   private everIdentified = false;
+  /** An eviction agreed: who asked, and the stop that follows once it has the answer. */
+  private evictedBy: { client: number; stop: () => void } | undefined;
   private readonly startedAt = new Date();
   private stopping: Promise<void> | undefined;
   private resolveStopped: (() => void) | undefined;
@@ -236,6 +240,7 @@ export class Broker implements BrokerHost, LeaseHost {
     this.lease.clientGone(session.id);
     this.documents.dropClient(session.id);
     if (this.folders.dropClient(session.id)) this.instance.connection?.setWorkspaceFolders(this.folders.union());
+    if (this.evictedBy?.client === session.id) this.evictedBy.stop();
   }
 
   clientReportedChanges(changes: FileEvent[], from?: number): void {
@@ -303,7 +308,7 @@ export class Broker implements BrokerHost, LeaseHost {
    * and the graceful stop begins after the answer is written.
    */
   evict(from: number, reason: string): BrokerEvictResult {
-    if (this.stopping) return { evicted: false, refused: 'it is stopping already' };
+    if (this.stopping || this.evictedBy) return { evicted: false, refused: 'it is stopping already' };
     const others = [...this.accepting.clients].filter((c) => c.id !== from).length;
     if (others > 0) return { evicted: false, refused: `it has ${others} client(s) connected` };
     const now = Date.now();
@@ -312,7 +317,10 @@ export class Broker implements BrokerHost, LeaseHost {
     }
     if (now - this.lastDisconnect < EVICT_GRACE_MS) return { evicted: false, refused: 'a client left moments ago' };
     this.accepting.refuseNew();
-    setImmediate(() => void this.stop(`evicted: ${reason}`));
+    // The answer must reach the asker before its connection is closed by the stop: the stop
+    // begins when the asker hangs up (it does on reading the answer), or after a moment.
+    const timer = setTimeout(() => void this.stop(`evicted: ${reason}`), EVICT_ANSWER_MS);
+    this.evictedBy = { client: from, stop: () => (clearTimeout(timer), void this.stop(`evicted: ${reason}`)) };
     return { evicted: true };
   }
 
