@@ -163,6 +163,25 @@ describe('broker memory budget', () => {
     expect(readDaemonJson(b.daemon.dir)?.broker.pid).toBe(b.daemon.broker.pid);
   });
 
+  it('two fronts starting brokers at once evict the idle one once, and not each other\'s new broker', async () => {
+    const home = scope.home();
+    const [rootA, rootB, rootC] = [scope.root('python-basic'), scope.root('python-basic'), scope.root('python-basic')] as [string, string, string];
+    const a = await usedBroker(home, rootA, PYTHON_DISTANCE);
+    const treeA = processTree(a.daemon);
+    await leaveIdle(a.front, a.daemon);
+
+    const [b, c] = await Promise.all([
+      usedBroker(home, rootB, PYTHON_DISTANCE, ['--max-broker-memory', '1']),
+      usedBroker(home, rootC, PYTHON_DISTANCE, ['--max-broker-memory', '1']),
+    ]);
+    expectEvicted(a.daemon, treeA);
+    expect(brokerLog(a.daemon).match(/stopping: evicted/g)).toHaveLength(1);
+    for (const d of [b.daemon, c.daemon]) expectAlive(d, processTree(d));
+    expect(brokerPids(home)).toEqual([b.daemon.broker.pid, c.daemon.broker.pid].sort((x, y) => x - y));
+    expect(await referenceCount(b.front, PYTHON_DISTANCE)).toBe(EXPECTED_REFERENCES);
+    expect(await referenceCount(c.front, PYTHON_DISTANCE)).toBe(EXPECTED_REFERENCES);
+  });
+
   it('evicts the least recently used idle broker first, and only as many as the budget needs', async () => {
     const home = scope.home();
     const [rootA, rootB, rootC] = [scope.root('python-basic'), scope.root('python-basic'), scope.root('python-basic')] as [string, string, string];
