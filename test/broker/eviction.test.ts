@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { createMessageConnection, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BrokerEvictRequest, type BrokerEvictResult } from '@agent-lsp/protocol';
-import { listDaemons, type DaemonInfo } from '@agent-lsp/broker';
+import { daemonDir, listDaemons, makeRoomForBroker, readDaemonFile, type DaemonInfo } from '@agent-lsp/broker';
+import { createLogger } from '@agent-lsp/lsp';
 import {
   agentLspCli,
   BrokerTestScope,
@@ -23,6 +24,7 @@ import {
 } from '../helpers/brokers.js';
 import { ok, type AgentLspClient } from '../helpers/mcpClient.js';
 import { BIN } from '../helpers/paths.js';
+import { startTestBroker } from '../helpers/rawBroker.js';
 import { descendants, isAlive, waitUntil } from '../helpers/processes.js';
 
 const scope = new BrokerTestScope();
@@ -155,12 +157,33 @@ describe('broker memory budget', () => {
     expectAlive(a.daemon, treeA);
     expect(await referenceCount(a.front, PYTHON_DISTANCE)).toBe(EXPECTED_REFERENCES);
 
+    // With every broker in use, a front that would spawn one more evicts nothing and says so.
+    const lines: string[] = [];
+    const report = await makeRoomForBroker({ budgetBytes: 1, spawningKey: '0000000000000000', logger: createLogger({ level: 'info', sink: (l) => lines.push(l) }), env: { ...process.env, AGENT_LSP_HOME: home } });
+    expect(report).toMatchObject({ overBudget: true, evicted: [], refused: [] });
+    expect(lines.join('\n')).toMatch(/brokers use .* of the 1 B memory budget and no more can be evicted \(2 in use, 0 refused\); starting the new broker anyway/);
+    expectAlive(a.daemon, treeA);
+
     // Once its front has gone, it agrees and stops gracefully on its own.
     await leaveIdle(a.front, a.daemon);
     expect(await askEviction(a.daemon.socket)).toEqual({ evicted: true });
     await waitUntil(() => treeA.every((p) => !isAlive(p)) && readDaemonJson(a.daemon.dir) === undefined, 30_000, 'the evicted broker to stop');
     expectEvicted(a.daemon, treeA, /stopping: evicted: asked by eviction\.test\.ts/);
     expect(readDaemonJson(b.daemon.dir)?.broker.pid).toBe(b.daemon.broker.pid);
+  });
+
+  it('a broker that no client has attached to yet (its front is still attaching) refuses eviction', async () => {
+    const root = scope.root('python-basic');
+    const broker = await startTestBroker(root, 'python');
+    try {
+      const answer = await askEviction(broker.info.socket);
+      expect(answer.evicted).toBe(false);
+      expect(answer.refused).toMatch(/started moments ago/);
+      expect(isAlive(broker.info.broker.pid)).toBe(true);
+      expect(readDaemonFile(daemonDir(broker.info.key, { AGENT_LSP_HOME: broker.home }))?.broker.pid).toBe(broker.info.broker.pid);
+    } finally {
+      await broker.stop();
+    }
   });
 
   it('two fronts starting brokers at once evict the idle one once, and not each other\'s new broker', async () => {
