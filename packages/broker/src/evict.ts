@@ -49,7 +49,7 @@ export async function makeRoomForBroker(options: MakeRoomOptions): Promise<MakeR
   if (!Number.isFinite(budgetBytes)) return undefined;
   try {
     // Cheap look first: no lock while under the budget (the usual case).
-    if (brokersUsage((await listDaemons(env)).daemons) < budgetBytes) return undefined;
+    if (brokersUsage((await listDaemons(env, { orphans: false })).daemons) < budgetBytes) return undefined;
     const target = evictLockTarget(env);
     mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
     const release = await lockfile.lock(target, {
@@ -74,7 +74,7 @@ export async function makeRoomForBroker(options: MakeRoomOptions): Promise<MakeR
 async function evictUnderLock(options: MakeRoomOptions, env: NodeJS.ProcessEnv): Promise<MakeRoomReport> {
   const { budgetBytes, spawningKey, logger } = options;
   // Measured again under the lock: another front may have evicted, or spawned, meanwhile.
-  const { daemons } = await listDaemons(env);
+  const { daemons } = await listDaemons(env, { orphans: false });
   const usage = brokersUsage(daemons);
   const outcome = await evictUntilUnderBudget(daemons, budgetBytes, spawningKey, async (d) => {
     const reason = `brokers use ${formatBytes(usage)} of a ${formatBytes(budgetBytes)} memory budget and a new broker is starting (front pid ${process.pid}); this one was the least recently used idle broker (last activity ${d.lastActivityAt}, ${formatBytes(d.rssBytes ?? 0)})`;
