@@ -147,6 +147,11 @@ export class AcceptLoop<C> {
     }
   }
 
+  /** Refuses new connections from now on, at once (an eviction agreed: nobody may slip in before the stop). */
+  refuseNew(): void {
+    this.accepting = false;
+  }
+
   /** Refuses new connections from now on; resolves once the socket is closed. */
   close(): Promise<void> {
     this.accepting = false;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import lockfile from 'proper-lockfile';
 import { AGENT_LSP_PROTOCOL_VERSION, AGENT_LSP_VERSION, uriToPath, BrokerStatusNotification, type AgentLspExperimental, type BrokerRestartServerResult, type BrokerStatusParams } from '@agent-lsp/protocol';
+import type { BrokerEvictResult } from '@agent-lsp/protocol';
 import { BrokerFilesChangedNotification, BrokerServerStateNotification, type BrokerFilesChangedParams, type BrokerServerStateParams } from '@agent-lsp/protocol';
 import type { DocumentStore, LspConnection, Logger, ResolvedServer, ServerDefinition } from '@agent-lsp/lsp';
 import type { FileEvent } from 'vscode-languageserver-protocol';
@@ -24,6 +25,14 @@ export { socketAnswers } from './acceptLoop.js';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
 const LOCK_STALE_MS = 10_000;
+/** A broker no client has initialized yet is being attached to by the front that spawned it: not evictable this long. */
+const ATTACHING_GRACE_MS = 60_000;
+/** A client left moments ago: a front between its probe and its real connection, or one about to reconnect. */
+const EVICT_GRACE_MS = 2_000;
+/** How long an agreed eviction waits for the asker to read the answer and hang up. */
+const EVICT_ANSWER_MS = 1_000;
+/** Activity (requests) rewrites daemon.json's lastActivityAt at most this often; comings and goings always do. */
+const ACTIVITY_PERSIST_MS = 10_000;
 
 export interface BrokerOptions {
   key: string;
@@ -70,6 +79,14 @@ export class Broker implements BrokerHost, LeaseHost {
   private releaseLock: (() => Promise<void>) | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private lastActivity = Date.now();
+  /** The lastActivity daemon.json last got. */
+  private persistedActivity = 0;
+  /** When a client (not an eviction request) last went away. */
+  private lastDisconnect = 0;
+  /** Whether any client has sent initialize yet. */
+  private everIdentified = false;
+  /** An eviction agreed: who asked, and the stop that follows once it has the answer. */
+  private evictedBy: { client: number; stop: () => void } | undefined;
   private readonly startedAt = new Date();
   private stopping: Promise<void> | undefined;
   private resolveStopped: (() => void) | undefined;
@@ -97,8 +114,9 @@ export class Broker implements BrokerHost, LeaseHost {
       socketPath: this.socketPath,
       logger: options.logger,
       open: (id: number, socket: Socket) => new BrokerClient(id, socket, this),
+      // Only real clients' comings and goings are activity (identify, removeClient): probes and
+      // eviction requests must not make an idle broker look recently used.
       onClientsChanged: () => {
-        this.touch();
         this.scheduleIdle();
         this.status.changed();
       },
@@ -215,10 +233,14 @@ export class Broker implements BrokerHost, LeaseHost {
   }
 
   removeClient(session: BrokerClient): void {
+    if (!this.accepting.clients.has(session)) return;
+    if (session.identified) this.touch();
+    if (!session.evictor) this.lastDisconnect = Date.now();
     if (!this.accepting.remove(session)) return;
     this.lease.clientGone(session.id);
     this.documents.dropClient(session.id);
     if (this.folders.dropClient(session.id)) this.instance.connection?.setWorkspaceFolders(this.folders.union());
+    if (this.evictedBy?.client === session.id) this.evictedBy.stop();
   }
 
   clientReportedChanges(changes: FileEvent[], from?: number): void {
@@ -270,10 +292,36 @@ export class Broker implements BrokerHost, LeaseHost {
 
   touch(): void {
     this.lastActivity = Date.now();
+    if (this.lastActivity - this.persistedActivity >= ACTIVITY_PERSIST_MS) this.status.changed();
   }
 
   clientIdentified(): void {
+    this.everIdentified = true;
+    this.touch();
     this.status.changed();
+  }
+
+  /**
+   * Agrees to stop only when idle, judged now, on the event loop, so that nothing can connect
+   * between the decision and the stop: no client but the asker, not a fresh broker whose front is
+   * still attaching, no client gone moments ago. Once agreed, new connections are refused at once
+   * and the graceful stop begins after the answer is written.
+   */
+  evict(from: number, reason: string): BrokerEvictResult {
+    if (this.stopping || this.evictedBy) return { evicted: false, refused: 'it is stopping already' };
+    const others = [...this.accepting.clients].filter((c) => c.id !== from).length;
+    if (others > 0) return { evicted: false, refused: `it has ${others} client(s) connected` };
+    const now = Date.now();
+    if (!this.everIdentified && now - this.startedAt.getTime() < ATTACHING_GRACE_MS) {
+      return { evicted: false, refused: 'it started moments ago and its front is still attaching' };
+    }
+    if (now - this.lastDisconnect < EVICT_GRACE_MS) return { evicted: false, refused: 'a client left moments ago' };
+    this.accepting.refuseNew();
+    // The answer must reach the asker before its connection is closed by the stop: the stop
+    // begins when the asker hangs up (it does on reading the answer), or after a moment.
+    const timer = setTimeout(() => void this.stop(`evicted: ${reason}`), EVICT_ANSWER_MS);
+    this.evictedBy = { client: from, stop: () => (clearTimeout(timer), void this.stop(`evicted: ${reason}`)) };
+    return { evicted: true };
   }
 
   /** The idle timeout runs only while no client is connected. */
@@ -300,7 +348,7 @@ export class Broker implements BrokerHost, LeaseHost {
       ready: status.ready,
       clients: this.accepting.clients.size,
       clientList: [...this.accepting.clients].map((c) => c.info),
-      lastActivityAt: new Date(this.lastActivity).toISOString(),
+      lastActivityAt: new Date((this.persistedActivity = this.lastActivity)).toISOString(),
       idleTimeoutMs,
       restarts: this.instance.restarts,
     };

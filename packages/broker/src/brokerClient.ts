@@ -20,6 +20,7 @@ import type {
 import {
   BrokerAcquireRequest,
   BrokerDocumentStatusRequest,
+  BrokerEvictRequest,
   BrokerReleaseRequest,
   BrokerRenewRequest,
   BrokerRestartServerRequest,
@@ -96,6 +97,10 @@ export class BrokerClient {
   canPull = false;
   /** Who this client is, for daemon-status (an editor until its initialize says otherwise). */
   readonly info: BrokerClientInfo = { kind: 'editor', since: new Date().toISOString() };
+  /** It sent initialize: a real client (fronts, editors), not a probe or an eviction request. */
+  identified = false;
+  /** It asked for an eviction: its coming and going is not activity. */
+  evictor = false;
 
   constructor(
     readonly id: number,
@@ -121,6 +126,7 @@ export class BrokerClient {
   }
 
   private identify(params: InitializeParams): void {
+    this.identified = true;
     const name = params.clientInfo?.name;
     this.info.kind = clientKindOf(name);
     if (typeof name === 'string') this.info.name = name;
@@ -159,6 +165,10 @@ export class BrokerClient {
     rpc.onRequest('shutdown', () => null);
     rpc.onNotification('exit', () => this.close());
     rpc.onNotification(BrokerStopNotification.type, () => void host.stop(`stop requested by client ${id}`));
+    rpc.onRequest(BrokerEvictRequest.type, (p) => {
+      this.evictor = true;
+      return host.evict(id, typeof p?.reason === 'string' ? p.reason : 'no reason given');
+    });
     rpc.onNotification('textDocument/didOpen', (p: DidOpenTextDocumentParams) => {
       if (this.refused(checkDidOpen(p))) return;
       return this.dispatch(() => {

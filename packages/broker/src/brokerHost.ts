@@ -1,5 +1,5 @@
 import type { FileEvent } from 'vscode-languageserver-protocol';
-import type { AgentLspExperimental, BrokerRestartServerResult } from '@agent-lsp/protocol';
+import type { AgentLspExperimental, BrokerEvictResult, BrokerRestartServerResult } from '@agent-lsp/protocol';
 import type { LspConnection, Logger } from '@agent-lsp/lsp';
 import type { BrokerClient } from './brokerClient.js';
 import type { ClientFolders } from './clientFolders.js';
@@ -20,6 +20,8 @@ export interface BrokerHost {
   /** A client said who it is (initialize): daemon.json lists it. */
   clientIdentified(): void;
   stop(reason: string): Promise<void>;
+  /** A front asks this broker to stop to keep brokers within the memory budget: it agrees only when idle. */
+  evict(from: number, reason: string): BrokerEvictResult;
   removeClient(client: BrokerClient): void;
   readonly lease: LeaseManager;
   /** Fair queuing of client requests in front of the server. */

@@ -10,6 +10,8 @@ import { daemonFilePath, readDaemonFile, type DaemonInfo } from './daemonFile.js
 import { brokerKey, daemonDir, ensurePrivateDir, socketPathFor } from './paths.js';
 import { isBrokerProcess, pidAlive } from './processInfo.js';
 import { BROKER_PROBE_TIMEOUT_MS, probeSocket } from './socketProbe.js';
+import { makeRoomForBroker } from './evict.js';
+import { resolveBrokerMemoryBudget } from './memoryBudget.js';
 import { spawnBroker } from './spawnBroker.js';
 import { killWedgedBroker } from './stop.js';
 
@@ -21,6 +23,12 @@ export interface BrokerConnectOptions extends ConnectOptions {
   configPath?: string;
   /** Lease timing of exclusive sections (tests shorten it). */
   lease?: BrokerLeaseOptions;
+  /**
+   * The memory budget of all brokers of this home, in bytes (Infinity: none). Before spawning, the
+   * least recently used idle brokers are evicted while usage is at or over it. Default: from
+   * AGENT_LSP_MAX_BROKER_MEMORY, else half the RAM.
+   */
+  maxBrokerMemory?: number;
 }
 
 const LOCK_STALE_MS = 10_000;
@@ -82,6 +90,7 @@ export async function connectToBroker(options: BrokerConnectOptions): Promise<Ls
         throw new UserError('server_failed', `The broker for ${server.displayName} (pid ${again.info.broker.pid}) is wedged (${again.why}) and could not be ended; stop it with \`agent-lsp daemon-stop --root ${rootDir} --force\`.`);
       }
     }
+    await makeRoomForBroker({ budgetBytes: options.maxBrokerMemory ?? budgetFromEnvironment(logger), spawningKey: key, logger });
     await cleanStale(dir, key);
     const pid = spawnBroker({ dir, key, root: rootDir, serverId: server.id, idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, ...(options.configPath ? { configPath: options.configPath } : {}), ...(options.scope?.length ? { scope: options.scope } : {}) });
     logger.info(`spawned broker ${pid} for ${rootDir}`);
@@ -99,6 +108,16 @@ export async function connectToBroker(options: BrokerConnectOptions): Promise<Ls
     throw new UserError('server_failed', `The broker for ${server.displayName} did not come up within ${timeoutMs / 1000} s (last attempt: ${lastFailure}); see ${dir}/broker.log.`);
   } finally {
     await release().catch(() => undefined);
+  }
+}
+
+/** For callers that did not resolve a budget (the CLI always does, and refuses invalid values at start). */
+function budgetFromEnvironment(logger: BrokerConnectOptions['logger']): number {
+  try {
+    return resolveBrokerMemoryBudget().bytes;
+  } catch (err) {
+    logger.warn(`${(err as Error).message} Using the default budget.`);
+    return resolveBrokerMemoryBudget({ env: {} }).bytes;
   }
 }
 

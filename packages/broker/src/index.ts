@@ -10,3 +10,6 @@ export * from './status.js';
 export * from './stop.js';
 export * from './watcher.js';
 export * from './editorRelay.js';
+export * from './memoryBudget.js';
+export * from './evictionPlan.js';
+export * from './evict.js';

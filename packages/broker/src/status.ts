@@ -2,6 +2,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrokerClientInfo, BrokerProgress, BrokerState } from '@agent-lsp/protocol';
 import { readDaemonFile, type DaemonInfo } from './daemonFile.js';
+import { brokersUsage } from './evictionPlan.js';
+import { formatBytes, type MemoryBudget } from './memoryBudget.js';
 import { daemonsHome } from './paths.js';
 import { brokerHome, descendantPids, isBrokerProcess, listBrokerProcesses, pidAlive, rssBytes } from './processInfo.js';
 
@@ -18,6 +20,8 @@ export interface DaemonStatus {
   clientList: BrokerClientInfo[];
   uptimeMs: number;
   idleMs: number;
+  /** When a client last connected, asked something or left (least recently used brokers are evicted first). */
+  lastActivityAt: string;
   idleTimeoutMs: number;
   brokerPid: number;
   serverPid?: number;
@@ -60,6 +64,7 @@ function toStatus(dir: string, info: DaemonInfo, now: number): DaemonStatus {
     clientList: info.clientList ?? [],
     uptimeMs: now - Date.parse(info.broker.startedAt),
     idleMs: info.clients > 0 ? 0 : now - Date.parse(info.lastActivityAt),
+    lastActivityAt: info.lastActivityAt,
     idleTimeoutMs: info.idleTimeoutMs,
     brokerPid: info.broker.pid,
     server: `${info.server.name}${info.server.version ? ` ${info.server.version}` : ''}`,
@@ -71,8 +76,8 @@ function toStatus(dir: string, info: DaemonInfo, now: number): DaemonStatus {
   return status;
 }
 
-/** Every daemon under the home: running ones, stale directories, and broker processes nobody lists. */
-export async function listDaemons(env: NodeJS.ProcessEnv = process.env): Promise<DaemonsReport> {
+/** Every daemon under the home: running ones, stale directories, and (unless `orphans: false`) broker processes nobody lists. */
+export async function listDaemons(env: NodeJS.ProcessEnv = process.env, options: { orphans?: boolean } = {}): Promise<DaemonsReport> {
   const home = daemonsHome(env);
   const report: DaemonsReport = { home, daemons: [], stale: [], orphans: [] };
   const known = new Set<number>();
@@ -92,6 +97,8 @@ export async function listDaemons(env: NodeJS.ProcessEnv = process.env): Promise
     known.add(info.broker.pid);
     report.daemons.push(toStatus(dir, info, now));
   }
+  // Listing every process (ps) is the slow part; eviction, which only measures, skips it.
+  if (options.orphans === false) return report;
   for (const p of await listBrokerProcesses()) {
     if (known.has(p.pid)) continue;
     // A broker of another home (another AGENT_LSP_HOME) is not an orphan of this one, even with the same key.
@@ -110,8 +117,18 @@ function duration(ms: number): string {
   return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
-export function formatDaemons(report: DaemonsReport): string {
+/** `memory 1.2 GiB of a 11 GiB budget (half the RAM)`: what all brokers use, against the budget. */
+export function formatMemoryLine(report: DaemonsReport, budget: MemoryBudget): string {
+  const from = { flag: '--max-broker-memory', env: 'AGENT_LSP_MAX_BROKER_MEMORY', config: 'config file', default: 'half the RAM' }[budget.source];
+  const usage = brokersUsage(report.daemons);
+  const limit = Number.isFinite(budget.bytes) ? `of a ${formatBytes(budget.bytes)} budget (${from})` : `(no budget: ${from} says off)`;
+  const over = usage >= budget.bytes ? '; over budget: the next new broker evicts the least recently used idle ones' : '';
+  return `memory ${formatBytes(usage)} ${limit}${over}`;
+}
+
+export function formatDaemons(report: DaemonsReport, budget?: MemoryBudget): string {
   const lines: string[] = [];
+  if (budget) lines.push(formatMemoryLine(report, budget));
   if (report.daemons.length === 0) lines.push(`No daemons running (home: ${report.home}).`);
   for (const d of report.daemons) {
     const progress = d.ready ? '' : ` ${[d.progress?.title, d.progress?.message].filter(Boolean).join(': ')}${d.progress?.percentage !== undefined ? ` ${d.progress.percentage}%` : ''}`;
@@ -119,6 +136,7 @@ export function formatDaemons(report: DaemonsReport): string {
     lines.push(`  state ${d.state}${progress} · clients ${d.clients} · up ${duration(d.uptimeMs)} · idle ${duration(d.idleMs)} (stops after ${duration(d.idleTimeoutMs)})`);
     for (const c of d.clientList) lines.push(`  client ${c.kind}${c.name && c.kind === 'editor' ? ` (${c.name})` : ''} pid ${c.pid ?? '-'} since ${c.since}`);
     lines.push(`  broker pid ${d.brokerPid} · ${d.server} pid ${d.serverPid ?? '-'} · RSS ${d.rssBytes !== undefined ? `${Math.round(d.rssBytes / 1048576)} MiB` : '?'} · key ${d.key}`);
+    lines.push(`  last activity ${d.clients > 0 ? 'now (in use)' : `${d.lastActivityAt} (${duration(d.idleMs)} ago)`}`);
   }
   for (const s of report.stale) lines.push(`STALE ${s.dir}: ${s.reason} (daemon-stop --all cleans it)`);
   for (const o of report.orphans) lines.push(`ORPHAN broker pid ${o.pid}${o.key ? ` (key ${o.key})` : ''} has no daemon.json (daemon-stop --all --force ends it)`);

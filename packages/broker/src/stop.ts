@@ -43,8 +43,6 @@ function kill(pid: number, signal: NodeJS.Signals, group = false): void {
 
 /** Graceful ($/agentLsp/stop), then SIGTERM, then SIGKILL of broker and server process group. */
 async function stopOne(d: DaemonStatus, force: boolean): Promise<StopResult> {
-  const base = { key: d.key, root: d.root, language: d.language };
-  let how: StopResult['how'] = 'graceful';
   if (!force) {
     try {
       const t = await connectSocketTransport({ path: d.socket }, 2000);
@@ -55,6 +53,17 @@ async function stopOne(d: DaemonStatus, force: boolean): Promise<StopResult> {
       // not answering: escalate
     }
   }
+  return awaitBrokerStopped(d, force);
+}
+
+/**
+ * The rest of a stop, once the broker was asked to stop gracefully (daemon-stop, an eviction) or
+ * at once with `force`: it gets 10 s to shut its server down cleanly, then SIGTERM, then SIGKILL;
+ * its server's process group is ended whatever the broker managed, and its files are removed.
+ */
+export async function awaitBrokerStopped(d: DaemonStatus, force = false): Promise<StopResult> {
+  const base = { key: d.key, root: d.root, language: d.language };
+  let how: StopResult['how'] = 'graceful';
   if (force || !(await waitGone(d.brokerPid, 10_000))) {
     how = 'SIGTERM';
     kill(d.brokerPid, 'SIGTERM');

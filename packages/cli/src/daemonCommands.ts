@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { Broker, brokerKey, brokerLogPath, daemonDir, rotatingLogSink, formatDaemons, listDaemons, stopDaemons, type StopResult } from '@agent-lsp/broker';
+import { Broker, brokerKey, brokerLogPath, daemonDir, rotatingLogSink, formatDaemons, listDaemons, stopDaemons, type MemoryBudget, type StopResult } from '@agent-lsp/broker';
 import { createLogger, resolveScoped, type LogLevel, type ServerRegistry } from '@agent-lsp/lsp';
 
 export interface BrokerCommandOptions {
@@ -56,11 +56,11 @@ export async function runBrokerCommand(registry: ServerRegistry, opts: BrokerCom
   return 0;
 }
 
-export async function runDaemonStatus(json: boolean, out: (s: string) => void): Promise<void> {
+export async function runDaemonStatus(json: boolean, out: (s: string) => void, budget?: MemoryBudget): Promise<void> {
   const report = await listDaemons();
-  if (!json) return out(formatDaemons(report));
-  const { daemonsReportOut } = await import('@agent-lsp/tools/daemonReport');
-  out(JSON.stringify(daemonsReportOut(report), null, 2));
+  if (!json) return out(formatDaemons(report, budget));
+  const { daemonsReportOut, memoryOut } = await import('@agent-lsp/tools/daemonReport');
+  out(JSON.stringify({ ...daemonsReportOut(report), ...(budget ? { memory: memoryOut(report, budget) } : {}) }, null, 2));
 }
 
 export interface DaemonStopOptions {

@@ -8,6 +8,8 @@ export interface LspCommandOptions {
   root?: string;
   language?: string;
   idleTimeout?: string;
+  /** The resolved memory budget of all brokers (main.ts resolves --max-broker-memory and its fallbacks). */
+  maxBrokerMemoryBytes?: number;
 }
 
 /** The clientInfo name of the short connection that finds or starts the broker (listed as an editor). */
@@ -64,6 +66,7 @@ export async function runLspCommand(opts: LspCommandOptions, registry: ServerReg
       clientName: LOCATOR_NAME,
       ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}),
       ...(configPath ? { configPath } : {}),
+      ...(opts.maxBrokerMemoryBytes !== undefined ? { maxBrokerMemory: opts.maxBrokerMemoryBytes } : {}),
     });
   } catch (e) {
     err(`agent-lsp lsp: ${(e as Error).message}`);

@@ -25,6 +25,7 @@ interface ServeOptions extends HttpServeFlags {
   config?: string;
   daemon: string;
   idleTimeout?: string;
+  maxBrokerMemory?: string;
   auditLog?: string;
   root?: string;
   http?: boolean;
@@ -66,6 +67,19 @@ function workspaceRoot(dir: string, program: Command): string {
   return program.error(`error: --root ${dir} (or AGENT_LSP_ROOT) is not a directory`);
 }
 
+const MAX_BROKER_MEMORY_HELP =
+  'memory budget of all brokers (RSS with their servers), like 4G or 512M, or off; before starting a broker, idle ones are evicted least recently used first while over it (or AGENT_LSP_MAX_BROKER_MEMORY, config max_broker_memory; default half the RAM)';
+
+/** `--max-broker-memory`, else AGENT_LSP_MAX_BROKER_MEMORY, else the config file, else half the RAM; an invalid value ends the command. */
+async function brokerMemoryBudget(flag: string | undefined, configPath: string | undefined, program: Command) {
+  const { resolveBrokerMemoryBudget } = await import('@agent-lsp/broker');
+  try {
+    return resolveBrokerMemoryBudget({ flag, configPath });
+  } catch (e) {
+    return program.error(`error: ${(e as Error).message}`);
+  }
+}
+
 function err(line: string): void {
   process.stderr.write(line + '\n');
 }
@@ -102,6 +116,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     const idleTimeoutMs = opts.idleTimeout !== undefined ? Number(opts.idleTimeout) : undefined;
     if (idleTimeoutMs !== undefined && !(idleTimeoutMs > 0)) program.error('--idle-timeout must be a positive number of milliseconds');
     const configPath = configPathFrom(opts.config);
+    const maxBrokerMemory = await brokerMemoryBudget(opts.maxBrokerMemory, configPath, program);
     // Over HTTP every language goes through a broker unless told otherwise: sessions then share
     // one server per (root, language) instead of starting their own (docs/http.md).
     const daemonMode = opts.http && cmd.getOptionValueSource('daemon') === 'default' && process.env['AGENT_LSP_DAEMON'] === undefined ? 'always' : opts.daemon;
@@ -111,6 +126,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
       ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
       ...(configPath ? { configPath } : {}),
       ...(injected.lease ? { lease: injected.lease } : {}),
+      maxBrokerMemory: maxBrokerMemory.bytes,
     });
     const auditLog = opts.auditLog ?? original.auditLog;
     const ledger = { ...injected.ledger, ...(auditLog !== undefined ? { auditLogPath: resolve(auditLog) } : {}) };
@@ -146,6 +162,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
           .default(/^(off|0|false|no)$/i.test(process.env['AGENT_LSP_PREFETCH'] ?? '') ? 'off' : 'on'),
       )
       .option('--idle-timeout <ms>', 'brokers started by this front stop after this long without clients (default 30 min)')
+      .option('--max-broker-memory <size>', MAX_BROKER_MEMORY_HELP)
       .option('--audit-log <path>', 'append the audit log (one JSON line per tool call) here instead of the state dir')
       .addOption(
         new Option('--root <dir>', 'the workspace root, for clients that start one process per call and never call start_lsp (or AGENT_LSP_ROOT)').env(
@@ -202,9 +219,11 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     .option('--language <id>', 'python, typescript, go, cpp… (default: the language with most files under the root)')
     .option('--config <file>', 'JSON file with custom language servers (or AGENT_LSP_CONFIG)')
     .option('--idle-timeout <ms>', 'a broker this starts stops after this long without clients (default 30 min)')
-    .action(async (opts: LspCommandOptions & { config?: string }) => {
+    .option('--max-broker-memory <size>', MAX_BROKER_MEMORY_HELP)
+    .action(async (opts: LspCommandOptions & { config?: string; maxBrokerMemory?: string }) => {
       const [{ runLspCommand }, { createLogger }] = await Promise.all([import('./lspCommand.js'), import('@agent-lsp/lsp')]);
       const configPath = configPathFrom(opts.config);
+      opts.maxBrokerMemoryBytes = (await brokerMemoryBudget(opts.maxBrokerMemory, configPath, program)).bytes;
       const logger = createLogger({ scope: 'lsp', ...logLevel() });
       process.exitCode = await runLspCommand(opts, registryFrom(configPath), logger, configPath, err);
       process.exit();
@@ -212,11 +231,14 @@ export function buildProgram(injected: FrontInjection = {}): Command {
 
   program
     .command('daemon-status')
-    .description('list broker daemons: language, root, state, progress, clients, uptime, idle, pids, memory; stale dirs and orphans flagged')
+    .description('list broker daemons: language, root, state, progress, clients, uptime, idle, last activity, pids, memory, and the memory budget; stale dirs and orphans flagged')
     .option('--json', 'print JSON')
-    .action(async (opts: { json?: boolean }) => {
+    .option('--max-broker-memory <size>', 'show usage against this budget instead of the configured one (AGENT_LSP_MAX_BROKER_MEMORY, config, half the RAM)')
+    .option('--config <file>', 'the config file whose max_broker_memory to show (or AGENT_LSP_CONFIG)')
+    .action(async (opts: { json?: boolean; maxBrokerMemory?: string; config?: string }) => {
       const { runDaemonStatus } = await import('./daemonCommands.js');
-      await runDaemonStatus(opts.json === true, out);
+      const budget = await brokerMemoryBudget(opts.maxBrokerMemory, configPathFrom(opts.config), program);
+      await runDaemonStatus(opts.json === true, out, budget);
     });
 
   program

@@ -82,6 +82,10 @@ describe('loadCustomServers with a valid config', () => {
     expect(loadCustomServers(path).map((s) => s.id)).toEqual(['lua', 'zig']);
   });
 
+  it('accepts a file that only sets the brokers\' memory budget', () => {
+    expect(loadCustomServers(config({ max_broker_memory: '4G' }))).toEqual([]);
+  });
+
   it('accepts an empty list of servers', () => {
     expect(loadCustomServers(config({ servers: [] }))).toEqual([]);
   });

@@ -12,3 +12,4 @@ export * from './clientKind.js';
 export * from './documentStatus.js';
 export * from './agentLspEvents.js';
 export * from './startupMarks.js';
+export * from './brokerEvict.js';

@@ -1,4 +1,4 @@
-import type { DaemonsReport, DaemonStatus } from '@agent-lsp/broker';
+import { brokersUsage, type DaemonsReport, type DaemonStatus, type MemoryBudget } from '@agent-lsp/broker';
 import type { BrokerClientInfo } from '@agent-lsp/protocol';
 
 /** One broker as agents and `daemon-status --json` see it: snake_case, seconds and MiB. */
@@ -13,6 +13,8 @@ export interface DaemonOut {
   client_list: BrokerClientInfo[];
   uptime_seconds: number;
   idle_seconds: number;
+  /** When a client last connected, asked something or left: the least recently used idle broker is evicted first. */
+  last_activity_at: string;
   broker_pid: number;
   server: string;
   server_pid?: number;
@@ -37,6 +39,7 @@ function daemonOut(d: DaemonStatus): DaemonOut {
     client_list: d.clientList,
     uptime_seconds: Math.round(d.uptimeMs / 1000),
     idle_seconds: Math.round(d.idleMs / 1000),
+    last_activity_at: d.lastActivityAt,
     broker_pid: d.brokerPid,
     server: d.server,
     socket: d.socket,
@@ -58,4 +61,18 @@ export function daemonsReportOut(report: DaemonsReport): DaemonsReportOut {
     stale: report.stale.map((s) => ({ key: s.key, dir: s.dir, reason: s.reason })),
     orphans: report.orphans.map((o) => (o.key ? { pid: o.pid, key: o.key } : { pid: o.pid })),
   };
+}
+
+/** The memory budget against what all brokers use (`daemon-status --json`'s `memory`). */
+export interface MemoryOut {
+  /** null: no budget (off). */
+  budget_bytes: number | null;
+  budget_source: MemoryBudget['source'];
+  usage_bytes: number;
+  over_budget: boolean;
+}
+
+export function memoryOut(report: DaemonsReport, budget: MemoryBudget): MemoryOut {
+  const usage = brokersUsage(report.daemons);
+  return { budget_bytes: Number.isFinite(budget.bytes) ? budget.bytes : null, budget_source: budget.source, usage_bytes: usage, over_budget: usage >= budget.bytes };
 }

@@ -22,6 +22,8 @@ export interface ConnectionModeOptions {
   lease?: BrokerLeaseOptions;
   /** How brokers list this process's connections (daemon-status): a stdio front by default. */
   clientKind?: 'front' | 'http';
+  /** The memory budget of all brokers, in bytes (Infinity: none); see connectToBroker. */
+  maxBrokerMemory?: number;
 }
 
 /**
@@ -39,6 +41,7 @@ export function connectionFactory(options: ConnectionModeOptions): (o: ConnectOp
       ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
       ...(options.lease ? { lease: options.lease } : {}),
       ...(options.configPath ? { configPath: options.configPath } : {}),
+      ...(options.maxBrokerMemory !== undefined ? { maxBrokerMemory: options.maxBrokerMemory } : {}),
     }).then((conn) => {
       startupMark('broker attached');
       return conn;

@@ -17,6 +17,7 @@ const daemonOut = z.object({
     .describe('Who is connected, with pid and since when.'),
   uptime_seconds: z.number(),
   idle_seconds: z.number(),
+  last_activity_at: z.string().optional().describe('Last client request or disconnect; idle brokers are evicted least recently used first.'),
   broker_pid: z.number(),
   server: z.string(),
   server_pid: z.number().optional(),
