@@ -79,11 +79,11 @@ function floor125(v) {
 
 /**
  * Cold vs warm per corpus, horizontal bars on one log axis (milliseconds).
- * rows: [{ label, files, coldMs, warmMs, serverMs? }]
+ * rows: [{ label, files, run?, coldMs, warmMs, serverMs? }] (`run`: when and under what load)
  */
 export function coldWarmSvg(rows) {
   const width = 820;
-  const left = 260;
+  const left = 290;
   const right = width - 70;
   const top = 62;
   const bar = 13;
@@ -106,7 +106,7 @@ export function coldWarmSvg(rows) {
   rows.forEach((r, i) => {
     const y0 = top + i * group;
     body.push(`<text x="${left - 8}" y="${y0 + bar}" text-anchor="end" font-weight="600">${esc(r.label)}</text>`);
-    body.push(`<text x="${left - 8}" y="${y0 + 2 * bar + 2}" text-anchor="end" fill="#555">${esc(`${r.files} files`)}</text>`);
+    body.push(`<text x="${left - 8}" y="${y0 + 2 * bar + 2}" text-anchor="end" fill="#555">${esc(`${r.files} files${r.run ? ` · ${r.run}` : ''}`)}</text>`);
     const bars = [['cold', r.coldMs], ['warm', r.warmMs], ...(hasServer ? [['server', r.serverMs]] : [])];
     bars.forEach(([kind, v], j) => {
       if (v === undefined) return;
@@ -198,7 +198,9 @@ export function readBenchData() {
 export function updateBenchData(patch) {
   const data = { ...readBenchData(), ...patch };
   mkdirSync(PLOTS_DIR, { recursive: true });
-  writeFileSync(DATA_FILE, `${JSON.stringify(data, null, 1)}\n`);
+  // one line per array of numbers (the latency samples), so the file stays short
+  const json = JSON.stringify(data, null, 1).replace(/\[[-\d.,\s]+\]/g, (a) => a.replace(/\s+/g, ''));
+  writeFileSync(DATA_FILE, `${json}\n`);
   const written = [];
   for (const [name, text] of Object.entries(renderPlots(data))) {
     writeFileSync(join(PLOTS_DIR, name), text);

@@ -25,8 +25,8 @@ const DOC = join(REPO, 'docs', 'benchmarks.md');
 const log = (s) => process.stderr.write(s + '\n');
 const today = () => new Date().toISOString().slice(0, 10);
 
-/** For the plot: a cold/warm result as a bar group. */
-const plotRow = ({ corpus, cold, warm, server }) => ({ label: corpus.label ?? corpus.name, files: corpus.files, coldMs: Math.round(cold.processMs), warmMs: Math.round(warm.processMs), ...(server ? { serverMs: Math.round(server.medianMs) } : {}) });
+/** For the plot: a cold/warm result as a bar group; `run` says when and under what load. */
+const plotRow = ({ corpus, cold, warm, server }, run) => ({ label: corpus.label ?? corpus.name, files: corpus.files, run, coldMs: Math.round(cold.processMs), warmMs: Math.round(warm.processMs), ...(server ? { serverMs: Math.round(server.medianMs) } : {}) });
 
 /** A temporary AGENT_LSP_HOME for `fn(env)`, its brokers stopped and the dir removed afterwards. */
 async function withHome(fn) {
@@ -43,15 +43,15 @@ async function withHome(fn) {
 async function coldWarm(ctx) {
   ctx.coldWarm = [];
   for (const name of ['stdlib', 'effect']) ctx.coldWarm.push(await benchCorpus(ctx.corpus(name), log));
-  updateBenchData({ coldWarm: ctx.coldWarm.map(plotRow) });
+  updateBenchData({ coldWarm: ctx.coldWarm.map((r) => plotRow(r, ctx.run)) });
   return coldWarmSection(ctx.coldWarm);
 }
 
 async function largeWorkspaces(ctx) {
   const stdlib = ctx.coldWarm?.find((r) => r.corpus === ctx.corpus('stdlib'));
   const { section, rows } = await largeWorkspacesSection({ tmp: ctx.tmp, log, stdlib });
-  // the 1× row is the stdlib, already in the plot from the cold/warm section
-  updateBenchData({ large: rows.filter((r) => r.multiple > 1).map(plotRow) });
+  // a reused 1× row is the cold/warm section's stdlib row, already in the plot
+  updateBenchData({ large: rows.filter((r) => r.multiple > 1 || !stdlib).map((r) => plotRow(r, ctx.run)) });
   return section;
 }
 
@@ -169,11 +169,12 @@ function wallTimeSection(sections) {
   return `${WALL_HEADING}
 
 Each section's last run (\`--only <key>\` reruns one), with the 1-minute load average at its start on ${cpus().length} cores.
+The sum is a full \`pnpm bench\` run's time when every row comes from the same run.
 
 | section | run on | load average at the start | wall time |
 | --- | --- | --- | --- |
 ${rows.join('\n')}
-| **all** | | | **${total} s (${(total / 60).toFixed(1)} min)** |
+| **sum** | | | **${total} s (${(total / 60).toFixed(1)} min)** |
 `;
 }
 
@@ -193,6 +194,8 @@ const ctx = {
     return corpora.get(name);
   },
   coldWarm: undefined,
+  /** When the running section started and under what load, for the plots. */
+  run: undefined,
 };
 try {
   if (onlyArg === undefined) writeFileSync(DOC, replaceSection(readFileSync(DOC, 'utf8'), '# Benchmarks', header()));
@@ -200,6 +203,7 @@ try {
     const load = loadavg()[0];
     log(`— ${section.key}: load average ${load.toFixed(1)}…`);
     const started = performance.now();
+    ctx.run = `${today()}, load ${load.toFixed(1)}`;
     const text = await section.run(ctx);
     const wallS = Math.round((performance.now() - started) / 1000);
     const record = { date: today(), load: Math.round(load * 10) / 10, wallS };
