@@ -136,9 +136,9 @@ const p99 = (sorted) => sorted[Math.max(0, Math.ceil(sorted.length * 0.99) - 1)]
 
 /**
  * The broker hop: the CDF of each method's latencies, direct stdio vs through the broker.
- * samples: { [method]: { direct: number[], broker: number[] } } in ms.
+ * samples: { [method]: { direct: number[], broker: number[] } } in ms; `run`: when and under what load.
  */
-export function hopLatencySvg(samples) {
+export function hopLatencySvg(samples, run) {
   const methods = Object.keys(samples);
   const panelW = 400;
   const width = Math.max(1, methods.length) * panelW + 20;
@@ -152,7 +152,7 @@ export function hopLatencySvg(samples) {
   const body = [
     `<text x="16" y="22" font-size="15" font-weight="600">The broker hop: latency of one warm request, direct stdio vs through the broker (CDF)</text>`,
     ...legend(60, 46, [['direct (stdio)', COLORS.direct, ''], ['through the broker', COLORS.broker, '']]),
-    `<text x="${width - 16}" y="46" text-anchor="end" fill="#555">log scale, from the fastest p1 to the slowest p99</text>`,
+    `<text x="${width - 16}" y="46" text-anchor="end" fill="#555">${esc(`${run ? `${run}; ` : ''}log scale, from the fastest p1 to the slowest p99`)}</text>`,
   ];
   methods.forEach((method, k) => {
     const x0 = 20 + k * panelW + 44;
@@ -176,7 +176,7 @@ export function hopLatencySvg(samples) {
     }
     const d = median(sorted[method].direct);
     const b = median(sorted[method].broker);
-    body.push(`<text x="${x0}" y="${bottom + 34}" fill="#333">${esc(`p50 direct ${formatMs(d)}, broker ${formatMs(b)} (+${formatMs(Math.max(0, b - d))}); n = ${sorted[method].broker.length}`)}</text>`);
+    body.push(`<text x="${x0}" y="${bottom + 34}" fill="#333">${esc(`p50 direct ${formatMs(d)}, broker ${formatMs(b)} (${b >= d ? '+' : '−'}${formatMs(Math.abs(b - d))}); n = ${sorted[method].broker.length}`)}</text>`);
   });
   return svg(width, height, body);
 }
@@ -186,7 +186,7 @@ export function renderPlots(data) {
   const out = {};
   const rows = [...(data.coldWarm ?? []), ...(data.large ?? [])];
   if (rows.length) out['cold-warm.svg'] = coldWarmSvg(rows);
-  if (data.hop && Object.keys(data.hop).length) out['hop-latency.svg'] = hopLatencySvg(data.hop);
+  if (data.hop && Object.keys(data.hop).length) out['hop-latency.svg'] = hopLatencySvg(data.hop, data.hopRun);
   return out;
 }
 

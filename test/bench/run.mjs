@@ -91,7 +91,7 @@ async function overhead(ctx) {
   });
   // brokerOverhead returns its section, or { section, samples } with the raw hop latencies
   const { section, samples } = typeof answer === 'string' ? { section: answer } : answer;
-  if (samples) updateBenchData({ hop: roundSamples(samples) });
+  if (samples) updateBenchData({ hop: roundSamples(samples), hopRun: ctx.run });
   return `${OVERHEAD_HEADING}
 
 Targets (issue 4): under 1 ms added at p50 by the broker hop; 0 errors under load.
