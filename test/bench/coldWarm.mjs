@@ -78,7 +78,7 @@ export async function benchCorpus(corpus, log, { warmRuns = 3, serverAlone = tru
   try {
     log(`${corpus.name}: ${corpus.files} files — cold…`);
     const cold = await frontQuery(env, corpus);
-    log(`  cold ${Math.round(cold.processMs)} ms (${cold.total} refs${timedOut(cold)}); warm…`);
+    log(`  cold ${Math.round(cold.processMs)} ms, ${cold.total} refs${timedOut(cold)}; warm…`);
     const runs = [];
     for (let i = 0; i < warmRuns; i++) runs.push(await frontQuery(env, corpus));
     runs.sort((a, b) => a.callsMs - b.callsMs);
