@@ -1,9 +1,9 @@
-// Real code nobody here wrote: the Python standard library of this machine's python3 and the
-// TypeScript sources that the `effect` npm package ships. Each is copied to a temp dir.
+// Real code nobody here wrote: the Python standard library of this machine's python3 (alone, or
+// with third-party packages for the large-workspace figures) and the TypeScript sources that the
+// `effect` npm package ships. Each is copied to a temp dir.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToUri, resolvePositionPattern, toLspPosition } from '@agent-lsp/protocol';
 
@@ -25,23 +25,91 @@ export async function openQueryTarget(conn, corpus) {
   return { uri, position: toLspPosition(text, resolvePositionPattern(text, corpus.pattern, corpus.file)) };
 }
 
-export function pythonStdlib(tmp) {
-  const stdlib = execFileSync('python3', ['-c', "import sysconfig; print(sysconfig.get_paths()['stdlib'])"], { encoding: 'utf8' }).trim();
-  const root = join(tmp, 'stdlib');
+function stdlibDir() {
+  return execFileSync('python3', ['-c', "import sysconfig; print(sysconfig.get_paths()['stdlib'])"], { encoding: 'utf8' }).trim();
+}
+
+function copyStdlib(stdlib, root) {
   cpSync(stdlib, root, {
     recursive: true,
     filter: (src) => !/(site-packages|__pycache__|\/idlelib\/|\/tkinter\/|\/turtledemo\/)/.test(src) && !src.endsWith('.pyc'),
   });
+}
+
+/** The query every Python corpus answers: stdlib imports resolve to typeshed's stubs, so os.path.join's references span the whole corpus. */
+const PYTHON_QUERY = { file: 'shutil.py', pattern: 'srcname = os.path.@@join(src, srcentry.name)' };
+
+export function pythonStdlib(tmp, dir = 'stdlib') {
+  const stdlib = stdlibDir();
+  const root = join(tmp, dir);
+  copyStdlib(stdlib, root);
   return {
     name: `Python standard library (${stdlib})`,
+    label: 'Python standard library',
     language: 'python',
     root,
     files: countFiles(root, '.py'),
-    // stdlib imports resolve to typeshed's stubs: os.path.join's references span the whole library.
     previewFile: 'json/encoder.py',
     comment: '#',
-    file: 'shutil.py',
-    pattern: 'srcname = os.path.@@join(src, srcentry.name)',
+    ...PYTHON_QUERY,
+  };
+}
+
+const DEBIAN_DIST_PACKAGES = '/usr/lib/python3/dist-packages';
+/** Django first, then its dependencies (Debian's python3-django), then the rest by size. */
+const DJANGO_FIRST = ['django', 'asgiref', 'sqlparse', 'pytz'];
+/** Pure-Python packages of python3's own site-packages, for when dist-packages is not enough. */
+const SITE_PACKAGES_EXTRA = ['networkx', 'IPython', 'docutils', 'sympy'];
+
+/** Top-level Python packages and modules of a site directory (no metadata, no extensions). */
+function pythonEntries(dir) {
+  const entries = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.isDirectory() && !/(^__pycache__$|\.(dist|egg)-info$|^\.)/.test(e.name)) {
+      const files = countFiles(join(dir, e.name), '.py');
+      if (files > 0) entries.push({ dir, name: e.name, files });
+    } else if (e.isFile() && e.name.endsWith('.py')) entries.push({ dir, name: e.name, files: 1 });
+  }
+  return entries;
+}
+
+function sitePackagesDir() {
+  return execFileSync('python3', ['-c', "import sysconfig; print(sysconfig.get_paths()['purelib'])"], { encoding: 'utf8' }).trim();
+}
+
+/**
+ * Grows a copy of the stdlib (`pythonStdlib(tmp, dir)`) in place with third-party sources until it
+ * has at least `multiple` × `stdlibFiles` Python files: Django from Debian's python3-django and its
+ * dependencies, the rest of dist-packages (largest first), then pure-Python packages of python3's
+ * site-packages. Whole packages, so the count overshoots. Call with growing multiples.
+ */
+export function growPythonCorpus(corpus, stdlibFiles, multiple) {
+  const root = corpus.root;
+  const debian = existsSync(DEBIAN_DIST_PACKAGES) ? pythonEntries(DEBIAN_DIST_PACKAGES) : [];
+  const rank = (e) => (DJANGO_FIRST.includes(e.name) ? DJANGO_FIRST.indexOf(e.name) - 1e9 : -e.files);
+  const site = sitePackagesDir();
+  const extra = existsSync(site) ? pythonEntries(site).filter((e) => SITE_PACKAGES_EXTRA.includes(e.name)) : [];
+  extra.sort((a, b) => SITE_PACKAGES_EXTRA.indexOf(a.name) - SITE_PACKAGES_EXTRA.indexOf(b.name));
+  let files = corpus.files;
+  const added = [...(corpus.added ?? [])];
+  for (const e of [...debian.sort((a, b) => rank(a) - rank(b)), ...extra]) {
+    if (files >= stdlibFiles * multiple) break;
+    if (existsSync(join(root, e.name))) continue; // the stdlib's own, or a package already taken from dist-packages
+    cpSync(join(e.dir, e.name), join(root, e.name), { recursive: true, filter: (src) => !/__pycache__/.test(src) && !src.endsWith('.pyc') });
+    files += e.files;
+    added.push(e);
+  }
+  if (files < stdlibFiles * multiple) throw new Error(`only ${files} Python files for ${multiple}× the stdlib's ${stdlibFiles}: install python3-django (Debian) or more packages`);
+  const fromDebian = added.filter((e) => e.dir === DEBIAN_DIST_PACKAGES);
+  const fromSite = added.filter((e) => e.dir !== DEBIAN_DIST_PACKAGES);
+  const names = (list) => list.map((e) => e.name).join(', ');
+  return {
+    ...corpus,
+    name: `stdlib + ${added.length} packages`,
+    label: `Python ${multiple}× (stdlib + ${added.length} packages)`,
+    sources: `${DEBIAN_DIST_PACKAGES}: ${names(fromDebian) || 'none'}${fromSite.length ? `; ${site}: ${names(fromSite)}` : ''}`,
+    added,
+    files: countFiles(root, '.py'),
   };
 }
 
@@ -57,6 +125,7 @@ export function effectSources(tmp) {
   );
   return {
     name: `effect ${version} src/ (npm package)`,
+    label: `effect ${version} src/`,
     language: 'typescript',
     root,
     files: countFiles(join(root, 'src'), '.ts'),

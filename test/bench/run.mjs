@@ -1,167 +1,66 @@
-// `pnpm bench`: cold vs warm time to the first complete find_references answer, through the
-// broker, beside the language server's own warm answer time; figures into docs/benchmarks.md.
-// `node test/bench/run.mjs --only fairness|startup|prefetch` reruns only that section and replaces it there.
+// `pnpm bench`: every section of docs/benchmarks.md, one after the other. Each section's table is
+// written into the doc (replacing that section, keeping the rest) and printed as soon as it is done;
+// each ends with its date, the load average at its start and its wall time, and the wall times are
+// tabled at the end of the doc. The plots (docs/plots/*.svg) are redrawn from what the sections
+// recorded in docs/plots/bench-data.json.
+// `node test/bench/run.mjs --only large` (or `--only preview,overhead`) reruns only those sections.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { listDaemons, stopDaemons } from '@agent-lsp/broker';
-import { createLogger, ServerRegistry, startDirectConnection } from '@agent-lsp/lsp';
+import { stopDaemons } from '@agent-lsp/broker';
 import { brokerOverhead } from './brokerOverhead.mjs';
+import { benchCorpus, COLD_WARM_HEADING, coldWarmSection } from './coldWarm.mjs';
+import { effectSources, pythonStdlib } from './corpora.mjs';
 import { fairness } from './fairness.mjs';
+import { LARGE_HEADING, largeWorkspacesSection } from './largeWorkspaces.mjs';
+import { readBenchData, roundSamples, updateBenchData } from './plots.mjs';
 import { previewEditLatency } from './previewEdit.mjs';
-import { STARTUP_HEADING, startupSection } from './startup.mjs';
 import { PREFETCH_HEADING, prefetchSection } from './prefetch.mjs';
-import { effectSources, openQueryTarget, pythonStdlib } from './corpora.mjs';
+import { STARTUP_HEADING, startupSection } from './startup.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(REPO, 'bin', 'agent-lsp');
+const DOC = join(REPO, 'docs', 'benchmarks.md');
 const log = (s) => process.stderr.write(s + '\n');
+const today = () => new Date().toISOString().slice(0, 10);
 
-/** A fresh front process; returns the time from spawn to the answer and the answer itself. */
-async function frontQuery(env, corpus) {
-  const t0 = performance.now();
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--daemon', 'always'], env, stderr: 'ignore' });
-  const client = new Client({ name: 'bench', version: '0' });
-  await client.connect(transport);
-  const t1 = performance.now();
-  await client.callTool({ name: 'start_lsp', arguments: { root_dir: corpus.root } }, undefined, { timeout: 900_000 });
-  const r = await client.callTool(
-    { name: 'find_references', arguments: { file_path: corpus.file, position_pattern: corpus.pattern, limit: 100_000 } },
-    undefined,
-    { timeout: 900_000, resetTimeoutOnProgress: true, onprogress: () => undefined },
-  );
-  const t2 = performance.now();
-  await client.close();
-  if (r.isError) throw new Error(r.content[0].text);
-  return { total: r.structuredContent.total, complete: r.structuredContent.complete, processMs: t2 - t0, callsMs: t2 - t1 };
-}
+/** For the plot: a cold/warm result as a bar group; `run` says when and under what load. */
+const plotRow = ({ corpus, cold, warm, server }, run) => ({ label: corpus.label ?? corpus.name, files: corpus.files, run, coldMs: Math.round(cold.processMs), warmMs: Math.round(warm.processMs), ...(server ? { serverMs: Math.round(server.medianMs) } : {}) });
 
-/** The server by itself, no agent-lsp in between: warm references answer time (median of 5). */
-async function serverWarm(corpus) {
-  const registry = new ServerRegistry();
-  const conn = await startDirectConnection({ server: registry.forLanguage(corpus.language), rootDir: corpus.root, workspaceFolders: [corpus.root], logger: createLogger({ level: 'error' }) });
-  try {
-    const { uri, position } = await openQueryTarget(conn, corpus);
-    const ask = () => conn.request('textDocument/references', { textDocument: { uri }, position, context: { includeDeclaration: true } }, { timeoutMs: 900_000 });
-    const first = await ask();
-    const times = [];
-    for (let i = 0; i < 5; i++) {
-      const t = performance.now();
-      await ask();
-      times.push(performance.now() - t);
-    }
-    times.sort((a, b) => a - b);
-    return { total: first.length, medianMs: times[2] };
-  } finally {
-    await conn.shutdown();
-  }
-}
-
-async function benchCorpus(corpus) {
+/** A temporary AGENT_LSP_HOME for `fn(env)`, its brokers stopped and the dir removed afterwards. */
+async function withHome(fn) {
   const home = mkdtempSync(join(tmpdir(), 'agent-lsp-bench-home-'));
   const env = { ...process.env, AGENT_LSP_HOME: home };
   try {
-    log(`${corpus.name}: ${corpus.files} files — cold…`);
-    const cold = await frontQuery(env, corpus);
-    log(`  cold ${Math.round(cold.processMs)} ms (${cold.total} refs); warm…`);
-    const warmRuns = [];
-    for (let i = 0; i < 3; i++) warmRuns.push(await frontQuery(env, corpus));
-    warmRuns.sort((a, b) => a.callsMs - b.callsMs);
-    const warm = warmRuns[1];
-    const report = await listDaemons(env);
-    const rss = report.daemons[0]?.rssBytes;
-    await stopDaemons({ all: true }, env);
-    log(`  warm ${Math.round(warm.processMs)} ms; server alone…`);
-    const server = await serverWarm(corpus);
-    log(`  server warm ${Math.round(server.medianMs)} ms`);
-    return { corpus, cold, warm, server, rss };
+    return await fn(env);
   } finally {
     await stopDaemons({ all: true, force: true }, env);
     rmSync(home, { recursive: true, force: true });
   }
 }
 
-const DOC = join(REPO, 'docs', 'benchmarks.md');
-const FAIRNESS_HEADING = '## Fairness under load';
-
-/** Replaces one section of the existing docs/benchmarks.md (or appends it), keeping the rest. */
-async function onlySection(tmp, heading = FAIRNESS_HEADING, make = () => fairness(effectSources(tmp), log)) {
-  const section = await make();
-  const doc = readFileSync(DOC, 'utf8');
-  const start = doc.indexOf(heading);
-  const end = start < 0 ? -1 : doc.indexOf('\n## ', start + heading.length);
-  const next = start < 0 ? `${doc.trimEnd()}\n\n${section}` : `${doc.slice(0, start)}${section}${end < 0 ? '' : doc.slice(end)}`;
-  writeFileSync(DOC, next);
-  process.stdout.write(section);
+async function coldWarm(ctx) {
+  ctx.coldWarm = [];
+  for (const name of ['stdlib', 'effect']) ctx.coldWarm.push(await benchCorpus(ctx.corpus(name), log));
+  updateBenchData({ coldWarm: ctx.coldWarm.map((r) => plotRow(r, ctx.run)) });
+  return coldWarmSection(ctx.coldWarm);
 }
 
-if (process.argv.includes('--only')) {
-  const what = process.argv[process.argv.indexOf('--only') + 1];
-  if (what !== 'fairness' && what !== 'startup' && what !== 'prefetch') throw new Error(`--only takes "fairness", "startup" or "prefetch", not ${what}`);
-  const only = mkdtempSync(join(tmpdir(), 'agent-lsp-bench-'));
-  try {
-    if (what === 'startup') await onlySection(only, STARTUP_HEADING, () => startupSection(log));
-    else if (what === 'prefetch') await onlySection(only, PREFETCH_HEADING, () => prefetchSection(log));
-    else await onlySection(only);
-  } finally {
-    rmSync(only, { recursive: true, force: true });
-  }
-  process.exit(0);
+async function largeWorkspaces(ctx) {
+  const stdlib = ctx.coldWarm?.find((r) => r.corpus === ctx.corpus('stdlib'));
+  const { section, rows } = await largeWorkspacesSection({ tmp: ctx.tmp, log, stdlib });
+  // a reused 1× row is the cold/warm section's stdlib row, already in the plot
+  updateBenchData({ large: rows.filter((r) => r.multiple > 1 || !stdlib).map((r) => plotRow(r, ctx.run)) });
+  return section;
 }
 
-const tmp = mkdtempSync(join(tmpdir(), 'agent-lsp-bench-'));
-try {
-  const results = [];
-  for (const make of [pythonStdlib, effectSources]) results.push(await benchCorpus(make(tmp)));
-  log('preview_edit vs the 500 ms quiet window…');
-  const previewRows = [];
-  for (const r of results) previewRows.push(await previewEditLatency(r.corpus, log));
-  log('Broker overhead, memory and load (effect sources)…');
-  const overheadHome = mkdtempSync(join(tmpdir(), 'agent-lsp-bench-home-'));
-  const overheadEnv = { ...process.env, AGENT_LSP_HOME: overheadHome };
-  process.env.AGENT_LSP_HOME = overheadHome; // connectToBroker in this process uses it too
-  let overhead;
-  try {
-    overhead = await brokerOverhead(results[1].corpus, overheadEnv, log);
-  } finally {
-    await stopDaemons({ all: true, force: true }, overheadEnv);
-    rmSync(overheadHome, { recursive: true, force: true });
-  }
-  log('Fairness: a light client\'s hovers while another floods references (effect sources)…');
-  const fairnessSection = await fairness(results[1].corpus, log);
-  log('A fresh front\'s start-up and memory (python-basic fixture)…');
-  const startup = await startupSection(log);
-  log('Speculative prefetch: agent traces, prefetch on vs off (stdlib, effect sources)…');
-  const prefetch = await prefetchSection(log);
-  const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
-  const m = (ms) => `${Math.round(ms)} ms`;
-  const rows = results.map(({ corpus, cold, warm, server, rss }) =>
-    `| ${corpus.name} | ${corpus.files} | \`${corpus.pattern}\` in ${corpus.file} | ${cold.total}${cold.complete ? '' : ' (incomplete!)'} | ${s(cold.processMs)} | ${m(warm.processMs)} | ${m(warm.callsMs)} | ${m(server.medianMs)} (${server.total} refs) | ${(cold.processMs / warm.processMs).toFixed(1)}× | ${(cold.callsMs / warm.callsMs).toFixed(1)}× | ${m(warm.callsMs - server.medianMs)} | ${rss ? `${Math.round(rss / 1048576)} MiB` : '?'} |`,
-  );
-  const doc = `# Benchmarks
+const PREVIEW_HEADING = '## Speculative edits: `preview_edit` vs a fixed 500 ms quiet window';
 
-Generated by \`pnpm bench\` (test/bench/run.mjs) on ${new Date().toISOString().slice(0, 10)}, ${process.platform} ${process.arch}, Node ${process.version}, ${(await import('node:os')).cpus().length} cores. All figures of one table come from one run.
-
-## Cold vs warm: time to the first complete \`find_references\` answer
-
-Each corpus is real code nobody here wrote, copied to a temp dir. **Cold**: a fresh front process in
-daemon mode with no broker yet (it spawns the broker, the server indexes), from process spawn to the
-complete answer. **Warm**: a fresh front process that finds the already-indexed broker (median of 3),
-from process spawn, and for the two tool calls alone (\`start_lsp\` + \`find_references\`, after the
-MCP handshake). **Server alone**: the language server's own warm answer to the same request, with no
-agent-lsp in between (median of 5). **Overhead**: warm tool calls minus the server's own answer.
-
-| corpus | files | query | references | cold | warm (process) | warm (tool calls) | server alone | cold / warm (process) | cold / warm (tool calls) | overhead | broker + server RSS |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
-${rows.join('\n')}
-
-Targets (issue 3): warm at least 10× faster than cold; warm tool calls within 150 ms of the server's own warm answer.
-
-## Speculative edits: \`preview_edit\` vs a fixed 500 ms quiet window
+async function previewEdit(ctx) {
+  const rows = [];
+  for (const name of ['stdlib', 'effect']) rows.push(await previewEditLatency(ctx.corpus(name), log));
+  return `${PREVIEW_HEADING}
 
 A single-file edit (a comment line inserted at the top of the file), evaluated 15 times on a warm
 server (direct mode) after one warm-up call that takes the baseline. **preview_edit**: the tool
@@ -171,20 +70,151 @@ until the file's diagnostics have been quiet for 500 ms and collecting them, as 
 
 | corpus | file | preview_edit p50 | preview_edit p95 | settled by | quiet window p50 | quiet window p95 | ratio (p50) |
 | --- | --- | --- | --- | --- | --- | --- | --- |
-${previewRows.join('\n')}
+${rows.join('\n')}
 
 Target (issue 5): preview_edit p50 at most half of the quiet-window strategy's (ratio ≤ 0.50).
+`;
+}
 
-## The broker hop, memory and load
+const OVERHEAD_HEADING = '## The broker hop, memory and load';
+
+async function overhead(ctx) {
+  const previousHome = process.env.AGENT_LSP_HOME;
+  const answer = await withHome(async (env) => {
+    process.env.AGENT_LSP_HOME = env.AGENT_LSP_HOME; // connectToBroker in this process uses it too
+    try {
+      return await brokerOverhead(ctx.corpus('effect'), env, log);
+    } finally {
+      if (previousHome === undefined) delete process.env.AGENT_LSP_HOME;
+      else process.env.AGENT_LSP_HOME = previousHome;
+    }
+  });
+  // brokerOverhead returns its section, or { section, samples } with the raw hop latencies
+  const { section, samples } = typeof answer === 'string' ? { section: answer } : answer;
+  if (samples) updateBenchData({ hop: roundSamples(samples), hopRun: ctx.run });
+  return `${OVERHEAD_HEADING}
 
 Targets (issue 4): under 1 ms added at p50 by the broker hop; 0 errors under load.
+${samples ? '\n![The broker hop: latency CDF, direct vs broker](plots/hop-latency.svg)\n' : ''}
+${section}`;
+}
 
-${overhead}
-${fairnessSection}
-${startup}
-${prefetch}`;
-  writeFileSync(DOC, doc);
-  process.stdout.write(doc);
+/**
+ * The sections of docs/benchmarks.md, in the order a full run makes them. `heading` finds the
+ * section in the doc (a prefix of its first line); `run(ctx)` returns its markdown.
+ */
+const SECTIONS = [
+  { key: 'coldwarm', heading: COLD_WARM_HEADING, run: coldWarm },
+  { key: 'large', heading: LARGE_HEADING, run: largeWorkspaces },
+  { key: 'preview', heading: PREVIEW_HEADING, run: previewEdit },
+  { key: 'overhead', heading: OVERHEAD_HEADING, run: overhead },
+  { key: 'fairness', heading: '## Fairness under load', run: (ctx) => fairness(ctx.corpus('effect'), log) },
+  { key: 'startup', heading: STARTUP_HEADING, run: () => startupSection(log) },
+  { key: 'prefetch', heading: PREFETCH_HEADING, run: () => prefetchSection(log) },
+];
+
+const WALL_HEADING = '## Wall time of each section';
+
+/** Where the line starting with `heading` begins in `doc`, or -1. */
+function headingAt(doc, heading) {
+  if (doc.startsWith(heading)) return 0;
+  const i = doc.indexOf(`\n${heading}`);
+  return i < 0 ? -1 : i + 1;
+}
+
+/** Where the section beginning at `start` ends (the next `## `, or the end of the doc). */
+function sectionEnd(doc, start) {
+  const end = doc.indexOf('\n## ', start + 1);
+  return end < 0 ? doc.length : end + 1;
+}
+
+/**
+ * Replaces the section starting with `heading` (up to the next `## `). A section not in the doc yet
+ * goes after the nearest earlier section of SECTIONS that is, else before the wall-time table.
+ */
+function replaceSection(doc, heading, section) {
+  const text = `${section.trimEnd()}\n\n`;
+  const start = headingAt(doc, heading);
+  if (start >= 0) return `${doc.slice(0, start)}${text}${doc.slice(sectionEnd(doc, start))}`.trimEnd() + '\n';
+  const order = SECTIONS.findIndex((s) => s.heading === heading);
+  const before = SECTIONS.slice(0, Math.max(0, order)).reverse().map((s) => headingAt(doc, s.heading)).find((i) => i >= 0);
+  const wall = headingAt(doc, WALL_HEADING);
+  const at = before !== undefined ? sectionEnd(doc, before) : heading !== WALL_HEADING && wall >= 0 ? wall : doc.length;
+  const head = doc.slice(0, at).trimEnd();
+  return `${head}\n\n${text}${doc.slice(at)}`.trimEnd() + '\n';
+}
+
+function machine() {
+  return `${process.platform} ${process.arch}, ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}`;
+}
+
+function header() {
+  return `# Benchmarks
+
+Generated by \`pnpm bench\` (test/bench/run.mjs) on ${today()}, ${machine()}. All figures of one
+table come from one run. The machine may be shared: each section ends with the load average at its
+start and its wall time (tabled at the end). \`node test/bench/run.mjs --only <key>\` reruns one
+section (keys: ${SECTIONS.map((s) => `\`${s.key}\``).join(', ')}) and replaces it here. Plots:
+[cold vs warm](plots/cold-warm.svg), [the broker hop's latency](plots/hop-latency.svg)
+(docs/plots, drawn from docs/plots/bench-data.json by test/bench/plots.mjs).
+`;
+}
+
+function wallTimeSection(sections) {
+  const rows = SECTIONS.filter((s) => sections[s.key]).map((s) => {
+    const r = sections[s.key];
+    return `| \`${s.key}\` | ${r.date} | ${r.load.toFixed(1)} | ${r.wallS} s |`;
+  });
+  const total = SECTIONS.reduce((sum, s) => sum + (sections[s.key]?.wallS ?? 0), 0);
+  return `${WALL_HEADING}
+
+Each section's last run (\`--only <key>\` reruns one), with the 1-minute load average at its start on ${cpus().length} cores.
+The sum is a full \`pnpm bench\` run's time when every row comes from the same run.
+
+| section | run on | load average at the start | wall time |
+| --- | --- | --- | --- |
+${rows.join('\n')}
+| **sum** | | | **${total} s (${(total / 60).toFixed(1)} min)** |
+`;
+}
+
+const onlyArg = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] ?? '' : undefined;
+const selected = onlyArg === undefined ? SECTIONS : onlyArg.split(',').map((key) => SECTIONS.find((s) => s.key === key) ?? key);
+const unknown = selected.filter((s) => typeof s === 'string');
+if (unknown.length) throw new Error(`--only takes section keys separated by commas (${SECTIONS.map((s) => s.key).join(', ')}), not ${unknown.join(', ')}`);
+
+const tmp = mkdtempSync(join(tmpdir(), 'agent-lsp-bench-'));
+const corpora = new Map();
+const makers = { stdlib: pythonStdlib, effect: effectSources };
+/** What the sections share: the temp dir, the corpora (each copied on first use), the cold/warm results. */
+const ctx = {
+  tmp,
+  corpus: (name) => {
+    if (!corpora.has(name)) corpora.set(name, makers[name](tmp));
+    return corpora.get(name);
+  },
+  coldWarm: undefined,
+  /** When the running section started and under what load, for the plots. */
+  run: undefined,
+};
+try {
+  if (onlyArg === undefined) writeFileSync(DOC, replaceSection(readFileSync(DOC, 'utf8'), '# Benchmarks', header()));
+  for (const section of selected) {
+    const load = loadavg()[0];
+    log(`— ${section.key}: load average ${load.toFixed(1)}…`);
+    const started = performance.now();
+    ctx.run = `${today()}, load ${load.toFixed(1)}`;
+    const text = await section.run(ctx);
+    const wallS = Math.round((performance.now() - started) / 1000);
+    const record = { date: today(), load: Math.round(load * 10) / 10, wallS };
+    const stamped = `${text.trimEnd()}\n\n_Section run on ${record.date}: load average ${load.toFixed(1)} at its start (${cpus().length} cores), ${wallS} s._\n`;
+    updateBenchData({ sections: { ...readBenchData().sections, [section.key]: record } });
+    let doc = replaceSection(readFileSync(DOC, 'utf8'), section.heading, stamped);
+    doc = replaceSection(doc, WALL_HEADING, wallTimeSection(readBenchData().sections));
+    writeFileSync(DOC, doc);
+    process.stdout.write(`${stamped}\n`);
+    log(`— ${section.key}: ${wallS} s`);
+  }
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
