@@ -1,6 +1,6 @@
 // `pnpm bench`: cold vs warm time to the first complete find_references answer, through the
 // broker, beside the language server's own warm answer time; figures into docs/benchmarks.md.
-// `node test/bench/run.mjs --only fairness|startup|prefetch` reruns only that section and replaces it there.
+// `node test/bench/run.mjs --only fairness|startup|prefetch|tsgo` reruns only that section and replaces it there.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { fairness } from './fairness.mjs';
 import { previewEditLatency } from './previewEdit.mjs';
 import { STARTUP_HEADING, startupSection } from './startup.mjs';
 import { PREFETCH_HEADING, prefetchSection } from './prefetch.mjs';
+import { TS_SERVERS_HEADING, tsServersSection } from './tsServers.mjs';
 import { effectSources, openQueryTarget, pythonStdlib } from './corpora.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -101,11 +102,12 @@ async function onlySection(tmp, heading = FAIRNESS_HEADING, make = () => fairnes
 
 if (process.argv.includes('--only')) {
   const what = process.argv[process.argv.indexOf('--only') + 1];
-  if (what !== 'fairness' && what !== 'startup' && what !== 'prefetch') throw new Error(`--only takes "fairness", "startup" or "prefetch", not ${what}`);
+  if (what !== 'fairness' && what !== 'startup' && what !== 'prefetch' && what !== 'tsgo') throw new Error(`--only takes "fairness", "startup", "prefetch" or "tsgo", not ${what}`);
   const only = mkdtempSync(join(tmpdir(), 'agent-lsp-bench-'));
   try {
     if (what === 'startup') await onlySection(only, STARTUP_HEADING, () => startupSection(log));
     else if (what === 'prefetch') await onlySection(only, PREFETCH_HEADING, () => prefetchSection(log));
+    else if (what === 'tsgo') await onlySection(only, TS_SERVERS_HEADING, () => tsServersSection(log));
     else await onlySection(only);
   } finally {
     rmSync(only, { recursive: true, force: true });
