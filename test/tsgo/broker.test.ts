@@ -1,8 +1,11 @@
 // The TypeScript server is part of a broker's identity: on one root, a front asking for tsgo never
 // gets the tsls broker (nor the other way round), each finds its own broker warm again, and
 // daemon-status names the server each broker runs. An unknown --ts-server is a clear error.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import type { InitializeResult } from 'vscode-languageserver-protocol';
+import { pathToUri } from '@agent-lsp/protocol';
 import { agentLspCli, BrokerTestScope, daemonDirs, daemonStatus, readDaemonJson, referenceCount, serverPids, TS_TOTAL_AREA, TYPESCRIPT_LANGUAGE_SERVER, EXPECTED_REFERENCES } from '../helpers/brokers.js';
 import { ok, startAgentLsp } from '../helpers/mcpClient.js';
 import { BIN } from '../helpers/paths.js';
@@ -68,6 +71,31 @@ describe('typescript-go and typescript-language-server brokers', () => {
     expect(await referenceCount(third, TS_TOTAL_AREA)).toBe(EXPECTED_REFERENCES);
     expect(typescriptBrokers(home).get('typescript-go')).toMatchObject({ brokerPid: go?.brokerPid, serverPid: go?.serverPid });
     expect(serverPids(home, TSGO)).toEqual([go?.serverPid]);
+  });
+
+  it('the editor relay (`agent-lsp lsp --ts-server tsgo`) attaches to the tsgo broker agents use, not to a tsls one', async () => {
+    const home = scope.home();
+    const root = scope.root('ts-basic');
+    const agent = await scope.front(home, ['--ts-server', 'tsgo']);
+    ok(await agent.call('start_lsp', { root_dir: root, language_id: 'typescript' }));
+    await waitUntil(() => typescriptBrokers(home).has('typescript-go'), 60_000, 'a ready tsgo broker');
+    const key = typescriptBrokers(home).get('typescript-go')?.key;
+    const child = spawn(process.execPath, [BIN, 'lsp', '--root', root, '--language', 'typescript', '--ts-server', 'tsgo'], {
+      env: { ...(process.env as Record<string, string>), AGENT_LSP_HOME: home },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const rpc = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    rpc.onRequest(() => null);
+    rpc.listen();
+    try {
+      const init = await rpc.sendRequest<InitializeResult>('initialize', { processId: process.pid, rootUri: pathToUri(root), workspaceFolders: [{ uri: pathToUri(root), name: 'root' }], capabilities: {} });
+      expect(init.serverInfo?.name).toBe('typescript-go');
+      expect((init.capabilities.experimental as { agentLsp?: { key?: string } }).agentLsp?.key).toBe(key);
+      expect(typescriptBrokers(home).size).toBe(1);
+    } finally {
+      rpc.dispose();
+      if (child.exitCode === null) child.kill('SIGTERM');
+    }
   });
 
   it('an unknown TypeScript server, by flag or environment, ends serve with a message naming the choices', async () => {
