@@ -1,7 +1,7 @@
 // The TypeScript reading tools against typescript-go (`serve --ts-server tsgo`): references,
 // definitions, hover, symbols, diagnostics by pull and rename, on copies of the TS fixtures. One
 // server for the whole file.
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureRoot } from '../helpers/brokers.js';
@@ -96,6 +96,17 @@ describe('TypeScript tools on typescript-go', () => {
     ]);
     const clean = ok(await agent.call('get_diagnostics', { file_path: 'ts-basic/src/shapes.ts' }));
     expect(clean).toMatchObject({ errors: 0 });
+  });
+
+  it('answers on the disk as it is now: a file written and then removed by someone else', async () => {
+    const refs = async () => ok(await agent.call('find_references', { file_path: 'ts-basic/src/shapes.ts', position_pattern: 'export function @@totalArea' }));
+    const extra = join(root, 'ts-basic/src/extra.ts');
+    writeFileSync(extra, "import { totalArea } from './shapes.js';\nexport const z = totalArea([]);\n");
+    const withExtra = await refs();
+    expect(withExtra).toMatchObject({ complete: true, total: 8 });
+    expect(locs(withExtra)).toContain('ts-basic/src/extra.ts:2:18');
+    rmSync(extra);
+    expect(await refs()).toMatchObject({ complete: true, total: 6 });
   });
 
   it('renames across files as one transaction, previewed first, and undoes it', async () => {
