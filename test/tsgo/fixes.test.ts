@@ -55,6 +55,20 @@ describe('suggest_fixes, apply_fix and execute_command on typescript-go', () => 
     expect(read('src/needsImport.ts')).toBe(NEEDS_IMPORT);
   });
 
+  it('"add all missing imports" is a plain edit there (no command): previewed, applied, undone', async () => {
+    const two = 'export const a = new Circle(1);\nexport const b = new Square(2);\n';
+    writeFileSync(join(root, 'ts-basic/src/two.ts'), two);
+    const data = ok(await agent.call('suggest_fixes', { file_path: 'ts-basic/src/two.ts', start_line: 1, start_column: 22, end_line: 1, end_column: 28 }));
+    const all = (data['actions'] as ActionOut[]).find((a) => a.title === 'Add all missing imports');
+    expect(all).toMatchObject({ kind: 'quickfix' });
+    expect(all?.command).toBeUndefined();
+    expect(all?.edits).toEqual([{ file: 'ts-basic/src/two.ts', change: 'modified', lines: ['+1 import { Circle, Square } from "./shapes.js";', '+2 '] }]);
+    ok(await agent.call('apply_fix', { action_id: all?.action_id }));
+    expect(read('src/two.ts')).toBe(`import { Circle, Square } from "./shapes.js";\n\n${two}`);
+    ok(await agent.call('undo_last', {}));
+    expect(read('src/two.ts')).toBe(two);
+  });
+
   it('organize imports by file_path + kind, undone', async () => {
     const applied = ok(await agent.call('apply_fix', { file_path: 'ts-basic/src/messy.ts', kind: 'source.organizeImports' }));
     expect(applied).toMatchObject({ applied: true, title: 'Organize Imports', checkpoint_id: expect.any(String) });
