@@ -266,9 +266,11 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     .command('demo')
     .description('run agent-lsp on the bundled example workspace, as an agent would, and print a transcript')
     .option('--workspace <dir>', 'another workspace to run the demo on')
-    .action(async (opts: { workspace?: string }) => {
+    .option('--ts-server <name>', TS_SERVER_HELP)
+    .action(async (opts: { workspace?: string; tsServer?: string }) => {
       const { runDemo } = await import('./demo.js');
-      await runDemo(out, opts.workspace);
+      const tsServer = opts.tsServer !== undefined ? tsServerFrom(opts.tsServer, undefined, program) : undefined;
+      await runDemo(out, opts.workspace, tsServer);
     });
 
   registerRecoverCommand(program, out, err);
