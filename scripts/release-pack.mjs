@@ -10,7 +10,8 @@
 //   packages/skills/skills/*.md   the skills (registry.js: ../skills/)
 //   examples/workspace/           the demo's workspace (demo.js: ../../../examples/workspace)
 //   bin/agent-lsp                 the launcher, which brokers are spawned with (spawnBroker.js: ../../../bin/agent-lsp)
-//   node_modules/                 pyright, typescript-language-server, typescript (createRequire
+//   node_modules/                 pyright, typescript-language-server, typescript, and optionally
+//                                 @typescript/native-preview (typescript-go) (createRequire
 //                                 from packages/lsp/dist walks up to the package's own node_modules)
 // The packages' dist directories themselves are not shipped: nothing reads them.
 import { execFileSync } from 'node:child_process';
@@ -24,6 +25,11 @@ const outArg = process.argv.indexOf('--out');
 const OUT = outArg > 0 ? resolve(process.argv[outArg + 1]) : join(REPO, 'dist');
 /** What the bundle leaves to the installed package's node_modules: the language servers agent-lsp bundles. */
 const RUNTIME_DEPENDENCIES = ['pyright', 'typescript-language-server', 'typescript'];
+/**
+ * typescript-go (`--ts-server tsgo`): optional, so an install on a platform it ships no binary for
+ * still succeeds (agent-lsp then says it was not found and tsls keeps serving TypeScript).
+ */
+const OPTIONAL_DEPENDENCIES = ['@typescript/native-preview'];
 
 /** bin/agent-lsp of the installed package: the bundle beside it. Brokers are spawned with this file. */
 const LAUNCHER = `#!/usr/bin/env node
@@ -87,6 +93,7 @@ try {
     bin: { 'agent-lsp': 'bin/agent-lsp' },
     engines: { node: '>=20' },
     dependencies: lockedVersions(RUNTIME_DEPENDENCIES),
+    optionalDependencies: lockedVersions(OPTIONAL_DEPENDENCIES),
     ...(root.license ? { license: root.license } : {}),
   };
   writeFileSync(join(STAGE, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -18,6 +18,7 @@ import { LARGE_HEADING, largeWorkspacesSection } from './largeWorkspaces.mjs';
 import { readBenchData, roundSamples, updateBenchData } from './plots.mjs';
 import { previewEditLatency } from './previewEdit.mjs';
 import { PREFETCH_HEADING, prefetchSection } from './prefetch.mjs';
+import { TS_SERVERS_HEADING, tsServersSection } from './tsServers.mjs';
 import { STARTUP_HEADING, startupSection } from './startup.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -107,6 +108,7 @@ const SECTIONS = [
   { key: 'coldwarm', heading: COLD_WARM_HEADING, run: coldWarm },
   { key: 'large', heading: LARGE_HEADING, run: largeWorkspaces },
   { key: 'preview', heading: PREVIEW_HEADING, run: previewEdit },
+  { key: 'tsgo', heading: TS_SERVERS_HEADING, run: () => tsServersSection(log) },
   { key: 'overhead', heading: OVERHEAD_HEADING, run: overhead },
   { key: 'fairness', heading: '## Fairness under load', run: (ctx) => fairness(ctx.corpus('effect'), log) },
   { key: 'startup', heading: STARTUP_HEADING, run: () => startupSection(log) },

@@ -58,6 +58,7 @@ describe('the packed agent-lsp, installed with npm', () => {
     expect(manifest).toMatchObject({ name: 'agent-lsp', version: VERSION, type: 'module', bin: { 'agent-lsp': 'bin/agent-lsp' }, engines: { node: '>=20' } });
     const lsp = JSON.parse(readFileSync(join(REPO_ROOT, 'packages', 'lsp', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(manifest['dependencies']).toEqual({ pyright: lsp.dependencies['pyright'], 'typescript-language-server': lsp.dependencies['typescript-language-server'], typescript: lsp.dependencies['typescript'] });
+    expect(manifest['optionalDependencies']).toEqual({ '@typescript/native-preview': lsp.dependencies['@typescript/native-preview'] });
     expect(manifest['devDependencies']).toBeUndefined();
     expect(readdirSync(join(installed, 'packages', 'skills', 'skills')).filter((f) => f.endsWith('.md')).length).toBe(builtinSkills().length);
     // Every docs/ page the installed README links to is installed with it.

@@ -11,6 +11,9 @@ import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js'
 export interface SimulationCase {
   fixture: string;
   language: string;
+  /** Extra `serve` arguments (`--ts-server tsgo`), and the server name they must give. */
+  serveArgs?: string[];
+  server?: RegExp;
   /** Settle budget per evaluation (slow servers get more; the answer must still settle). */
   timeoutMs?: number;
   /** A clean file: a comment line inserted at 1:1 changes nothing. */
@@ -52,8 +55,9 @@ export function describeSimulation(title: string, c: SimulationCase): void {
 
     beforeAll(async () => {
       root = fixtureRoot(c.fixture);
-      agent = await startAgentLsp();
+      agent = await startAgentLsp({ args: c.serveArgs ?? [] });
       ok(await agent.call('start_lsp', { root_dir: root, language_id: c.language }));
+      if (c.server) expect(ok(await agent.call('get_server_capabilities', { language_id: c.language }))['server']).toMatch(c.server);
     });
     afterAll(async () => {
       await agent?.close();

@@ -38,9 +38,10 @@ async function session(env: Record<string, string>, out: Out, body: (call: (name
  * the workspace), a second session finds them warm. Brokers live in a temporary home that is
  * stopped and removed at the end, so the demo leaves nothing running.
  */
-export async function runDemo(out: Out, workspace = DEMO_WORKSPACE): Promise<void> {
+export async function runDemo(out: Out, workspace = DEMO_WORKSPACE, tsServer?: string): Promise<void> {
   const home = mkdtempSync(join(tmpdir(), 'agent-lsp-demo-'));
-  const env = { ...(process.env as Record<string, string>), AGENT_LSP_HOME: home };
+  // --ts-server reaches the sessions as the environment variable `serve` reads.
+  const env = { ...(process.env as Record<string, string>), AGENT_LSP_HOME: home, ...(tsServer ? { AGENT_LSP_TS_SERVER: tsServer } : {}) };
   const t0 = Date.now();
   try {
     out(`agent-lsp demo on ${workspace}\n\n# Session 1: cold — brokers start and index the workspace`);

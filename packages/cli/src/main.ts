@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { loadCustomServers, parseLogLevel, ServerRegistry, type ServerDefinition } from '@agent-lsp/lsp';
+import { chooseTsServer, loadCustomServers, parseLogLevel, ServerRegistry, tsServerOfServerId, type ServerDefinition, type TsServer } from '@agent-lsp/lsp';
 import { AGENT_LSP_VERSION, startupMark } from '@agent-lsp/protocol';
 import type { BrokerLeaseOptions } from '@agent-lsp/broker';
 import type { AgentLspServerOptions } from '@agent-lsp/server';
@@ -30,6 +30,7 @@ interface ServeOptions extends HttpServeFlags {
   root?: string;
   http?: boolean;
   prefetch: string;
+  tsServer?: string;
 }
 
 /**
@@ -47,9 +48,20 @@ function configPathFrom(option: string | undefined): string | undefined {
   return path ? resolve(path) : undefined;
 }
 
-function registryFrom(configPath: string | undefined, first: readonly ServerDefinition[] = []): ServerRegistry {
-  return new ServerRegistry([...first, ...(configPath ? loadCustomServers(configPath) : [])]);
+function registryFrom(configPath: string | undefined, first: readonly ServerDefinition[] = [], typescriptServer?: TsServer): ServerRegistry {
+  return new ServerRegistry([...first, ...(configPath ? loadCustomServers(configPath) : [])], typescriptServer ? { typescriptServer } : {});
 }
+
+/** `--ts-server`, else AGENT_LSP_TS_SERVER, else the config's typescript_server, else tsls; an unknown name ends the command. */
+function tsServerFrom(flag: string | undefined, configPath: string | undefined, program: Command): TsServer {
+  try {
+    return chooseTsServer({ flag, env: process.env['AGENT_LSP_TS_SERVER'], configPath });
+  } catch (e) {
+    return program.error(`error: ${(e as Error).message}`);
+  }
+}
+
+const TS_SERVER_HELP = 'the TypeScript/JavaScript server: tsls (typescript-language-server, default) | tsgo (typescript-go) (or AGENT_LSP_TS_SERVER, or typescript_server in --config)';
 
 function logLevel(fallback?: 'info') {
   const level = parseLogLevel(process.env['AGENT_LSP_LOG']) ?? fallback;
@@ -117,6 +129,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     if (idleTimeoutMs !== undefined && !(idleTimeoutMs > 0)) program.error('--idle-timeout must be a positive number of milliseconds');
     const configPath = configPathFrom(opts.config);
     const maxBrokerMemory = await brokerMemoryBudget(opts.maxBrokerMemory, configPath, program);
+    const tsServer = tsServerFrom(opts.tsServer, configPath, program);
     // Over HTTP every language goes through a broker unless told otherwise: sessions then share
     // one server per (root, language) instead of starting their own (docs/http.md).
     const daemonMode = opts.http && cmd.getOptionValueSource('daemon') === 'default' && process.env['AGENT_LSP_DAEMON'] === undefined ? 'always' : opts.daemon;
@@ -132,7 +145,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     const ledger = { ...injected.ledger, ...(auditLog !== undefined ? { auditLogPath: resolve(auditLog) } : {}) };
     const runners = configPath ? loadRunnerConfig(configPath) : undefined;
     const agent = {
-      registry: registryFrom(configPath, original.servers),
+      registry: registryFrom(configPath, original.servers, tsServer),
       logger,
       connect,
       ledger,
@@ -163,6 +176,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
       )
       .option('--idle-timeout <ms>', 'brokers started by this front stop after this long without clients (default 30 min)')
       .option('--max-broker-memory <size>', MAX_BROKER_MEMORY_HELP)
+      .option('--ts-server <name>', TS_SERVER_HELP)
       .option('--audit-log <path>', 'append the audit log (one JSON line per tool call) here instead of the state dir')
       .addOption(
         new Option('--root <dir>', 'the workspace root, for clients that start one process per call and never call start_lsp (or AGENT_LSP_ROOT)').env(
@@ -208,7 +222,8 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     .option('--scope <json>', 'directories to index, a JSON array (start_lsp scope)')
     .action(async (opts: BrokerCommandOptions & { config?: string }) => {
       const { runBrokerCommand } = await import('./daemonCommands.js');
-      process.exitCode = await runBrokerCommand(registryFrom(configPathFrom(opts.config)), opts, logLevel('info'));
+      // The server id it was spawned for decides which TypeScript server it runs, not its environment.
+      process.exitCode = await runBrokerCommand(registryFrom(configPathFrom(opts.config), [], tsServerOfServerId(opts.language)), opts, logLevel('info'));
       process.exit();
     });
 
@@ -220,12 +235,14 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     .option('--config <file>', 'JSON file with custom language servers (or AGENT_LSP_CONFIG)')
     .option('--idle-timeout <ms>', 'a broker this starts stops after this long without clients (default 30 min)')
     .option('--max-broker-memory <size>', MAX_BROKER_MEMORY_HELP)
-    .action(async (opts: LspCommandOptions & { config?: string; maxBrokerMemory?: string }) => {
+    .option('--ts-server <name>', TS_SERVER_HELP)
+    .action(async (opts: LspCommandOptions & { config?: string; maxBrokerMemory?: string; tsServer?: string }) => {
       const [{ runLspCommand }, { createLogger }] = await Promise.all([import('./lspCommand.js'), import('@agent-lsp/lsp')]);
       const configPath = configPathFrom(opts.config);
       opts.maxBrokerMemoryBytes = (await brokerMemoryBudget(opts.maxBrokerMemory, configPath, program)).bytes;
+      const tsServer = tsServerFrom(opts.tsServer, configPath, program);
       const logger = createLogger({ scope: 'lsp', ...logLevel() });
-      process.exitCode = await runLspCommand(opts, registryFrom(configPath), logger, configPath, err);
+      process.exitCode = await runLspCommand(opts, registryFrom(configPath, [], tsServer), logger, configPath, err);
       process.exit();
     });
 
@@ -271,9 +288,11 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     .command('demo')
     .description('run agent-lsp on the bundled example workspace, as an agent would, and print a transcript')
     .option('--workspace <dir>', 'another workspace to run the demo on')
-    .action(async (opts: { workspace?: string }) => {
+    .option('--ts-server <name>', TS_SERVER_HELP)
+    .action(async (opts: { workspace?: string; tsServer?: string }) => {
       const { runDemo } = await import('./demo.js');
-      await runDemo(out, opts.workspace);
+      const tsServer = opts.tsServer !== undefined ? tsServerFrom(opts.tsServer, undefined, program) : undefined;
+      await runDemo(out, opts.workspace, tsServer);
     });
 
   registerRecoverCommand(program, out, err);

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { findExecutable } from './executables.js';
 import { detectPythonInterpreter } from './pythonInterpreter.js';
+import { TSGO_SERVER_ID } from './typescriptServerChoice.js';
 import type { ResolvedServer, ServerDefinition } from './serverProfile.js';
 
 const require = createRequire(import.meta.url);
@@ -110,6 +111,70 @@ const typescript: ServerDefinition = {
   },
 };
 
+/**
+ * The typescript-go executable: @typescript/native-preview carries only a launcher; the binary is
+ * in its platform package (an optional dependency of it, e.g. @typescript/native-preview-linux-x64).
+ */
+function tsgoExecutable(previewDir: string): string | undefined {
+  try {
+    const fromPreview = createRequire(join(previewDir, 'package.json'));
+    const platformDir = realpathSync(dirname(fromPreview.resolve(`@typescript/native-preview-${process.platform}-${process.arch}/package.json`)));
+    return findExecutable(join(platformDir, 'lib', process.platform === 'win32' ? 'tsgo.exe' : 'tsgo'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The inlay hints get_inlay_hints shows (typescript-go shows none without them), as VS Code's settings name them. */
+const TSGO_PREFERENCES = {
+  preferences: { includeCompletionsForModuleExports: true },
+  inlayHints: {
+    parameterNames: { enabled: 'all', suppressWhenArgumentMatchesName: true },
+    parameterTypes: { enabled: true },
+    variableTypes: { enabled: true, suppressWhenTypeMatchesName: true },
+    propertyDeclarationTypes: { enabled: true },
+    functionLikeReturnTypes: { enabled: true },
+    enumMemberValues: { enabled: true },
+  },
+};
+
+/**
+ * TypeScript 7's native language server (`tsgo --lsp --stdio`), picked with `--ts-server tsgo`
+ * (typescriptServerChoice.ts). It serves the same languages as typescript-language-server; its
+ * own id keeps its brokers apart from tsls's.
+ */
+const typescriptGo: ServerDefinition = {
+  id: TSGO_SERVER_ID,
+  displayName: 'typescript-go',
+  languageIds: typescript.languageIds,
+  extensions: typescript.extensions,
+  rootMarkers: typescript.rootMarkers,
+  // Requests wait for their project to load; loads it reports as "Loading" $/progress. It answers
+  // textDocument/diagnostic (pull), so no exact-diagnostics workaround.
+  readiness: 'tsgo',
+  installHint: 'typescript-go (@typescript/native-preview and its platform package) comes with agent-lsp: reinstall the agent-lsp package, or run `pnpm install` in an agent-lsp checkout; on a platform it has no binary for, use --ts-server tsls.',
+  lacks: {
+    refactor:
+      'typescript-go offers no refactorings (extract, inline, move, rewrite: its code actions are quick fixes and source.organizeImports/removeUnusedImports/sortImports/fixAll); run agent-lsp with --ts-server tsls for them',
+    'workspace/executeCommand':
+      "typescript-go implements no workspace/executeCommand, so typescript-language-server's commands (_typescript.*, typescript.tsserverRequest) do not exist there; use apply_fix (e.g. kind source.organizeImports) or run agent-lsp with --ts-server tsls",
+  },
+  resolve(): ResolvedServer | undefined {
+    const preview = packageDir('@typescript/native-preview');
+    const exe = preview ? tsgoExecutable(preview) : undefined;
+    if (!preview || !exe) return undefined;
+    return {
+      command: [exe, '--lsp', '--stdio'],
+      source: 'bundled',
+      version: `typescript-go ${packageVersion(preview) ?? '?'}`,
+      // It reads preferences from workspace/configuration (VS Code's settings), not initializationOptions.
+      settings: { typescript: TSGO_PREFERENCES, javascript: TSGO_PREFERENCES },
+      profileFingerprint: `typescript-go|${exe}`,
+      details: { tsgo: exe },
+    };
+  },
+};
+
 function fromPath(
   id: string,
   displayName: string,
@@ -167,4 +232,4 @@ const rustAnalyzer = fromPath('rust-analyzer', 'rust-analyzer', 'rust-analyzer',
   installHint: 'Install rust-analyzer: `rustup component add rust-analyzer`, and make sure it is on PATH.',
 });
 
-export const BUILTIN_SERVERS: readonly ServerDefinition[] = [pyright, typescript, gopls, clangd, rustAnalyzer];
+export const BUILTIN_SERVERS: readonly ServerDefinition[] = [pyright, typescript, typescriptGo, gopls, clangd, rustAnalyzer];

@@ -43,9 +43,10 @@ export function loadCustomServers(path: string): ServerDefinition[] {
     throw invalid(path, (err as Error).message);
   }
   const servers = isPlainObject(parsed) ? parsed['servers'] : undefined;
-  // A file may configure only build/test runners (its `runners` section, read by the tools) or the
-  // brokers' memory budget (`max_broker_memory`, read by the broker package).
-  if (servers === undefined && isPlainObject(parsed) && ('runners' in parsed || 'max_broker_memory' in parsed)) return [];
+  // A file may configure only build/test runners (its `runners` section, read by the tools), the
+  // brokers' memory budget (`max_broker_memory`, read by the broker package) or the TypeScript
+  // server (`typescript_server`, typescriptServerChoice.ts).
+  if (servers === undefined && isPlainObject(parsed) && ('runners' in parsed || 'max_broker_memory' in parsed || 'typescript_server' in parsed)) return [];
   if (!Array.isArray(servers)) throw invalid(path, 'expected an object with a "servers" array');
   return servers.map((raw, i) => toDefinition(path, raw, i));
 }

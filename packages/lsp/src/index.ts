@@ -5,6 +5,7 @@ export * from './serverProfile.js';
 export * from './builtinServers.js';
 export * from './customServers.js';
 export * from './serverRegistry.js';
+export * from './typescriptServerChoice.js';
 export * from './executables.js';
 export * from './pythonInterpreter.js';
 export * from './progress.js';

@@ -5,7 +5,7 @@ import { canaryReadiness, progressReadiness } from './progressReadiness.js';
 import { pyrightReadiness } from './pyrightReadiness.js';
 import { SIGNAL_FALLBACK_MS, type ReadinessContext, type ReadinessFamily } from './readinessContext.js';
 import type { ReadinessStrategy } from './serverProfile.js';
-import { tsserverReadiness } from './tsserverReadiness.js';
+import { tsgoReadiness, tsserverReadiness } from './tsserverReadiness.js';
 
 export { CLANGD_OPEN_LIMIT } from './clangdReadiness.js';
 
@@ -13,6 +13,7 @@ export { CLANGD_OPEN_LIMIT } from './clangdReadiness.js';
 const FAMILIES: Record<ReadinessStrategy, ReadinessFamily> = {
   pyright: pyrightReadiness,
   tsserver: tsserverReadiness,
+  tsgo: tsgoReadiness,
   progress: progressReadiness,
   clangd: clangdReadiness,
   canary: canaryReadiness,

@@ -3,13 +3,15 @@
  * (the Python interpreter depends on it) into a concrete command and settings.
  */
 /** Every readiness strategy, as a server config may name one. */
-export const READINESS_STRATEGIES = ['pyright', 'tsserver', 'progress', 'clangd', 'canary'] as const;
+export const READINESS_STRATEGIES = ['pyright', 'tsserver', 'tsgo', 'progress', 'clangd', 'canary'] as const;
 
 export type ReadinessStrategy =
   /** pyright: complete answers once it logs "Found N source files". */
   | 'pyright'
   /** typescript-language-server: per project, "Initializing JS/TS language features" progress ends. */
   | 'tsserver'
+  /** typescript-go: a request on an open file answers once its project has loaded; later loads show as "Loading" progress. */
+  | 'tsgo'
   /** gopls, rust-analyzer: the initial $/progress work ends. */
   | 'progress'
   /**
@@ -38,6 +40,12 @@ export interface ServerDefinition {
   readiness: ReadinessStrategy;
   /** Server-specific exact diagnostics query, when pull and versioned push are not available. */
   exactDiagnostics?: 'tsserver';
+  /**
+   * LSP methods (or code action kinds: `refactor`) this server does not implement although tools
+   * may ask for them, each with the message an agent gets instead (what is missing and what to
+   * do): never an opaque server error nor an empty answer that looks complete.
+   */
+  lacks?: Readonly<Record<string, string>>;
   /** How to install it when it is missing. */
   installHint: string;
   /** Arguments that make the executable print its version (default `--version`; gopls: `version`). */

@@ -3,6 +3,7 @@ import { UserError } from '@agent-lsp/protocol';
 import { BUILTIN_SERVERS } from './builtinServers.js';
 import { KNOWN_SERVER_DEFINITIONS } from './knownServerDefinitions.js';
 import type { ServerDefinition } from './serverProfile.js';
+import { DEFAULT_TS_SERVER, TS_SERVER_IDS, TS_SERVERS, type TsServer } from './typescriptServerChoice.js';
 
 /** Language names agents pass as `language_id`, mapped to the language ids servers use. */
 const LANGUAGE_ALIASES: Record<string, string> = {
@@ -21,14 +22,22 @@ const LANGUAGE_ALIASES: Record<string, string> = {
  * built-in profiles; then the table of known servers (knownServers.ts).
  */
 export class ServerRegistry {
+  /** Every server, the TypeScript profile not chosen included (doctor lists it; a broker finds it by id). */
   readonly servers: readonly ServerDefinition[];
+  /** The servers files and language names are routed to: all but the TypeScript profile not chosen. */
+  private readonly routed: readonly ServerDefinition[];
   private readonly customCount: number;
   /** Whether a server was found, by id: asked only when several servers claim an extension. */
   private readonly installed = new Map<string, boolean>();
+  /** The TypeScript server chosen (`--ts-server`, typescriptServerChoice.ts). */
+  readonly typescriptServer: TsServer;
 
-  constructor(custom: readonly ServerDefinition[] = []) {
+  constructor(custom: readonly ServerDefinition[] = [], options: { typescriptServer?: TsServer } = {}) {
+    this.typescriptServer = options.typescriptServer ?? DEFAULT_TS_SERVER;
+    const notChosen = new Set(TS_SERVERS.filter((t) => t !== this.typescriptServer).map((t) => TS_SERVER_IDS[t]));
     const taken = new Set([...custom, ...BUILTIN_SERVERS].map((s) => s.id));
     this.servers = [...custom, ...BUILTIN_SERVERS, ...KNOWN_SERVER_DEFINITIONS.filter((s) => !taken.has(s.id))];
+    this.routed = this.servers.filter((s) => !notChosen.has(s.id));
     this.customCount = custom.length;
   }
 
@@ -40,11 +49,11 @@ export class ServerRegistry {
   forFile(path: string): { server: ServerDefinition; languageId: string } | undefined {
     // A file without an extension is routed by its name (Dockerfile, Gemfile): keys without a dot.
     const ext = extname(path).toLowerCase() || basename(path).toLowerCase();
-    const candidates = this.servers.filter((s) => s.extensions[ext] !== undefined);
+    const candidates = this.routed.filter((s) => s.extensions[ext] !== undefined);
     const first = candidates[0];
     if (!first) return undefined;
     const chosen =
-      candidates.length === 1 || this.servers.indexOf(first) < this.customCount
+      candidates.length === 1 || this.routed.indexOf(first) < this.customCount
         ? first
         : (candidates.find((s) => this.isInstalled(s, isAbsolute(path) ? dirname(path) : process.cwd())) ?? first);
     return { server: chosen, languageId: chosen.extensions[ext] as string };
@@ -68,10 +77,13 @@ export class ServerRegistry {
     );
   }
 
-  /** The server for a language id or server id (python, typescript, javascript, go, cpp, pyright…). */
+  /**
+   * The server for a language id or server id (python, typescript, javascript, go, cpp, pyright…):
+   * `typescript` is the chosen TypeScript server; the other one answers only to its own id.
+   */
   forLanguage(language: string): ServerDefinition {
     const id = LANGUAGE_ALIASES[language.toLowerCase()] ?? language.toLowerCase();
-    const server = this.servers.find((s) => s.id === id || s.languageIds.includes(id));
+    const server = this.routed.find((s) => s.id === id || s.languageIds.includes(id)) ?? this.servers.find((s) => s.id === id);
     if (server) return server;
     throw new UserError(
       'unknown_language',
@@ -80,6 +92,6 @@ export class ServerRegistry {
   }
 
   knownExtensions(): string[] {
-    return [...new Set(this.servers.flatMap((s) => Object.keys(s.extensions)))];
+    return [...new Set(this.routed.flatMap((s) => Object.keys(s.extensions)))];
   }
 }

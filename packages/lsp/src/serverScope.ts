@@ -19,6 +19,7 @@ export function scopeSupport(server: ServerDefinition): ScopeSupport {
     case 'gopls':
       return { honoured: true, note: 'loads only these directories (directoryFilters)' };
     case 'typescript':
+    case 'typescript-go':
       return { honoured: false, note: "cannot honour it: tsserver's projects come from tsconfig.json (narrow its include instead)" };
     case 'clangd':
       return { honoured: false, note: 'cannot honour it: clangd indexes what compile_commands.json lists' };

@@ -1,24 +1,39 @@
 import { extname } from 'node:path';
 import { pathToUri } from '@agent-lsp/protocol';
-import { SIGNAL_FALLBACK_MS, type ReadinessFamily } from './readinessContext.js';
+import { SIGNAL_FALLBACK_MS, type ReadinessContext, type ReadinessFamily } from './readinessContext.js';
 import { readRegularFileSync } from './diskText.js';
 import { findSeedFile } from './seedFile.js';
 
-const TS_PROJECT_LOADING = /Initializing JS\/TS language features/;
+/**
+ * TypeScript servers load a project only for an open file, so one source file is opened to load
+ * the main project now; a request on it is answered once the project has loaded. Progress titled
+ * `loading` marks later loads (another tsconfig project) while they last.
+ */
+function projectLoadReadiness(loading: RegExp, title: string): ReadinessFamily {
+  return (ctx) => openSeedProject(ctx, loading, title);
+}
 
 /**
- * typescript-language-server: tsserver loads a project only for an open file, so one source file
- * is opened to load the main project now; a request on it is answered once the project has loaded
- * (useSyntaxServer: never). "Initializing JS/TS language features" progress marks later loads.
+ * typescript-language-server: with useSyntaxServer: never, a request waits for the project; its
+ * loads show as "Initializing JS/TS language features" progress.
  */
-export const tsserverReadiness: ReadinessFamily = ({ conn, store }) => {
+export const tsserverReadiness = projectLoadReadiness(/Initializing JS\/TS language features/, 'Initializing JS/TS language features');
+
+/**
+ * typescript-go: every request waits for the project of its file to load (sessions adopt a loaded
+ * snapshot before answering); a load that takes a while shows as "Loading" progress (message
+ * "Project 'tsconfig.json'"), a quick one shows nothing.
+ */
+export const tsgoReadiness = projectLoadReadiness(/^Loading$/, 'Loading');
+
+function openSeedProject({ conn, store }: ReadinessContext, loading: RegExp, title: string): void {
   const { readiness, progress, logger } = conn;
   const exts = Object.keys(conn.server.extensions);
   const seed = findSeedFile(conn.rootDir, exts.filter((e) => e.includes('ts')), 4) ?? findSeedFile(conn.rootDir, exts, 4);
   let seedLoaded = false;
   store.add(
     progress.onProgress((e) => {
-      if (!TS_PROJECT_LOADING.test(e.title)) return;
+      if (!loading.test(e.title)) return;
       if (e.kind === 'begin') readiness.indexing(e.info);
       else if (e.kind === 'end' && seedLoaded) readiness.ready();
     }),
@@ -28,7 +43,7 @@ export const tsserverReadiness: ReadinessFamily = ({ conn, store }) => {
     readiness.ready();
     return;
   }
-  readiness.indexing({ title: 'Initializing JS/TS language features', message: 'loading the project' });
+  readiness.indexing({ title, message: 'loading the project' });
   const uri = pathToUri(seed);
   const file = readRegularFileSync(seed);
   if (file) conn.documents.sync(uri, conn.server.extensions[extname(seed)] ?? 'typescript', file.text, { internal: true, disk: file.state });
@@ -44,4 +59,4 @@ export const tsserverReadiness: ReadinessFamily = ({ conn, store }) => {
       if (conn.isAlive) readiness.ready();
     },
   );
-};
+}

@@ -27,7 +27,7 @@ function projectOf(path: string, projectDirs: readonly string[]): string | undef
 }
 
 /**
- * tsserver answers workspace/symbol only from the projects it has loaded, and it loads a project
+ * tsserver (and typescript-go) answers workspace/symbol only from the projects it has loaded, and it loads a project
  * only for an open file of it: in a workspace of several tsconfig projects (a monorepo, or
  * fixtures side by side) a search would silently miss every project nobody opened. This opens one
  * source file of each project under the primary root that has no open document yet. Servers whose
@@ -35,7 +35,8 @@ function projectOf(path: string, projectDirs: readonly string[]): string | undef
  */
 export async function loadEveryProject(ctx: ToolContext, conn: LspConnection): Promise<ProjectCoverage> {
   const root = ctx.workspace.primaryRoot;
-  if (conn.server.readiness !== 'tsserver' || root === undefined) return { files: [], unloaded: 0 };
+  // typescript-go too loads a project only for an open file (it then searches every loaded one).
+  if ((conn.server.readiness !== 'tsserver' && conn.server.readiness !== 'tsgo') || root === undefined) return { files: [], unloaded: 0 };
   const exts = Object.keys(conn.server.extensions);
   const projectDirs: string[] = [];
   for await (const path of walkSourceTreeAsync(root, { maxDepth: 8 })) {
@@ -70,7 +71,8 @@ type IndexedSymbol = SymbolInformation | WorkspaceSymbol;
  */
 export async function workspaceSymbols(ctx: ToolContext, conn: LspConnection, query: string, files: readonly string[]): Promise<IndexedSymbol[]> {
   const ask = () => ctx.workspace.query<IndexedSymbol[] | null>(conn, 'workspace/symbol', { query }, ctx.signal);
-  if (files.length <= 1) return (await ask()) ?? [];
+  // typescript-go answers from every project it has loaded: one search covers them all.
+  if (files.length <= 1 || conn.server.readiness === 'tsgo') return (await ask()) ?? [];
   const seen = new Set<string>();
   const merged: IndexedSymbol[] = [];
   // One project at a time, in this section: the touch and the search must not interleave.

@@ -77,6 +77,8 @@ export function checkCommandAllowed(conn: LspConnection, command: string, args: 
   const refuse = (why: string): never => {
     throw new UserError('not_supported', `agent-lsp does not run ${command} on ${conn.server.displayName}: ${why}. Nothing was run.`);
   };
+  const lacking = conn.server.lacks?.['workspace/executeCommand'];
+  if (lacking) refuse(lacking);
   const denied = DIRECT_WRITERS.get(command);
   if (denied) refuse(denied);
   if (command === 'typescript.tsserverRequest') {

@@ -1,4 +1,5 @@
 import type { CodeAction, Command, Diagnostic, Range } from 'vscode-languageserver-protocol';
+import { UserError } from '@agent-lsp/protocol';
 import type { ReadyDocument } from '../documentQuery.js';
 import type { ToolContext } from '../toolDefinition.js';
 import { isCommand } from './actionEdit.js';
@@ -29,6 +30,8 @@ function rank(a: CodeAction | Command): number {
  */
 export async function offeredActions(ctx: ToolContext, doc: ReadyDocument, range: Range, only?: string): Promise<OfferedActions> {
   const { conn, uri } = doc.handle;
+  const lacking = only !== undefined && kindCovers('refactor', only) ? conn.server.lacks?.['refactor'] : undefined;
+  if (lacking) throw new UserError('not_supported', `${lacking}.`);
   const settled = await conn.diagnostics.settle(uri, 15_000);
   const diagnostics = settled.diagnostics.filter((d) => overlaps(d, range));
   const result = await conn.request<(CodeAction | Command)[] | null>(
@@ -40,6 +43,11 @@ export async function offeredActions(ctx: ToolContext, doc: ReadyDocument, range
   const actions = (result ?? []).filter((a) => isCommand(a) || !a.disabled).filter((a) => !only || kindMatches(a, only));
   actions.sort((a, b) => rank(a) - rank(b));
   return { diagnostics, actions };
+}
+
+/** Whether `kind` is `family` or a sub-kind of it (`refactor.extract` is a `refactor`). */
+function kindCovers(family: string, kind: string): boolean {
+  return kind === family || kind.startsWith(`${family}.`);
 }
 
 /** Whether an action is of `kind` or a sub-kind of it (`source.organizeImports.ts` is a `source.organizeImports`). */

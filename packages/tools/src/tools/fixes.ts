@@ -69,7 +69,14 @@ export const suggestFixes = defineTool({
   description: 'Quick fixes and refactorings for a range, each with an action_id and a preview of its edit. Applies nothing (apply_fix does).',
   group: 'analysis',
   input: { ...rangeInput, only: z.string().optional().describe('A kind, e.g. source.organizeImports.'), ...readinessInput },
-  output: { ...readyOutput, diagnostics: z.array(diagnostic).optional(), actions: z.array(actionOut).optional(), total: z.number().optional(), complete: z.boolean().optional() },
+  output: {
+    ...readyOutput,
+    diagnostics: z.array(diagnostic).optional(),
+    actions: z.array(actionOut).optional(),
+    total: z.number().optional(),
+    complete: z.boolean().optional(),
+    missing: z.string().optional().describe('Kinds of action this server never offers.'),
+  },
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const doc = await openReadyDocument(ctx, args);
@@ -86,7 +93,9 @@ export const suggestFixes = defineTool({
       actions.push(await describe(ctx, stored, resolveNow));
     }
     const mapper = new PositionMapper(ctx.workspace, conn);
-    return { ready: true, diagnostics: offered.diagnostics.map((d) => mapper.diagnostic(uri, d)), actions, total: actions.length, complete: true };
+    // A server without refactorings says so, rather than leave a list that looks like all there is.
+    const missing = conn.server.lacks?.['refactor'];
+    return { ready: true, diagnostics: offered.diagnostics.map((d) => mapper.diagnostic(uri, d)), actions, total: actions.length, complete: true, ...(missing ? { missing } : {}) };
   },
   text: (r) => {
     if (!r.ready) return notReadyText(r as NotReadyResult);
@@ -95,6 +104,7 @@ export const suggestFixes = defineTool({
     return [
       diags.length ? `Diagnostics in range:\n${diags.join('\n')}` : 'No diagnostics in range.',
       acts.length ? `${acts.length} action(s) (apply_fix {action_id} applies one):\n${acts.join('\n')}` : 'No code actions offered.',
+      ...(r.missing ? [`Note: ${r.missing}.`] : []),
     ].join('\n');
   },
 });
