@@ -1,12 +1,12 @@
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import type { Socket } from 'node:net';
 import lockfile from 'proper-lockfile';
 import { AGENT_LSP_PROTOCOL_VERSION, AGENT_LSP_VERSION, uriToPath, BrokerStatusNotification, type AgentLspExperimental, type BrokerRestartServerResult, type BrokerStatusParams } from '@agent-lsp/protocol';
 import type { BrokerEvictResult } from '@agent-lsp/protocol';
 import { BrokerFilesChangedNotification, BrokerServerStateNotification, type BrokerFilesChangedParams, type BrokerServerStateParams } from '@agent-lsp/protocol';
 import type { DocumentStore, LspConnection, Logger, ResolvedServer, ServerDefinition } from '@agent-lsp/lsp';
-import type { FileEvent } from 'vscode-languageserver-protocol';
+import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
 import { AcceptLoop } from './acceptLoop.js';
 import { BrokerClient } from './brokerClient.js';
 import type { BrokerHost } from './brokerHost.js';
@@ -166,12 +166,22 @@ export class Broker implements BrokerHost, LeaseHost {
         logger.debug(`watched files changed: ${changes.map((c) => `${c.type}:${c.uri}`).join(' ')}`);
         this.broadcastFilesChanged({ origin: 'outside', changes });
         // Open documents that are the disk's take the new text first; then the server hears of all.
-        return this.documents.diskChanged(changes.map((c) => c.uri)).finally(() => this.instance.connection?.notify('workspace/didChangeWatchedFiles', { changes }));
+        const created = changes.filter((c) => c.type === FileChangeType.Created).map((c) => c.uri);
+        return this.documents
+          .diskChanged(changes.map((c) => c.uri))
+          .finally(() => this.instance.connection?.notify('workspace/didChangeWatchedFiles', { changes }))
+          .then(() => this.documents.openCreated(created, (uri) => this.languageOf(uri)));
       },
     });
     this.watcher.start();
     await stopped;
     return 'stopped';
+  }
+
+  /** The language id this broker's server gives a file, by its extension; undefined for others. */
+  private languageOf(uri: string): string | undefined {
+    const path = uriToPath(uri);
+    return path === undefined ? undefined : this.options.server.extensions[extname(path).toLowerCase()];
   }
 
   /** The server, once started. */

@@ -4,9 +4,12 @@ import type {
   DidOpenTextDocumentParams,
 } from 'vscode-languageserver-protocol';
 import { applyTextEdits } from '@agent-lsp/protocol';
-import { syncWithDisk, type DocumentStore } from '@agent-lsp/lsp';
+import { readDiskText, syncWithDisk, type DocumentStore } from '@agent-lsp/lsp';
+import { uriToPath } from '@agent-lsp/protocol';
 
 const LINGER_MS = 5 * 60_000;
+/** Files created on disk opened in the server at once, per batch of watcher events. */
+const MAX_OPENED_CREATED = 64;
 
 export interface ClientDocument {
   languageId: string;
@@ -231,6 +234,29 @@ export class SharedDocuments {
     } catch {
       // the server went away meanwhile: a restarted one gets the clients' documents afresh
     }
+  }
+
+  /**
+   * Files just created on disk, of the server's languages (`languageOf`): each is opened in the
+   * server with its disk text and left to linger like a released document. A server learns of a
+   * new file from workspace/didChangeWatchedFiles only lazily (tsserver re-reads a project's file
+   * list on a timer, a quarter second later), so a query right after the creation would be
+   * answered without it; an open document is part of the program at once.
+   */
+  async openCreated(uris: readonly string[], languageOf: (uri: string) => string | undefined): Promise<void> {
+    const store = this.server();
+    if (!store) return;
+    const fresh = uris.filter((uri) => store.get(uri) === undefined && this.holders(uri).length === 0 && languageOf(uri) !== undefined);
+    await Promise.all(
+      fresh.slice(0, MAX_OPENED_CREATED).map(async (uri) => {
+        const path = uriToPath(uri);
+        const file = path === undefined ? undefined : await readDiskText(path).catch(() => undefined);
+        if (!file || store.get(uri) !== undefined || this.holders(uri).length > 0) return;
+        store.sync(uri, languageOf(uri) as string, file.text, { internal: true, disk: file.state });
+        this.linger(uri);
+        this.onSynced(uri);
+      }),
+    );
   }
 
   private synced(resynced: readonly string[], closed: readonly string[]): void {

@@ -1,15 +1,19 @@
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { basename, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
 import { pathToUri, type Disposable } from '@agent-lsp/protocol';
-import { inNotIndexedDir, isNotIndexedDir, type Logger } from '@agent-lsp/lsp';
+import { inNotIndexedDir, isNotIndexedDir, walkSourceTreeAsync, type Logger } from '@agent-lsp/lsp';
 
 const BATCH_MS = 100;
 const OWN_TEMP_FILE = /\.agent-lsp-\d+-[0-9a-f]+\.tmp$/;
 /** How long a path we wrote ourselves stays suppressed. */
 const OWN_WRITE_MS = 2_000;
+/** How long chokidar's own report of an event flush() delivered ahead of it counts as an echo. */
+const EARLY_ECHO_MS = 5_000;
+/** Files of a directory created just before a query that flush() reports itself. */
+const MAX_EARLY_DIRECTORY_FILES = 2_000;
 
 export interface WorkspaceWatcherOptions {
   root: string;
@@ -29,6 +33,10 @@ export class WorkspaceWatcher implements Disposable {
   private timer: NodeJS.Timeout | undefined;
   private pausedDepth = 0;
   private readonly ownWrites = new Map<string, number>();
+  /** Paths the OS reported (chokidar's raw fs.watch events) since the last flush. */
+  private readonly rawPaths = new Set<string>();
+  /** Events flush() delivered before chokidar reported them: its report, when it comes, is an echo. */
+  private readonly early = new Map<string, { type: FileChangeType; until: number }>();
   /** false once the OS refused more watches (ENOSPC): the broker keeps serving, unwatched. */
   degraded = false;
 
@@ -50,6 +58,14 @@ export class WorkspaceWatcher implements Disposable {
     w.on('add', (p: string) => this.record(p, FileChangeType.Created));
     w.on('change', (p: string) => this.record(p, FileChangeType.Changed));
     w.on('unlink', (p: string) => this.record(p, FileChangeType.Deleted));
+    // fs.watch's own events arrive in the event loop's poll phase, long before chokidar has read
+    // the directory and stat'ed the file: flush() resolves them itself (see there).
+    w.on('raw', (_event: string, name: string | undefined, details: unknown) => {
+      const watched = (details as { watchedPath?: string } | undefined)?.watchedPath;
+      if (!watched) return;
+      if (name && basename(watched) !== name) this.rawPaths.add(join(watched, name));
+      else this.rawPaths.add(watched);
+    });
     w.on('error', (err: unknown) => {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOSPC' || code === 'EMFILE') {
@@ -82,6 +98,11 @@ export class WorkspaceWatcher implements Disposable {
   }
 
   private record(path: string, type: FileChangeType): void {
+    const early = this.early.get(path);
+    if (early !== undefined) {
+      this.early.delete(path);
+      if (early.type === type && Date.now() < early.until) return;
+    }
     const until = this.ownWrites.get(path);
     if (until !== undefined) {
       if (Date.now() < until) return;
@@ -112,20 +133,48 @@ export class WorkspaceWatcher implements Disposable {
 
   /**
    * Delivers at once what the OS has already reported, instead of at the end of the batch: called
-   * before a query reaches the server, so a file written just before the query arrived is news to
-   * the server by then. One event-loop turn lets pending OS events reach chokidar, and one
-   * thread-pool turn lets its stat of them finish (it was queued first). `deliver` replaces
-   * onChanges (a caller already inside the section onChanges would take).
+   * before a query reaches the server, so a file written, created or deleted just before the query
+   * arrived is news to the server by then. One event-loop turn lets pending OS events arrive (as
+   * chokidar's raw events); chokidar would need several more (a directory read, a stat per entry)
+   * to report a new file, so each path the OS named is stat'ed here and reported as created,
+   * changed or deleted by whether chokidar knew it. `deliver` replaces onChanges (a caller already
+   * inside the section onChanges would take).
    */
   async flush(deliver?: (changes: FileEvent[]) => void | Promise<void>): Promise<void> {
     if (!this.watcher || this.pausedDepth > 0) return;
     await new Promise((resolve) => setImmediate(resolve));
-    await stat(this.options.root).catch(() => undefined);
+    await this.resolveRawPaths();
     if (this.pending.size === 0 || this.pausedDepth > 0) return;
     clearTimeout(this.timer);
     this.timer = undefined;
     const changes = this.take();
     await (deliver ? deliver(changes) : this.options.onChanges(changes));
+  }
+
+  private async resolveRawPaths(): Promise<void> {
+    const watcher = this.watcher;
+    if (!watcher || this.rawPaths.size === 0) return;
+    const paths = [...this.rawPaths].filter((p) => !WorkspaceWatcher.isIgnored(this.options.root, p));
+    this.rawPaths.clear();
+    const known = watcher.getWatched();
+    const reportEarly = (path: string, type: FileChangeType) => {
+      this.record(path, type);
+      this.early.set(path, { type, until: Date.now() + EARLY_ECHO_MS });
+    };
+    await Promise.all(
+      paths.map(async (path) => {
+        const wasKnown = known[dirname(path)]?.includes(basename(path)) === true;
+        const st = await stat(path).catch(() => undefined);
+        if (st?.isFile()) reportEarly(path, wasKnown ? FileChangeType.Changed : FileChangeType.Created);
+        else if (!st && wasKnown && known[path] === undefined) reportEarly(path, FileChangeType.Deleted);
+        else if (st?.isDirectory() && !wasKnown && !WorkspaceWatcher.isIgnored(this.options.root, path, true)) {
+          // A directory that appeared whole (git checkout, mv): its files are new too.
+          for await (const file of walkSourceTreeAsync(path, { maxEntries: MAX_EARLY_DIRECTORY_FILES })) {
+            if (!WorkspaceWatcher.isIgnored(this.options.root, file)) reportEarly(file, FileChangeType.Created);
+          }
+        }
+      }),
+    );
   }
 
   dispose(): void {

@@ -1,7 +1,11 @@
-import type { FileEvent } from 'vscode-languageserver-protocol';
-import type { Disposable } from '@agent-lsp/protocol';
+import { extname } from 'node:path';
+import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
+import { uriToPath, type Disposable } from '@agent-lsp/protocol';
 import { WorkspaceWatcher } from '@agent-lsp/broker';
-import type { LspConnection, Logger, ReadWriteLock } from '@agent-lsp/lsp';
+import { readDiskText, type LspConnection, type Logger, type ReadWriteLock } from '@agent-lsp/lsp';
+
+/** Files created on disk opened in a server at once, per batch of watcher events. */
+const MAX_OPENED_CREATED = 64;
 
 export type WatchState = 'on' | 'degraded';
 
@@ -42,13 +46,16 @@ export class DirectModeWatcher implements Disposable {
 
   private async changed(changes: FileEvent[]): Promise<void> {
     this.onChanges(changes);
-    await this.section.shared(() => Promise.resolve(this.announce(changes)));
+    await this.section.shared(() => this.announce(changes));
   }
 
-  private announce(changes: FileEvent[]): void {
+  private async announce(changes: FileEvent[]): Promise<void> {
+    const created = changes.filter((c) => c.type === FileChangeType.Created).map((c) => c.uri);
     for (const conn of this.connections()) {
       // A broker's own watcher reports the same files to its server.
-      if (!conn.broker) conn.notify('workspace/didChangeWatchedFiles', { changes });
+      if (conn.broker) continue;
+      conn.notify('workspace/didChangeWatchedFiles', { changes });
+      await openCreated(conn, created);
     }
   }
 
@@ -56,11 +63,31 @@ export class DirectModeWatcher implements Disposable {
   flush(): Promise<void> {
     return this.watcher.flush((changes) => {
       this.onChanges(changes);
-      this.announce(changes);
+      return this.announce(changes);
     });
   }
 
   dispose(): void {
     this.watcher.dispose();
   }
+}
+
+/**
+ * Files just created on disk, of the server's languages, opened in it with their disk text
+ * (internal documents, kept in step with the disk by the fresh section). A server learns of a new
+ * file from workspace/didChangeWatchedFiles only lazily (pyright and tsserver update their file
+ * lists on a timer), so a query right after the creation would be answered without it; an open
+ * document is part of the program at once.
+ */
+async function openCreated(conn: LspConnection, uris: readonly string[]): Promise<void> {
+  const fresh = uris.filter((uri) => conn.documents.get(uri) === undefined);
+  await Promise.all(
+    fresh.slice(0, MAX_OPENED_CREATED).map(async (uri) => {
+      const path = uriToPath(uri);
+      const languageId = path === undefined ? undefined : conn.server.extensions[extname(path).toLowerCase()];
+      if (path === undefined || languageId === undefined) return;
+      const file = await readDiskText(path).catch(() => undefined);
+      if (file && conn.documents.get(uri) === undefined) conn.documents.sync(uri, languageId, file.text, { internal: true, disk: file.state });
+    }),
+  );
 }

@@ -1,0 +1,57 @@
+// A file created outside agent-lsp (by an agent's own edit tool, git checkout, a generator) that
+// uses a symbol must be among that symbol's references at the next query, and gone once deleted;
+// the same for a file nobody opened that starts using it. The query follows the write at once.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BrokerTestScope } from '../helpers/brokers.js';
+import { ok } from '../helpers/mcpClient.js';
+import { PYTHON, TYPESCRIPT } from './scenarios.js';
+
+const scope = new BrokerTestScope();
+
+afterEach(async () => {
+  await scope.cleanup();
+});
+
+const NEW_FILE = {
+  python: { path: 'app/extra_user.py', text: 'from app.geometry import distance, Point\n\nprint(distance(Point(0, 0), Point(1, 1)))\n' },
+  typescript: { path: 'src/extraUser.ts', text: 'import { totalArea } from "./shapes.js";\n\nexport const none = totalArea([]);\n' },
+} as const;
+
+/** A file of the fixture that does not use the symbol, and what makes it use it. */
+const OTHER_FILE = {
+  python: { path: 'app/__init__.py', append: '\nfrom app.geometry import distance as _d\n_d\n' },
+  typescript: { path: 'src/needsImport.ts', append: '\nimport { totalArea as _t } from "./shapes.js";\nexport const _u = _t([]);\n' },
+} as const;
+
+for (const mode of ['always', 'never'] as const) {
+  describe(`a file created or changed on disk outside agent-lsp, just before the query (--daemon ${mode})`, () => {
+    for (const s of [PYTHON, TYPESCRIPT]) {
+      it(`${s.language}: its uses are references at once, and leave with it`, async () => {
+        const root = join(scope.root(s.fixture), s.fixture);
+        const front = await scope.front(scope.home(), ['--daemon', mode]);
+        ok(await front.call('start_lsp', { root_dir: root, language_id: s.language }));
+        const refs = async () => {
+          const data = ok(await front.call('find_references', { file_path: s.importer, position_pattern: s.use, limit: 1000 }));
+          return (data['locations'] as { file: string }[]).map((r) => r.file);
+        };
+        const before = await refs();
+        const created = NEW_FILE[s.language as 'python' | 'typescript'];
+        expect(before).not.toContain(created.path);
+        // No pause between the write and the query: the watcher has not reported it yet.
+        writeFileSync(join(root, created.path), created.text);
+        expect(await refs()).toContain(created.path);
+        rmSync(join(root, created.path));
+        expect(await refs()).toEqual(before);
+        // An existing file nobody opened starts using the symbol.
+        const other = join(root, OTHER_FILE[s.language as 'python' | 'typescript'].path);
+        const otherBefore = readFileSync(other, 'utf8');
+        writeFileSync(other, otherBefore + OTHER_FILE[s.language as 'python' | 'typescript'].append);
+        expect(await refs()).toContain(OTHER_FILE[s.language as 'python' | 'typescript'].path);
+        writeFileSync(other, otherBefore);
+        expect(await refs()).toEqual(before);
+      });
+    }
+  });
+}
