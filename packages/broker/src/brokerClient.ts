@@ -3,8 +3,6 @@ import { isAbsolute } from 'node:path';
 import {
   createMessageConnection,
   ResponseError,
-  SocketMessageWriter,
-  StreamMessageReader,
   type CancellationToken,
   type MessageConnection,
   type NotificationType,
@@ -34,6 +32,7 @@ import {
   type BrokerClientInfo,
   type BrokerRestartServerResult,
 } from '@agent-lsp/protocol';
+import { FramedMessageReader, FramedMessageWriter } from '@agent-lsp/lsp';
 import { guardFrames } from './frameGuard.js';
 import {
   checkAcquire,
@@ -106,13 +105,13 @@ export class BrokerClient {
       host.logger.warn(`client ${id} sent a bad frame (${reason}); closing that client`);
       this.close();
     });
-    const reader = checkedReader(new StreamMessageReader(guarded), (problem) => this.refuse(problem));
+    const reader = checkedReader(new FramedMessageReader(guarded), (problem) => this.refuse(problem));
     // A body that is not JSON (or a read error) is this client's fault: it goes, the others stay.
     reader.onError((err) => {
       host.logger.warn(`client ${id} sent an unreadable message (${err.message}); closing that client`);
       this.close();
     });
-    this.rpc = createMessageConnection(reader, new SocketMessageWriter(socket));
+    this.rpc = createMessageConnection(reader, new FramedMessageWriter(socket));
     this.install();
     this.rpc.onClose(() => this.close());
     this.rpc.onError(([err]) => host.logger.debug(`client ${id}: ${err.message}`));

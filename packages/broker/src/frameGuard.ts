@@ -4,6 +4,7 @@ import { MAX_JSON_DEPTH } from '@agent-lsp/protocol';
 /** Largest message a client may send (a whole-file didOpen of a big file fits comfortably). */
 export const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 const MAX_HEADER_BYTES = 1024;
+const HEADER_END = Buffer.from('\r\n\r\n', 'ascii');
 const HEADER_LINE = /^(Content-Length: *(\d+)|Content-Type: *[^\r\n]*)$/i;
 
 const QUOTE = 0x22;
@@ -101,12 +102,20 @@ export function guardFrames(
         at += take;
         continue;
       }
-      header = Buffer.concat([header, chunk.subarray(at, at + 1)]);
-      at++;
-      if (header.length > MAX_HEADER_BYTES) return fail(`header longer than ${MAX_HEADER_BYTES} bytes`);
-      if (!header.subarray(-4).equals(Buffer.from('\r\n\r\n'))) continue;
+      // The header so far and as much of this chunk as a header may still take, searched for its end
+      // (which may straddle two chunks) rather than accumulated byte by byte.
+      const piece = chunk.subarray(at, at + MAX_HEADER_BYTES + 1 - header.length);
+      const joined = header.length > 0 ? Buffer.concat([header, piece]) : piece;
+      const end = joined.indexOf(HEADER_END, Math.max(0, header.length - HEADER_END.length + 1));
+      const headerBytes = end < 0 ? joined.length : end + HEADER_END.length;
+      if (headerBytes > MAX_HEADER_BYTES) return fail(`header longer than ${MAX_HEADER_BYTES} bytes`);
+      at += headerBytes - header.length;
+      if (end < 0) {
+        header = Buffer.from(joined);
+        continue;
+      }
       let length: number | undefined;
-      for (const line of header.toString('ascii').split('\r\n').filter(Boolean)) {
+      for (const line of joined.toString('ascii', 0, headerBytes).split('\r\n').filter(Boolean)) {
         const m = HEADER_LINE.exec(line);
         if (!m) return fail(`malformed header line ${JSON.stringify(line.slice(0, 80))}`);
         if (m[2] !== undefined) length = Number(m[2]);

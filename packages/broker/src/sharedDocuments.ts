@@ -3,10 +3,12 @@ import type {
   DidCloseTextDocumentParams,
   DidOpenTextDocumentParams,
 } from 'vscode-languageserver-protocol';
-import { applyTextEdits } from '@agent-lsp/protocol';
-import { syncWithDisk, type DocumentStore } from '@agent-lsp/lsp';
+import { applyTextEdits, uriToPath } from '@agent-lsp/protocol';
+import { mayHaveChangedSync, syncWithDisk, type DocumentStore } from '@agent-lsp/lsp';
 
 const LINGER_MS = 5 * 60_000;
+/** Up to this many unheld documents are stat'ed synchronously before a request (see refreshUnheld). */
+const SYNC_STAT_MAX = 64;
 
 export interface ClientDocument {
   languageId: string;
@@ -198,12 +200,24 @@ export class SharedDocuments {
   async refreshUnheld(): Promise<void> {
     const store = this.server();
     if (!store) return;
+    let unheld = this.unheld(store);
+    // The usual case, nothing changed, is settled by a few in-process stats: no thread-pool round
+    // trip (nor a promise per document) on the path of every request. Only documents whose file
+    // may have changed, or whose disk state is not known, go through the full check.
+    if (unheld.length <= SYNC_STAT_MAX) unheld = unheld.filter((uri) => this.mayHaveChanged(store, uri));
+    if (unheld.length === 0) return;
     try {
-      const outcome = await syncWithDisk(store, this.unheld(store), { ownText: 'replace' });
+      const outcome = await syncWithDisk(store, unheld, { ownText: 'replace' });
       this.synced(outcome.resynced, outcome.closed);
     } catch {
       // the server went away meanwhile: the request that follows fails with that error
     }
+  }
+
+  private mayHaveChanged(store: DocumentStore, uri: string): boolean {
+    const disk = store.get(uri)?.disk;
+    const path = uriToPath(uri);
+    return disk === undefined || path === undefined || mayHaveChangedSync(path, disk);
   }
 
   private unheld(store: DocumentStore, among: readonly string[] = store.uris({ includeInternal: true })): string[] {

@@ -28,6 +28,10 @@ export class WorkspaceWatcher implements Disposable {
   private pending = new Map<string, FileChangeType>();
   private timer: NodeJS.Timeout | undefined;
   private pausedDepth = 0;
+  /** OS events chokidar has received (its 'raw' event, emitted as it starts to stat the path)… */
+  private rawEvents = 0;
+  /** …and how many of them a flush had already waited for (see flush). */
+  private rawEventsWaited = 0;
   private readonly ownWrites = new Map<string, number>();
   /** false once the OS refused more watches (ENOSPC): the broker keeps serving, unwatched. */
   degraded = false;
@@ -47,6 +51,7 @@ export class WorkspaceWatcher implements Disposable {
     const { root, logger } = this.options;
     const w = watch(root, { ignoreInitial: true, persistent: true, ignored: (path: string, stats?: Stats) => WorkspaceWatcher.isIgnored(root, path, stats?.isDirectory() === true) });
     this.watcher = w;
+    w.on('raw', () => this.rawEvents++);
     w.on('add', (p: string) => this.record(p, FileChangeType.Created));
     w.on('change', (p: string) => this.record(p, FileChangeType.Changed));
     w.on('unlink', (p: string) => this.record(p, FileChangeType.Deleted));
@@ -120,7 +125,14 @@ export class WorkspaceWatcher implements Disposable {
   async flush(deliver?: (changes: FileEvent[]) => void | Promise<void>): Promise<void> {
     if (!this.watcher || this.pausedDepth > 0) return;
     await new Promise((resolve) => setImmediate(resolve));
-    await stat(this.options.root).catch(() => undefined);
+    // The thread-pool turn is needed only when chokidar has received an OS event since the last
+    // flush waited for one (its stat of that path may still be running); without one, there is
+    // nothing in progress to wait for, and the request does not pay for a pool thread.
+    const seen = this.rawEvents;
+    if (seen !== this.rawEventsWaited) {
+      await stat(this.options.root).catch(() => undefined);
+      this.rawEventsWaited = seen;
+    }
     if (this.pending.size === 0 || this.pausedDepth > 0) return;
     clearTimeout(this.timer);
     this.timer = undefined;

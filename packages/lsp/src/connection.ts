@@ -1,10 +1,11 @@
-import { ResponseError, createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection, type NotificationType, type RequestType, type RequestType0 } from 'vscode-jsonrpc/node';
+import { ResponseError, createMessageConnection, type MessageConnection, type NotificationType, type RequestType, type RequestType0 } from 'vscode-jsonrpc/node';
 import type { InitializeResult, LogMessageParams, ServerCapabilities } from 'vscode-languageserver-protocol';
 import { AGENT_LSP_VERSION, BrokerRestartServerRequest, BrokerStatusNotification, DisposableStore, Emitter, ErrorCodes, pathToUri, WireError, type AgentLspExperimental, type Disposable } from '@agent-lsp/protocol';
 import { LocalExclusiveAccess, type ExclusiveAccess, type ExclusiveOptions } from './exclusiveAccess.js';
 import { CLIENT_CAPABILITIES } from './clientCapabilities.js';
 import { DiagnosticsCollector } from './diagnostics.js';
 import { DocumentStore } from './documents.js';
+import { FramedMessageReader, FramedMessageWriter } from './framing.js';
 import { ConnectionClosedError, ServerCrashedError } from './errors.js';
 import { trackedRequest, type PendingRequest, type RequestOptions } from './trackedRequest.js';
 import type { Logger } from './logger.js';
@@ -83,10 +84,7 @@ export class LspConnection implements Disposable {
   private constructor(private readonly options: LspConnectionOptions) {
     this.folders = [...options.workspaceFolders];
     this.access = options.exclusiveAccess ?? new LocalExclusiveAccess();
-    this.rpc = createMessageConnection(
-      new StreamMessageReader(options.transport.input),
-      new StreamMessageWriter(options.transport.output),
-    );
+    this.rpc = createMessageConnection(new FramedMessageReader(options.transport.input), new FramedMessageWriter(options.transport.output));
     this.documents = new DocumentStore({
       didOpen: (p) => this.notify('textDocument/didOpen', p),
       didChange: (p) => this.notify('textDocument/didChange', p),

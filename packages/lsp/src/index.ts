@@ -27,3 +27,4 @@ export * from './knownServers.js';
 export * from './knownServerDefinitions.js';
 export * from './projectExecutables.js';
 export * from './seedFile.js';
+export * from './framing.js';
