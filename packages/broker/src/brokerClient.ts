@@ -33,7 +33,7 @@ import {
   type BrokerRestartServerResult,
 } from '@agent-lsp/protocol';
 import { FramedMessageReader, FramedMessageWriter } from '@agent-lsp/lsp';
-import { guardFrames } from './frameGuard.js';
+import { frameInspector } from './frameGuard.js';
 import {
   checkAcquire,
   checkDidChange,
@@ -101,11 +101,11 @@ export class BrokerClient {
     private readonly socket: Socket,
     private readonly host: BrokerHost,
   ) {
-    const guarded = guardFrames(socket, (reason) => {
+    const guard = frameInspector((reason) => {
       host.logger.warn(`client ${id} sent a bad frame (${reason}); closing that client`);
       this.close();
     });
-    const reader = checkedReader(new FramedMessageReader(guarded), (problem) => this.refuse(problem));
+    const reader = checkedReader(new FramedMessageReader(socket, guard), (problem) => this.refuse(problem));
     // A body that is not JSON (or a read error) is this client's fault: it goes, the others stay.
     reader.onError((err) => {
       host.logger.warn(`client ${id} sent an unreadable message (${err.message}); closing that client`);

@@ -32,6 +32,8 @@ export class SharedDocuments {
   private readonly byClient = new Map<number, Map<string, ClientDocument>>();
   /** Documents no client holds any more, kept open in the server for a while (see release). */
   private readonly lingering = new Map<string, NodeJS.Timeout>();
+  /** File paths of document URIs, for the per-request checks of unheld documents. */
+  private readonly paths = new Map<string, string>();
   /** Disk checks under way; stats and tests wait for them (`settled`). */
   private readonly checks = new Set<Promise<unknown>>();
 
@@ -42,7 +44,8 @@ export class SharedDocuments {
   ) {}
 
   didOpen(client: number, p: DidOpenTextDocumentParams): void {
-    const { uri, languageId, version, text } = p.textDocument;
+    const { uri, languageId, version } = p.textDocument;
+    const text = this.shared(uri, p.textDocument.text);
     this.stopLingering(uri);
     this.docsOf(client).set(uri, { languageId, version, text });
     this.push(uri, languageId, text);
@@ -58,9 +61,9 @@ export class SharedDocuments {
     for (const change of p.contentChanges) {
       text = 'range' in change ? applyTextEdits(text, [{ range: change.range, newText: change.text }]) : change.text;
     }
-    doc.text = text;
+    doc.text = this.shared(uri, text);
     doc.version = version;
-    this.push(uri, doc.languageId, text);
+    this.push(uri, doc.languageId, doc.text);
   }
 
   didClose(client: number, p: DidCloseTextDocumentParams): void {
@@ -71,6 +74,16 @@ export class SharedDocuments {
   dropClient(client: number): void {
     for (const uri of [...this.docsOf(client).keys()]) this.release(client, uri);
     this.byClient.delete(client);
+  }
+
+  /**
+   * The text to keep for a client: the server's copy itself when it is the same text. Agents
+   * sharing a broker open the same files with the disk's text, and each didOpen arrives as a
+   * string of its own; without this the broker would keep one copy per client besides the server's.
+   */
+  private shared(uri: string, text: string): string {
+    const held = this.server()?.get(uri)?.text;
+    return held !== undefined && held === text ? held : text;
   }
 
   /** A client's own copy of a document, if it holds one. */
@@ -216,8 +229,15 @@ export class SharedDocuments {
 
   private mayHaveChanged(store: DocumentStore, uri: string): boolean {
     const disk = store.get(uri)?.disk;
-    const path = uriToPath(uri);
-    return disk === undefined || path === undefined || mayHaveChangedSync(path, disk);
+    if (disk === undefined) return true;
+    let path = this.paths.get(uri);
+    if (path === undefined) {
+      // Parsing a URI costs more than the stat: done once per document, not once per request.
+      if (this.paths.size >= 4096) this.paths.clear();
+      path = uriToPath(uri) ?? '';
+      this.paths.set(uri, path);
+    }
+    return path === '' || mayHaveChangedSync(path, disk);
   }
 
   private unheld(store: DocumentStore, among: readonly string[] = store.uris({ includeInternal: true })): string[] {

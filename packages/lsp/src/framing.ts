@@ -20,7 +20,11 @@ export class FramedMessageReader extends AbstractMessageReader implements Messag
   private callback: DataCallback | undefined;
   private stuck = false;
 
-  constructor(private readonly readable: Readable) {
+  /** `accept` sees every chunk first; one it refuses (a frame guard's violation) is not read. */
+  constructor(
+    private readonly readable: Readable,
+    private readonly accept?: (chunk: Buffer) => boolean,
+  ) {
     super();
   }
 
@@ -54,7 +58,7 @@ export class FramedMessageReader extends AbstractMessageReader implements Messag
 
   private onData(chunk: Buffer): void {
     // After a header it cannot read, like vscode-jsonrpc's reader, it reads nothing more.
-    if (this.stuck) return;
+    if (this.stuck || (this.accept && !this.accept(chunk))) return;
     this.chunks.push(chunk);
     this.size += chunk.length;
     for (;;) {
