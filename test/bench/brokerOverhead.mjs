@@ -2,6 +2,7 @@
 // sharing one broker against four direct servers, and eight fronts' concurrent load on one broker.
 // Issue 19: the raw per-request latencies are returned too (`samples`), for the distribution plot,
 // and memory is split into fronts / broker process / language server.
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -18,6 +19,33 @@ export const HOP_METHODS = ['textDocument/hover', 'textDocument/definition'];
 /** Resident memory of a process and all its descendants. */
 function treeRss(pid) {
   return [pid, ...descendantPids(pid)].reduce((sum, p) => sum + (rssBytes(p) ?? 0), 0);
+}
+
+/**
+ * Memory only this process uses (USS: private clean + dirty pages, from smaps_rollup). RSS also
+ * counts the pages of the node binary and shared libraries that every node process maps (about
+ * 45 MiB each): summed over several processes it counts them once per process.
+ */
+function privateBytes(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
+    return (kb('Private_Clean') + kb('Private_Dirty')) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+function treePrivate(pid) {
+  return [pid, ...descendantPids(pid)].reduce((sum, p) => sum + privateBytes(p), 0);
+}
+
+/** RSS and private memory of a set of process trees. */
+function memoryOf(pids, tree = true) {
+  return {
+    rss: pids.reduce((sum, p) => sum + (tree ? treeRss(p) : rssBytes(p) ?? 0), 0),
+    uss: pids.reduce((sum, p) => sum + (tree ? treePrivate(p) : privateBytes(p)), 0),
+  };
 }
 
 /** Latencies (ms) of `n` sequential requests, in the order they were made. */
@@ -92,16 +120,13 @@ export function hopRows(samples) {
   });
 }
 
-/** Broker process, language server (with its children), from the daemons' own pids. */
-async function daemonRss(env) {
+/** Broker processes and language servers (with their children), from the daemons' own pids. */
+async function daemonMemory(env) {
   const report = await listDaemons(env);
-  let broker = 0;
-  let server = 0;
-  for (const d of report.daemons) {
-    broker += rssBytes(d.brokerPid) ?? 0;
-    if (d.serverPid !== undefined) server += treeRss(d.serverPid);
-  }
-  return { broker, server };
+  return {
+    broker: memoryOf(report.daemons.map((d) => d.brokerPid), false),
+    server: memoryOf(report.daemons.flatMap((d) => (d.serverPid === undefined ? [] : [d.serverPid]))),
+  };
 }
 
 export async function brokerOverhead(corpus, env, log) {
@@ -148,14 +173,16 @@ export async function brokerOverhead(corpus, env, log) {
 
   log('  memory: 4 agents sharing a broker vs 4 direct…');
   const shared = await fronts(env, corpus, 'always', 4);
-  const { broker: brokerRss, server: serverRss } = await daemonRss(env);
-  const sharedFronts = shared.reduce((sum, f) => sum + treeRss(f.pid), 0);
+  const daemons = await daemonMemory(env);
+  const sharedFronts = memoryOf(shared.map((f) => f.pid));
   await Promise.all(shared.map((f) => f.client.close()));
   await stopDaemons({ all: true }, env);
   const separate = await fronts(env, corpus, 'never', 4);
-  const directTotal = separate.reduce((sum, f) => sum + treeRss(f.pid), 0);
+  const separateMemory = memoryOf(separate.map((f) => f.pid));
   await Promise.all(separate.map((f) => f.client.close()));
-  const sharedTotal = sharedFronts + brokerRss + serverRss;
+  const sharedTotal = { rss: sharedFronts.rss + daemons.broker.rss + daemons.server.rss, uss: sharedFronts.uss + daemons.broker.uss + daemons.server.uss };
+  const both = (m) => `${mib(m.rss)} (${mib(m.uss)})`;
+  log(`  memory: shared ${both(sharedTotal)} = fronts ${both(sharedFronts)} + broker ${both(daemons.broker)} + server ${both(daemons.server)}; separate ${both(separateMemory)}`);
 
   const section = `### ${corpus.name}
 
@@ -171,12 +198,14 @@ Load on one broker (each client its own socket, like a front):
 | --- | --- | --- | --- | --- | --- |
 ${loadRow}
 
-Memory, total RSS (from /proc; a front counts with its children, the server with tsserver):
+Memory after each agent's first \`find_references\`, RSS and in brackets private memory (USS: what
+the process alone holds; RSS also counts the node binary's pages, shared by every node process, once
+per process). A front counts with its children, the language server with tsserver:
 
-| | fronts | broker process | language server | total | ratio |
-| --- | --- | --- | --- | --- | --- |
-| 4 agents sharing one broker | ${mib(sharedFronts)} | ${mib(brokerRss)} | ${mib(serverRss)} | ${mib(sharedTotal)} | ${(sharedTotal / directTotal).toFixed(2)}× |
-| 4 agents, each with its own server | ${mib(directTotal)} (fronts with their servers) | – | – | ${mib(directTotal)} | 1.00× |
+| | fronts | broker process | language server | total | ratio (RSS) | ratio (private) |
+| --- | --- | --- | --- | --- | --- | --- |
+| 4 agents sharing one broker | ${both(sharedFronts)} | ${both(daemons.broker)} | ${both(daemons.server)} | ${both(sharedTotal)} | ${(sharedTotal.rss / separateMemory.rss).toFixed(2)}× | ${(sharedTotal.uss / separateMemory.uss).toFixed(2)}× |
+| 4 agents, each with its own server | ${both(separateMemory)} (fronts with their servers) | – | – | ${both(separateMemory)} | 1.00× | 1.00× |
 `;
   return { section, samples: hop.samples };
 }
