@@ -16,11 +16,6 @@ const logger = createLogger({ level: 'error' });
 const BIN = fileURLToPath(new URL('../../bin/agent-lsp', import.meta.url));
 export const HOP_METHODS = ['textDocument/hover', 'textDocument/definition'];
 
-/** Resident memory of a process and all its descendants. */
-function treeRss(pid) {
-  return [pid, ...descendantPids(pid)].reduce((sum, p) => sum + (rssBytes(p) ?? 0), 0);
-}
-
 /**
  * Memory only this process uses (USS: private clean + dirty pages, from smaps_rollup). RSS also
  * counts the pages of the node binary and shared libraries that every node process maps (about
@@ -36,15 +31,15 @@ function privateBytes(pid) {
   }
 }
 
-function treePrivate(pid) {
-  return [pid, ...descendantPids(pid)].reduce((sum, p) => sum + privateBytes(p), 0);
-}
-
-/** RSS and private memory of a set of process trees. */
-function memoryOf(pids, tree = true) {
+/**
+ * RSS and private memory of a set of processes, with their descendants when `tree` (less any pid in
+ * `except`: the front that spawned the broker is its parent, but the broker is counted apart).
+ */
+function memoryOf(pids, tree = true, except = new Set()) {
+  const all = pids.flatMap((p) => (tree ? [p, ...descendantPids(p)] : [p])).filter((p) => !except.has(p));
   return {
-    rss: pids.reduce((sum, p) => sum + (tree ? treeRss(p) : rssBytes(p) ?? 0), 0),
-    uss: pids.reduce((sum, p) => sum + (tree ? treePrivate(p) : privateBytes(p)), 0),
+    rss: all.reduce((sum, p) => sum + (rssBytes(p) ?? 0), 0),
+    uss: all.reduce((sum, p) => sum + privateBytes(p), 0),
   };
 }
 
@@ -123,9 +118,11 @@ export function hopRows(samples) {
 /** Broker processes and language servers (with their children), from the daemons' own pids. */
 async function daemonMemory(env) {
   const report = await listDaemons(env);
+  const brokers = report.daemons.map((d) => d.brokerPid);
   return {
-    broker: memoryOf(report.daemons.map((d) => d.brokerPid), false),
+    broker: memoryOf(brokers, false),
     server: memoryOf(report.daemons.flatMap((d) => (d.serverPid === undefined ? [] : [d.serverPid]))),
+    pids: new Set(brokers.flatMap((p) => [p, ...descendantPids(p)])),
   };
 }
 
@@ -174,7 +171,7 @@ export async function brokerOverhead(corpus, env, log) {
   log('  memory: 4 agents sharing a broker vs 4 direct…');
   const shared = await fronts(env, corpus, 'always', 4);
   const daemons = await daemonMemory(env);
-  const sharedFronts = memoryOf(shared.map((f) => f.pid));
+  const sharedFronts = memoryOf(shared.map((f) => f.pid), true, daemons.pids);
   await Promise.all(shared.map((f) => f.client.close()));
   await stopDaemons({ all: true }, env);
   const separate = await fronts(env, corpus, 'never', 4);
@@ -200,7 +197,7 @@ ${loadRow}
 
 Memory after each agent's first \`find_references\`, RSS and in brackets private memory (USS: what
 the process alone holds; RSS also counts the node binary's pages, shared by every node process, once
-per process). A front counts with its children, the language server with tsserver:
+per process). A front counts with its children but not the broker it spawned; the language server with tsserver:
 
 | | fronts | broker process | language server | total | ratio (RSS) | ratio (private) |
 | --- | --- | --- | --- | --- | --- | --- |

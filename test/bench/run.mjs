@@ -124,7 +124,7 @@ if (process.argv.includes('--only')) {
   try {
     if (what === 'startup') await onlySection(only, STARTUP_HEADING, () => startupSection(log));
     else if (what === 'prefetch') await onlySection(only, PREFETCH_HEADING, () => prefetchSection(log));
-    else if (what === 'hop') await onlySection(only, HOP_HEADING, async () => `${HOP_HEADING}\n\n${HOP_TARGETS}\n\n${(await hopSection(effectSources(only))).section}\n`);
+    else if (what === 'hop') await onlySection(only, HOP_HEADING, async () => `${HOP_HEADING}\n\n${HOP_TARGETS}\n\n${(await hopSection(effectSources(only))).section}`);
     else await onlySection(only);
   } finally {
     rmSync(only, { recursive: true, force: true });
