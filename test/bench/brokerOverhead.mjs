@@ -1,5 +1,8 @@
 // Issue 4's figures: the broker hop's per-request cost against direct stdio, memory of four agents
 // sharing one broker against four direct servers, and eight fronts' concurrent load on one broker.
+// Issue 19: the raw per-request latencies are returned too (`samples`), for the distribution plot,
+// and memory is split into fronts / broker process / language server.
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,12 +14,36 @@ import { mib, ms, summarize } from './stats.mjs';
 
 const logger = createLogger({ level: 'error' });
 const BIN = fileURLToPath(new URL('../../bin/agent-lsp', import.meta.url));
+export const HOP_METHODS = ['textDocument/hover', 'textDocument/definition'];
 
-/** Resident memory of a process and all its descendants. */
-function treeRss(pid) {
-  return [pid, ...descendantPids(pid)].reduce((sum, p) => sum + (rssBytes(p) ?? 0), 0);
+/**
+ * Memory only this process uses (USS: private clean + dirty pages, from smaps_rollup). RSS also
+ * counts the pages of the node binary and shared libraries that every node process maps (about
+ * 45 MiB each): summed over several processes it counts them once per process.
+ */
+function privateBytes(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
+    return (kb('Private_Clean') + kb('Private_Dirty')) * 1024;
+  } catch {
+    return 0;
+  }
 }
 
+/**
+ * RSS and private memory of a set of processes, with their descendants when `tree` (less any pid in
+ * `except`: the front that spawned the broker is its parent, but the broker is counted apart).
+ */
+function memoryOf(pids, tree = true, except = new Set()) {
+  const all = pids.flatMap((p) => (tree ? [p, ...descendantPids(p)] : [p])).filter((p) => !except.has(p));
+  return {
+    rss: all.reduce((sum, p) => sum + (rssBytes(p) ?? 0), 0),
+    uss: all.reduce((sum, p) => sum + privateBytes(p), 0),
+  };
+}
+
+/** Latencies (ms) of `n` sequential requests, in the order they were made. */
 async function timed(conn, uri, position, method, n) {
   const samples = [];
   for (let i = 0; i < n; i++) {
@@ -24,7 +51,7 @@ async function timed(conn, uri, position, method, n) {
     await conn.request(method, { textDocument: { uri }, position });
     samples.push(performance.now() - t);
   }
-  return summarize(samples);
+  return samples;
 }
 
 /** The query target, opened and answered once (so the timed requests find it warm). */
@@ -47,27 +74,73 @@ async function fronts(env, corpus, mode, count) {
   return clients;
 }
 
+/**
+ * The hop alone: `n` sequential requests per method over stdio and over the broker's socket, the
+ * two interleaved in rounds of 20 so that a change of the machine's load hits both alike. Returns
+ * the raw latencies per method, and the two connections (still open) for the load figures.
+ */
+export async function hopLatency(corpus, n = 200) {
+  const server = new ServerRegistry().forLanguage(corpus.language);
+  const direct = await startDirectConnection({ server, rootDir: corpus.root, workspaceFolders: [corpus.root], logger });
+  const viaBroker = await connectToBroker({ server, rootDir: corpus.root, workspaceFolders: [corpus.root], logger });
+  const samples = {};
+  let b;
+  try {
+    const d = await prepared(direct, corpus);
+    b = await prepared(viaBroker, corpus);
+    for (const method of HOP_METHODS) {
+      // A few unmeasured rounds warm both paths (JIT) before the figures are taken.
+      await timed(direct, d.uri, d.position, method, 20);
+      await timed(viaBroker, b.uri, b.position, method, 20);
+      samples[method] = { direct: [], broker: [] };
+      for (let done = 0; done < n; done += 20) {
+        const round = Math.min(20, n - done);
+        samples[method].direct.push(...(await timed(direct, d.uri, d.position, method, round)));
+        samples[method].broker.push(...(await timed(viaBroker, b.uri, b.position, method, round)));
+      }
+    }
+  } catch (err) {
+    await direct.shutdown();
+    await viaBroker.shutdown();
+    throw err;
+  }
+  return { samples, direct, viaBroker, target: b };
+}
+
+export function hopRows(samples) {
+  return Object.entries(samples).map(([method, { direct, broker }]) => {
+    const dd = summarize(direct);
+    const bb = summarize(broker);
+    return `| ${method} | ${ms(dd.p50)} | ${ms(dd.p95)} | ${ms(bb.p50)} | ${ms(bb.p95)} | ${ms(bb.p50 - dd.p50)} | ${(bb.p50 / dd.p50).toFixed(2)}× |`;
+  });
+}
+
+/** Broker processes and language servers (with their children), from the daemons' own pids. */
+async function daemonMemory(env) {
+  const report = await listDaemons(env);
+  const brokers = report.daemons.map((d) => d.brokerPid);
+  return {
+    broker: memoryOf(brokers, false),
+    server: memoryOf(report.daemons.flatMap((d) => (d.serverPid === undefined ? [] : [d.serverPid]))),
+    pids: new Set(brokers.flatMap((p) => [p, ...descendantPids(p)])),
+  };
+}
+
 export async function brokerOverhead(corpus, env, log) {
   const registry = new ServerRegistry();
   const server = registry.forLanguage(corpus.language);
   const N = 200;
 
   log('  broker hop vs direct…');
-  const direct = await startDirectConnection({ server, rootDir: corpus.root, workspaceFolders: [corpus.root], logger });
-  const viaBroker = await connectToBroker({ server, rootDir: corpus.root, workspaceFolders: [corpus.root], logger });
-  const rows = [];
+  const hop = await hopLatency(corpus, N);
+  const rows = hopRows(hop.samples);
+  for (const row of rows) log(`  ${row}`);
+  const { direct, viaBroker } = hop;
   let loadRow = '';
   try {
-    const d = await prepared(direct, corpus);
-    const b = await prepared(viaBroker, corpus);
-    for (const method of ['textDocument/hover', 'textDocument/definition']) {
-      const dd = await timed(direct, d.uri, d.position, method, N);
-      const bb = await timed(viaBroker, b.uri, b.position, method, N);
-      rows.push(`| ${method} | ${ms(dd.p50)} | ${ms(dd.p95)} | ${ms(bb.p50)} | ${ms(bb.p95)} | ${ms(bb.p50 - dd.p50)} | ${(bb.p50 / dd.p50).toFixed(2)}× |`);
-    }
-
+    const b = hop.target;
     log('  load: 8 clients × 100 concurrent hovers…');
-    const idle = await timed(viaBroker, b.uri, b.position, 'textDocument/hover', 50);
+    const idle = summarize(await timed(viaBroker, b.uri, b.position, 'textDocument/hover', 50));
     const loaders = [];
     for (let i = 0; i < 8; i++) loaders.push(await connectToBroker({ server, rootDir: corpus.root, workspaceFolders: [corpus.root], logger }));
     const targets = await Promise.all(loaders.map((c) => prepared(c, corpus)));
@@ -93,21 +166,24 @@ export async function brokerOverhead(corpus, env, log) {
     await direct.shutdown();
     await viaBroker.shutdown();
   }
+  await stopDaemons({ all: true }, env);
 
   log('  memory: 4 agents sharing a broker vs 4 direct…');
   const shared = await fronts(env, corpus, 'always', 4);
-  const report = await listDaemons(env);
-  const brokerRss = report.daemons.reduce((sum, d) => sum + (d.rssBytes ?? 0), 0);
-  const sharedFronts = shared.reduce((sum, f) => sum + treeRss(f.pid), 0);
+  const daemons = await daemonMemory(env);
+  const sharedFronts = memoryOf(shared.map((f) => f.pid), true, daemons.pids);
   await Promise.all(shared.map((f) => f.client.close()));
   await stopDaemons({ all: true }, env);
   const separate = await fronts(env, corpus, 'never', 4);
-  const directTotal = separate.reduce((sum, f) => sum + treeRss(f.pid), 0);
+  const separateMemory = memoryOf(separate.map((f) => f.pid));
   await Promise.all(separate.map((f) => f.client.close()));
+  const sharedTotal = { rss: sharedFronts.rss + daemons.broker.rss + daemons.server.rss, uss: sharedFronts.uss + daemons.broker.uss + daemons.server.uss };
+  const both = (m) => `${mib(m.rss)} (${mib(m.uss)})`;
+  log(`  memory: shared ${both(sharedTotal)} = fronts ${both(sharedFronts)} + broker ${both(daemons.broker)} + server ${both(daemons.server)}; separate ${both(separateMemory)}`);
 
-  return `### ${corpus.name}
+  const section = `### ${corpus.name}
 
-Per request, warm, same position, ${N} sequential requests each (LspConnection over stdio vs over the broker's socket):
+Per request, warm, same position, ${N} sequential requests each, direct and broker alternating in rounds of 20 (LspConnection over stdio vs over the broker's socket):
 
 | request | direct p50 | direct p95 | broker p50 | broker p95 | added at p50 | ratio |
 | --- | --- | --- | --- | --- | --- | --- |
@@ -119,10 +195,14 @@ Load on one broker (each client its own socket, like a front):
 | --- | --- | --- | --- | --- | --- |
 ${loadRow}
 
-Memory, total RSS (fronts + brokers + servers, from /proc):
+Memory after each agent's first \`find_references\`, RSS and in brackets private memory (USS: what
+the process alone holds; RSS also counts the node binary's pages, shared by every node process, once
+per process). A front counts with its children but not the broker it spawned; the language server with tsserver:
 
-| 4 agents sharing one broker | 4 agents, each with its own server |
-| --- | --- |
-| ${mib(sharedFronts + brokerRss)} (fronts ${mib(sharedFronts)}, broker + server ${mib(brokerRss)}) | ${mib(directTotal)} |
+| | fronts | broker process | language server | total | ratio (RSS) | ratio (private) |
+| --- | --- | --- | --- | --- | --- | --- |
+| 4 agents sharing one broker | ${both(sharedFronts)} | ${both(daemons.broker)} | ${both(daemons.server)} | ${both(sharedTotal)} | ${(sharedTotal.rss / separateMemory.rss).toFixed(2)}× | ${(sharedTotal.uss / separateMemory.uss).toFixed(2)}× |
+| 4 agents, each with its own server | ${both(separateMemory)} (fronts with their servers) | – | – | ${both(separateMemory)} | 1.00× | 1.00× |
 `;
+  return { section, samples: hop.samples };
 }

@@ -4,6 +4,7 @@ import { MAX_JSON_DEPTH } from '@agent-lsp/protocol';
 /** Largest message a client may send (a whole-file didOpen of a big file fits comfortably). */
 export const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 const MAX_HEADER_BYTES = 1024;
+const HEADER_END = Buffer.from('\r\n\r\n', 'ascii');
 const HEADER_LINE = /^(Content-Length: *(\d+)|Content-Type: *[^\r\n]*)$/i;
 
 const QUOTE = 0x22;
@@ -65,35 +66,33 @@ class NestingScanner {
 }
 
 /**
- * vscode-jsonrpc sets no size limit and keeps reading after a bad header. This sits between a
- * client's socket and its message reader: it follows the framing and, on a malformed header, an
- * oversized frame or a body nesting deeper than `maxDepth` (which would overflow the recursion of
- * JSON.parse/JSON.stringify further on), stops passing bytes on and reports the violation (the
- * broker then closes that client only).
+ * vscode-jsonrpc sets no size limit and keeps reading after a bad header. This follows the framing
+ * of a client's bytes as they arrive and, on a malformed header, an oversized frame or a body
+ * nesting deeper than `maxDepth` (which would overflow the recursion of JSON.parse/JSON.stringify
+ * further on), reports the violation (the broker then closes that client only). Returns, for each
+ * chunk, whether it may be passed on to the message reader: a chunk with a violation is not, nor
+ * anything after it, so the reader never sees the bad frame.
  */
-export function guardFrames(
-  source: Readable,
-  onViolation: (reason: string) => void,
-  limits: { maxFrameBytes?: number; maxDepth?: number } = {},
-): Readable {
+export function frameInspector(onViolation: (reason: string) => void, limits: { maxFrameBytes?: number; maxDepth?: number } = {}): (chunk: Buffer) => boolean {
   const maxFrameBytes = limits.maxFrameBytes ?? MAX_FRAME_BYTES;
   const maxDepth = limits.maxDepth ?? MAX_JSON_DEPTH;
-  const out = new PassThrough();
   const nesting = new NestingScanner(maxDepth);
   let header = Buffer.alloc(0);
   let bodyLeft = 0;
   let failed = false;
 
   const fail = (reason: string) => {
-    if (failed) return;
-    failed = true;
-    onViolation(reason);
+    if (!failed) {
+      failed = true;
+      onViolation(reason);
+    }
+    return false;
   };
 
-  source.on('data', (chunk: Buffer) => {
-    if (failed) return;
+  return (chunk) => {
+    if (failed) return false;
     let at = 0;
-    while (at < chunk.length && !failed) {
+    while (at < chunk.length) {
       if (bodyLeft > 0) {
         const take = Math.min(bodyLeft, chunk.length - at);
         if (!nesting.scan(chunk.subarray(at, at + take))) return fail(`message nests deeper than ${maxDepth} levels`);
@@ -101,12 +100,20 @@ export function guardFrames(
         at += take;
         continue;
       }
-      header = Buffer.concat([header, chunk.subarray(at, at + 1)]);
-      at++;
-      if (header.length > MAX_HEADER_BYTES) return fail(`header longer than ${MAX_HEADER_BYTES} bytes`);
-      if (!header.subarray(-4).equals(Buffer.from('\r\n\r\n'))) continue;
+      // The header so far and as much of this chunk as a header may still take, searched for its end
+      // (which may straddle two chunks) rather than accumulated byte by byte.
+      const piece = chunk.subarray(at, at + MAX_HEADER_BYTES + 1 - header.length);
+      const joined = header.length > 0 ? Buffer.concat([header, piece]) : piece;
+      const end = joined.indexOf(HEADER_END, Math.max(0, header.length - HEADER_END.length + 1));
+      const headerBytes = end < 0 ? joined.length : end + HEADER_END.length;
+      if (headerBytes > MAX_HEADER_BYTES) return fail(`header longer than ${MAX_HEADER_BYTES} bytes`);
+      at += headerBytes - header.length;
+      if (end < 0) {
+        header = Buffer.from(joined);
+        continue;
+      }
       let length: number | undefined;
-      for (const line of header.toString('ascii').split('\r\n').filter(Boolean)) {
+      for (const line of joined.toString('ascii', 0, headerBytes).split('\r\n').filter(Boolean)) {
         const m = HEADER_LINE.exec(line);
         if (!m) return fail(`malformed header line ${JSON.stringify(line.slice(0, 80))}`);
         if (m[2] !== undefined) length = Number(m[2]);
@@ -117,8 +124,20 @@ export function guardFrames(
       bodyLeft = length;
       nesting.reset();
     }
-    if (!failed) out.write(chunk);
-    // A chunk with a violation is not passed on at all: the reader never sees the bad frame.
+    return true;
+  };
+}
+
+/** frameInspector between a stream and a reader: only the chunks it lets pass come out. */
+export function guardFrames(
+  source: Readable,
+  onViolation: (reason: string) => void,
+  limits: { maxFrameBytes?: number; maxDepth?: number } = {},
+): Readable {
+  const out = new PassThrough();
+  const inspect = frameInspector(onViolation, limits);
+  source.on('data', (chunk: Buffer) => {
+    if (inspect(chunk)) out.write(chunk);
   });
   source.on('end', () => out.end());
   source.on('close', () => out.end());

@@ -3,11 +3,12 @@ import type {
   DidCloseTextDocumentParams,
   DidOpenTextDocumentParams,
 } from 'vscode-languageserver-protocol';
-import { applyTextEdits } from '@agent-lsp/protocol';
-import { readDiskText, syncWithDisk, type DocumentStore } from '@agent-lsp/lsp';
-import { uriToPath } from '@agent-lsp/protocol';
+import { applyTextEdits, uriToPath } from '@agent-lsp/protocol';
+import { mayHaveChangedSync, readDiskText, syncWithDisk, type DocumentStore } from '@agent-lsp/lsp';
 
 const LINGER_MS = 5 * 60_000;
+/** Up to this many unheld documents are stat'ed synchronously before a request (see refreshUnheld). */
+const SYNC_STAT_MAX = 64;
 /** Files created on disk opened in the server at once, per batch of watcher events. */
 const MAX_OPENED_CREATED = 64;
 
@@ -33,6 +34,8 @@ export class SharedDocuments {
   private readonly byClient = new Map<number, Map<string, ClientDocument>>();
   /** Documents no client holds any more, kept open in the server for a while (see release). */
   private readonly lingering = new Map<string, NodeJS.Timeout>();
+  /** File paths of document URIs, for the per-request checks of unheld documents. */
+  private readonly paths = new Map<string, string>();
   /** Disk checks under way; stats and tests wait for them (`settled`). */
   private readonly checks = new Set<Promise<unknown>>();
 
@@ -43,7 +46,8 @@ export class SharedDocuments {
   ) {}
 
   didOpen(client: number, p: DidOpenTextDocumentParams): void {
-    const { uri, languageId, version, text } = p.textDocument;
+    const { uri, languageId, version } = p.textDocument;
+    const text = this.shared(uri, p.textDocument.text);
     this.stopLingering(uri);
     this.docsOf(client).set(uri, { languageId, version, text });
     this.push(uri, languageId, text);
@@ -59,9 +63,9 @@ export class SharedDocuments {
     for (const change of p.contentChanges) {
       text = 'range' in change ? applyTextEdits(text, [{ range: change.range, newText: change.text }]) : change.text;
     }
-    doc.text = text;
+    doc.text = this.shared(uri, text);
     doc.version = version;
-    this.push(uri, doc.languageId, text);
+    this.push(uri, doc.languageId, doc.text);
   }
 
   didClose(client: number, p: DidCloseTextDocumentParams): void {
@@ -72,6 +76,16 @@ export class SharedDocuments {
   dropClient(client: number): void {
     for (const uri of [...this.docsOf(client).keys()]) this.release(client, uri);
     this.byClient.delete(client);
+  }
+
+  /**
+   * The text to keep for a client: the server's copy itself when it is the same text. Agents
+   * sharing a broker open the same files with the disk's text, and each didOpen arrives as a
+   * string of its own; without this the broker would keep one copy per client besides the server's.
+   */
+  private shared(uri: string, text: string): string {
+    const held = this.server()?.get(uri)?.text;
+    return held !== undefined && held === text ? held : text;
   }
 
   /** A client's own copy of a document, if it holds one. */
@@ -201,12 +215,31 @@ export class SharedDocuments {
   async refreshUnheld(): Promise<void> {
     const store = this.server();
     if (!store) return;
+    let unheld = this.unheld(store);
+    // The usual case, nothing changed, is settled by a few in-process stats: no thread-pool round
+    // trip (nor a promise per document) on the path of every request. Only documents whose file
+    // may have changed, or whose disk state is not known, go through the full check.
+    if (unheld.length <= SYNC_STAT_MAX) unheld = unheld.filter((uri) => this.mayHaveChanged(store, uri));
+    if (unheld.length === 0) return;
     try {
-      const outcome = await syncWithDisk(store, this.unheld(store), { ownText: 'replace' });
+      const outcome = await syncWithDisk(store, unheld, { ownText: 'replace' });
       this.synced(outcome.resynced, outcome.closed);
     } catch {
       // the server went away meanwhile: the request that follows fails with that error
     }
+  }
+
+  private mayHaveChanged(store: DocumentStore, uri: string): boolean {
+    const disk = store.get(uri)?.disk;
+    if (disk === undefined) return true;
+    let path = this.paths.get(uri);
+    if (path === undefined) {
+      // Parsing a URI costs more than the stat: done once per document, not once per request.
+      if (this.paths.size >= 4096) this.paths.clear();
+      path = uriToPath(uri) ?? '';
+      this.paths.set(uri, path);
+    }
+    return path === '' || mayHaveChangedSync(path, disk);
   }
 
   private unheld(store: DocumentStore, among: readonly string[] = store.uris({ includeInternal: true })): string[] {

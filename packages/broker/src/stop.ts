@@ -46,6 +46,9 @@ async function stopOne(d: DaemonStatus, force: boolean): Promise<StopResult> {
   if (!force) {
     try {
       const t = await connectSocketTransport({ path: d.socket }, 2000);
+      // What the broker says before it closes (its "stopping" status) is read and dropped: unread
+      // bytes would hold back the end of the stream, and so the 'close' this waits for.
+      t.input.resume();
       const body = JSON.stringify({ jsonrpc: '2.0', method: BrokerStopNotification.method });
       t.output.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
       await t.exited;

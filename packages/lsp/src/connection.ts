@@ -83,10 +83,7 @@ export class LspConnection implements Disposable {
   private constructor(private readonly options: LspConnectionOptions) {
     this.folders = [...options.workspaceFolders];
     this.access = options.exclusiveAccess ?? new LocalExclusiveAccess();
-    this.rpc = createMessageConnection(
-      new StreamMessageReader(options.transport.input),
-      new StreamMessageWriter(options.transport.output),
-    );
+    this.rpc = createMessageConnection(new StreamMessageReader(options.transport.input), new StreamMessageWriter(options.transport.output));
     this.documents = new DocumentStore({
       didOpen: (p) => this.notify('textDocument/didOpen', p),
       didChange: (p) => this.notify('textDocument/didChange', p),

@@ -68,6 +68,20 @@ export async function mayHaveChanged(path: string, state: DiskState): Promise<bo
 }
 
 /**
+ * mayHaveChanged without a thread-pool round trip, for a check on the path of every request (the
+ * broker's documents nobody holds): one stat costs microseconds in-process, while an async one
+ * waits for a pool thread, which on a busy machine is the larger part of the broker hop.
+ */
+export function mayHaveChangedSync(path: string, state: DiskState): boolean {
+  try {
+    const st = statSync(path, { bigint: true, throwIfNoEntry: false });
+    return st === undefined || !st.isFile() || st.size !== BigInt(state.size) || st.mtimeNs !== state.mtimeNs || st.ino !== state.ino;
+  } catch {
+    return true;
+  }
+}
+
+/**
  * readDiskText for callers that cannot wait (position conversion, readiness seeds, scans in the
  * front): the same rules — a regular file only, checked by stat before anything opens it (a FIFO
  * never blocks), at most MAX_DOCUMENT_BYTES. Undefined for a missing file or one that cannot be a
