@@ -1,9 +1,11 @@
 // Where a fresh front's time goes, from process spawn to its first complete find_references
-// answer on a warm broker: `node test/bench/startup.mjs [--runs N] [--no-bundle]`. Prints a table
-// (median, min and max of N fresh fronts). The front writes timing marks to stderr when
-// AGENT_LSP_STARTUP_TRACE=1 (packages/protocol/src/startupMarks.ts); the client side times the rest.
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+// answer on a warm broker, beside the language server's own warm answer to the same request:
+// `node test/bench/startup.mjs [--runs N] [--corpus basic|stdlib|effect]... [--no-bundle] [--no-code-cache]`.
+// Prints one table: a column per corpus (median of N fresh fronts). The front writes timing marks
+// to stderr when AGENT_LSP_STARTUP_TRACE=1 (packages/protocol/src/startupMarks.ts); the client
+// side times the rest.
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -11,12 +13,27 @@ import { spawnSync } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { stopDaemons } from '@agent-lsp/broker';
+import { createLogger, ServerRegistry, startDirectConnection } from '@agent-lsp/lsp';
+import { effectSources, openQueryTarget, pythonStdlib } from './corpora.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(REPO, 'bin', 'agent-lsp');
-const FIXTURE = join(REPO, 'test', 'fixtures', 'python-basic');
-const QUERY = { file_path: 'app/geometry.py', position_pattern: 'def @@distance(' };
 const now = () => performance.timeOrigin + performance.now();
+/** Every reference in one page: the answer is complete, as in the cold/warm table. */
+const LIMIT = 100_000;
+
+/** The python-basic fixture as a corpus (cheap: the table's first column). */
+function pythonBasic(tmp) {
+  const root = join(tmp, 'python-basic');
+  cpSync(join(REPO, 'test', 'fixtures', 'python-basic'), root, { recursive: true });
+  return { name: 'python-basic fixture', short: 'python-basic', language: 'python', root, file: 'app/geometry.py', pattern: 'def @@distance(' };
+}
+
+export const CORPORA = {
+  basic: pythonBasic,
+  stdlib: (tmp) => ({ ...pythonStdlib(tmp), short: 'Python stdlib' }),
+  effect: (tmp) => ({ ...effectSources(tmp), short: 'effect' }),
+};
 
 /** The stages, in order: [label, mark or client event that ends it]. */
 const STAGES = [
@@ -33,9 +50,10 @@ const STAGES = [
   ['find_references: convert locations, page', 'find_references converted'],
   ['find_references: text, serialize, send, client parse', 'find_references answered'],
 ];
+const TOOLS_LIST_CLIENT = STAGES.findIndex(([, mark]) => mark === 'tools listed');
 
-/** One fresh front: the absolute time of every stage end. */
-async function freshFront(env, root) {
+/** One fresh front: the time of every stage (ms), the total, and the broker attach. */
+async function freshFront(env, corpus) {
   const marks = new Map();
   const t0 = now();
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--daemon', 'always'], env: { ...env, AGENT_LSP_STARTUP_TRACE: '1' }, stderr: 'pipe' });
@@ -55,23 +73,57 @@ async function freshFront(env, root) {
   marks.set('client connected', now());
   await client.listTools();
   marks.set('tools listed', now());
-  const started = await client.callTool({ name: 'start_lsp', arguments: { root_dir: root } }, undefined, { timeout: 300_000 });
+  const long = { timeout: 900_000, resetTimeoutOnProgress: true, onprogress: () => undefined };
+  const started = await client.callTool({ name: 'start_lsp', arguments: { root_dir: corpus.root } }, undefined, long);
   marks.set('start_lsp answered', now());
-  const r = await client.callTool({ name: 'find_references', arguments: QUERY }, undefined, { timeout: 300_000 });
+  const r = await client.callTool({ name: 'find_references', arguments: { file_path: corpus.file, position_pattern: corpus.pattern, limit: LIMIT } }, undefined, long);
   marks.set('find_references answered', now());
+  const cpu = cpuMs(transport.pid);
   await client.close();
-  if (started.isError || r.isError || !r.structuredContent?.complete) throw new Error(`bad answer: ${JSON.stringify(r.content)}`);
-  const ends = [];
+  if (started.isError || r.isError || !r.structuredContent?.complete) throw new Error(`bad answer: ${JSON.stringify(r.content).slice(0, 400)}`);
+  const stages = [];
   let previous = t0;
   for (const [, mark] of STAGES) {
     const at = marks.get(mark);
     if (at === undefined) throw new Error(`no mark "${mark}" (is the front built with the marks?)`);
-    ends.push(at - previous);
+    stages.push(at - previous);
     previous = at;
   }
-  // Part of the first query's first stage (the connection starts on first use of a Python file).
+  // Part of the first query's first stage (the connection starts on first use of the language).
   const attach = marks.get('broker attached') - marks.get('broker attach');
-  return { stages: ends, total: previous - t0, attach };
+  return { stages, total: previous - t0, attach, cpu, references: r.structuredContent.total };
+}
+
+/** CPU time (user + system) a process has used so far, from /proc (NaN elsewhere). */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+/** USER_HZ: 100 on every Linux Node supports. */
+const CLOCK_TICKS = 100;
+
+/** The server by itself, no agent-lsp in between: its warm references answer (median of 5). */
+export async function serverWarm(corpus) {
+  const registry = new ServerRegistry();
+  const conn = await startDirectConnection({ server: registry.forLanguage(corpus.language), rootDir: corpus.root, workspaceFolders: [corpus.root], logger: createLogger({ level: 'error' }) });
+  try {
+    const { uri, position } = await openQueryTarget(conn, corpus);
+    const ask = () => conn.request('textDocument/references', { textDocument: { uri }, position, context: { includeDeclaration: true } }, { timeoutMs: 900_000 });
+    await ask();
+    const times = [];
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      await ask();
+      times.push(performance.now() - t);
+    }
+    return median(times);
+  } finally {
+    await conn.shutdown();
+  }
 }
 
 /** Spawn-to-exit of `node -e 0`: the floor any Node front pays. */
@@ -84,49 +136,73 @@ function bareNodeMs() {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x) => `${x.toFixed(1)} ms`;
 
-/** Runs the breakdown; returns the Markdown table (also used by run.mjs). */
-export async function startupBreakdown({ runs = 7, log = () => undefined, env: extraEnv = {} } = {}) {
-  const tmp = mkdtempSync(join(tmpdir(), 'agent-lsp-startup-'));
-  const root = join(tmp, 'ws');
-  const home = join(tmp, 'home');
-  cpSync(FIXTURE, root, { recursive: true });
+/** One corpus: a cold front warms the broker, then `runs` fresh fronts; then the server alone. */
+async function measureCorpus(corpus, { runs, log, env: extraEnv }) {
+  const home = mkdtempSync(join(tmpdir(), 'agent-lsp-startup-home-'));
   const env = { ...process.env, ...extraEnv, AGENT_LSP_HOME: home };
+  const results = [];
   try {
-    log('startup: cold front (spawns the broker)…');
-    await freshFront(env, root);
-    const results = [];
+    log(`startup, ${corpus.short}: cold front (spawns the broker, the server indexes)…`);
+    const cold = await freshFront(env, corpus);
+    log(`  cold ${Math.round(cold.total)} ms, ${cold.references} references`);
     for (let i = 0; i < runs; i++) {
-      results.push(await freshFront(env, root));
+      results.push(await freshFront(env, corpus));
       log(`  fresh front ${i + 1}/${runs}: ${Math.round(results.at(-1).total)} ms`);
     }
+  } finally {
+    await stopDaemons({ all: true, force: true }, env);
+    rmSync(home, { recursive: true, force: true });
+  }
+  log(`  the server alone (cold, then 5 warm answers)…`);
+  const server = await serverWarm(corpus);
+  log(`  server warm ${Math.round(server)} ms`);
+  return { corpus, results, server };
+}
+
+/**
+ * Runs the breakdown on the given corpora (names of CORPORA); returns the Markdown table (also
+ * used by run.mjs): a column per corpus, medians, then the total beside the server's own answer.
+ */
+export async function startupBreakdown({ runs = 5, corpora = ['basic', 'stdlib', 'effect'], log = () => undefined, env = {}, label = '' } = {}) {
+  const tmp = mkdtempSync(join(tmpdir(), 'agent-lsp-startup-'));
+  try {
+    const measured = [];
+    for (const name of corpora) measured.push(await measureCorpus(CORPORA[name](tmp), { runs, log, env }));
     const nodes = Array.from({ length: 5 }, bareNodeMs);
-    const rows = STAGES.map(([label], i) => {
-      const xs = results.map((r) => r.stages[i]);
-      return `| ${label} | ${ms(median(xs))} | ${ms(Math.min(...xs))} | ${ms(Math.max(...xs))} |`;
-    });
-    const totals = results.map((r) => r.total);
-    const attach = results.map((r) => r.attach);
+    const cell = (f) => measured.map((m) => ms(median(m.results.map(f)))).join(' | ');
+    const rows = STAGES.map(([stage], i) => `| ${stage} | ${cell((r) => r.stages[i])} |`);
+    const totals = measured.map((m) => median(m.results.map((r) => r.total)));
+    const range = (m) => `${Math.round(Math.min(...m.results.map((r) => r.total)))}–${Math.round(Math.max(...m.results.map((r) => r.total)))}`;
+    const withoutList = measured.map((m) => median(m.results.map((r) => r.total - r.stages[TOOLS_LIST_CLIENT])));
+    const row = (label, xs) => `| ${label} | ${xs.join(' | ')} |`;
     return [
-      `Fresh front on a warm broker (python-basic fixture, \`find_references\` of \`distance\`), ${runs} fronts, load average ${loadavg()[0].toFixed(1)} on ${(await import('node:os')).cpus().length} cores${extraEnv.AGENT_LSP_NO_BUNDLE ? ', unbundled' : ''}:`,
+      `Fresh front on a warm broker, \`find_references\` (every reference, one page) from process spawn, median of ${runs} fronts per corpus, load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores${label}:`,
       '',
-      '| stage | median | min | max |',
-      '| --- | --- | --- | --- |',
+      `| stage | ${measured.map((m) => m.corpus.short).join(' | ')} |`,
+      `| --- | ${measured.map(() => '---').join(' | ')} |`,
+      row('query', measured.map((m) => `\`${m.corpus.pattern}\` in ${m.corpus.file}, ${m.results[0].references} refs`)),
       ...rows,
-      `| **spawn → first complete answer** | **${ms(median(totals))}** | ${ms(Math.min(...totals))} | ${ms(Math.max(...totals))} |`,
-      `| of which: broker attach + initialize (socket, initialize through the broker) | ${ms(median(attach))} | ${ms(Math.min(...attach))} | ${ms(Math.max(...attach))} |`,
-      `| for scale: \`node -e 0\`, spawn → exit | ${ms(median(nodes))} | ${ms(Math.min(...nodes))} | ${ms(Math.max(...nodes))} |`,
+      row('**spawn → first complete answer** (min–max)', measured.map((m, i) => `**${ms(totals[i])}** (${range(m)})`)),
+      row('of which: broker attach + initialize (socket, initialize through the broker)', measured.map((m) => ms(median(m.results.map((r) => r.attach))))),
+      row('the front\'s CPU time (user + system) up to the answer', measured.map((m) => ms(median(m.results.map((r) => r.cpu))))),
+      row('spawn → answer without the client\'s output-schema compile (a client that skips tools/list or validation)', withoutList.map(ms)),
+      row('**the server\'s own warm answer** (direct, median of 5)', measured.map((m) => `**${ms(m.server)}**`)),
+      row('**gap: spawn → answer minus the server\'s answer** (target ≤ 150 ms)', measured.map((m, i) => `**${ms(totals[i] - m.server)}**`)),
+      row('gap without the client\'s output-schema compile', measured.map((m, i) => ms(withoutList[i] - m.server))),
+      row('for scale: `node -e 0`, spawn → exit', measured.map(() => ms(median(nodes)))),
       '',
     ].join('\n');
   } finally {
-    await stopDaemons({ all: true, force: true }, env);
     rmSync(tmp, { recursive: true, force: true });
   }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const runs = process.argv.includes('--runs') ? Number(process.argv[process.argv.indexOf('--runs') + 1]) : 7;
-  const env = process.argv.includes('--no-bundle') ? { AGENT_LSP_NO_BUNDLE: '1' } : {};
-  process.stdout.write(await startupBreakdown({ runs, env, log: (s) => process.stderr.write(s + '\n') }));
+  const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+  const runs = Number(arg('--runs') ?? 5);
+  const corpora = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--corpus' ? [a] : []));
+  const env = { ...(process.argv.includes('--no-bundle') ? { AGENT_LSP_NO_BUNDLE: '1' } : {}), ...(process.argv.includes('--no-code-cache') ? { AGENT_LSP_NO_CODE_CACHE: '1' } : {}) };
+  process.stdout.write(await startupBreakdown({ runs, env, ...(corpora.length ? { corpora } : {}), log: (s) => process.stderr.write(s + '\n') }));
 }
 
 export const STARTUP_HEADING = "## A fresh front's start-up and memory";

@@ -1,0 +1,78 @@
+// dist/agent-lsp.mjs: written by scripts/bundle.mjs from scripts/bundleLoader.mjs. It runs the
+// bundle (agent-lsp.cjs, one CommonJS file) through vm.Script with V8's code cache, which Node 20
+// offers only this way (no module.enableCompileCache, none for ES modules): a fresh front then
+// deserializes compiled code instead of parsing and compiling ~1.5 MB of JavaScript.
+//
+// The cache is made once, by the first front whose first query answered (the code it ran is then
+// compiled and goes into the cache), and stored beside the bundle or, when that directory is not
+// writable (a system-wide install), in $AGENT_LSP_HOME/code-cache or the XDG cache dir. Its name
+// carries the bundle's content hash, Node's version and the architecture; V8 itself rejects a cache
+// of another V8 or other flags, and a rejected cache is made again. AGENT_LSP_NO_CODE_CACHE=1 runs
+// without reading or writing one.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+
+const BUILD_ID = '__AGENT_LSP_BUILD_ID__';
+const bundleUrl = new URL('./agent-lsp.cjs', import.meta.url);
+const bundlePath = fileURLToPath(bundleUrl);
+const useCache = process.env.AGENT_LSP_NO_CODE_CACHE !== '1';
+const cacheName = `agent-lsp-${BUILD_ID}-${process.version}-${process.arch}.v8-cache`;
+
+function cacheDirs() {
+  const home = process.env.AGENT_LSP_HOME;
+  const fallback = home ? join(home, 'code-cache') : join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'agent-lsp', 'code-cache');
+  return [dirname(bundlePath), fallback];
+}
+
+function readCache() {
+  for (const dir of cacheDirs()) {
+    try {
+      return readFileSync(join(dir, cacheName));
+    } catch {
+      // not there: the next place, else none
+    }
+  }
+  return undefined;
+}
+
+/** Writes the cache where it can (a temp file renamed into place: readers never see half of it). */
+function writeCache(script) {
+  let data;
+  try {
+    data = script.createCachedData();
+  } catch {
+    return;
+  }
+  for (const dir of cacheDirs()) {
+    const tmp = join(dir, `.${cacheName}.${process.pid}.tmp`);
+    try {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(tmp, data);
+      renameSync(tmp, join(dir, cacheName));
+      return;
+    } catch {
+      // read-only or missing: the next place
+    }
+  }
+}
+
+const source = readFileSync(bundlePath, 'utf8');
+const cachedData = useCache ? readCache() : undefined;
+// The same wrapper as Node's CommonJS loader, plus the bundle's own URL (its modules' import.meta.url).
+const script = new Script(`(function (exports, require, module, __filename, __dirname, __agentLspBundleUrl) {${source}\n})`, {
+  filename: bundlePath,
+  ...(cachedData ? { cachedData } : {}),
+});
+if (useCache && (!cachedData || script.cachedDataRejected)) {
+  // Called by the front after a query's answer (packages/protocol/src/startupMarks.ts).
+  globalThis[Symbol.for('agent-lsp.saveCodeCache')] = () => writeCache(script);
+}
+const bundle = { exports: {} };
+script.runInThisContext()(bundle.exports, createRequire(bundlePath), bundle, bundlePath, dirname(bundlePath), bundleUrl.href);
+
+export const { main } = bundle.exports;
+export default bundle.exports;
