@@ -60,19 +60,24 @@ function writeCache(script) {
   }
 }
 
-const source = readFileSync(bundlePath, 'utf8');
-const cachedData = useCache ? readCache() : undefined;
-// The same wrapper as Node's CommonJS loader, plus the bundle's own URL (its modules' import.meta.url).
-const script = new Script(`(function (exports, require, module, __filename, __dirname, __agentLspBundleUrl) {${source}\n})`, {
-  filename: bundlePath,
-  ...(cachedData ? { cachedData } : {}),
-});
-if (useCache && (!cachedData || script.cachedDataRejected)) {
-  // Called by the front after a query's answer (packages/protocol/src/startupMarks.ts).
-  globalThis[Symbol.for('agent-lsp.saveCodeCache')] = () => writeCache(script);
+/** Compiles and runs the bundle; the source and the cache's bytes are garbage once it returns. */
+function load() {
+  const source = readFileSync(bundlePath, 'utf8');
+  const cachedData = useCache ? readCache() : undefined;
+  // The same wrapper as Node's CommonJS loader, plus the bundle's own URL (its modules' import.meta.url).
+  const script = new Script(`(function (exports, require, module, __filename, __dirname, __agentLspBundleUrl) {${source}\n})`, {
+    filename: bundlePath,
+    ...(cachedData ? { cachedData } : {}),
+  });
+  if (useCache && (!cachedData || script.cachedDataRejected)) {
+    // Called by the front after a query's answer (packages/protocol/src/startupMarks.ts).
+    globalThis[Symbol.for('agent-lsp.saveCodeCache')] = () => writeCache(script);
+  }
+  const bundle = { exports: {} };
+  script.runInThisContext()(bundle.exports, createRequire(bundlePath), bundle, bundlePath, dirname(bundlePath), bundleUrl.href);
+  return bundle.exports;
 }
-const bundle = { exports: {} };
-script.runInThisContext()(bundle.exports, createRequire(bundlePath), bundle, bundlePath, dirname(bundlePath), bundleUrl.href);
 
-export const { main } = bundle.exports;
-export default bundle.exports;
+const bundle = load();
+export const { main } = bundle;
+export default bundle;

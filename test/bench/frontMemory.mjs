@@ -56,9 +56,10 @@ async function measure(env, root, nodeArgs) {
 
 export const VARIANTS = [
   { name: 'unbundled packages', env: { AGENT_LSP_NO_BUNDLE: '1' }, nodeArgs: [] },
-  { name: 'bundle (dist/agent-lsp.mjs)', env: {}, nodeArgs: [] },
-  { name: 'bundle, --max-semi-space-size=1', env: {}, nodeArgs: ['--max-semi-space-size=1'] },
-  { name: 'bundle, --max-old-space-size=64', env: {}, nodeArgs: ['--max-old-space-size=64'] },
+  { name: 'bundle without code cache (AGENT_LSP_NO_CODE_CACHE=1)', env: { AGENT_LSP_NO_CODE_CACHE: '1' }, nodeArgs: [] },
+  { name: 'bundle with code cache (the default)', env: {}, nodeArgs: [] },
+  { name: 'bundle with code cache, --max-semi-space-size=1', env: {}, nodeArgs: ['--max-semi-space-size=1'] },
+  { name: 'bundle with code cache, --lite-mode', env: {}, nodeArgs: ['--lite-mode'] },
 ];
 
 /** Median of `runs` fronts per variant; returns the Markdown table. */

@@ -1,4 +1,4 @@
-import { readdirSync, type Dirent } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 
@@ -81,19 +81,24 @@ export async function* walkSourceTreeAsync(root: string, options: WalkOptions = 
   let level = [root];
   for (let depth = 0; depth <= maxDepth && level.length > 0; depth++) {
     const next: string[] = [];
-    for (const dir of level) {
-      let entries: Dirent[];
-      try {
-        entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
-      } catch {
-        continue;
-      }
-      for (const e of entries) {
-        if (++seen > maxEntries) return;
-        if (e.isFile()) yield join(dir, e.name);
-        else if (e.isDirectory() && !isNotIndexedDir(e.name)) next.push(join(dir, e.name));
+    // A level's directories are read several at a time (one after another, the walk of a
+    // 1,600-file tree waited on each readdir's trip to the thread pool in turn), then taken in order.
+    for (let i = 0; i < level.length; i += READS_AT_ONCE) {
+      const batch = level.slice(i, i + READS_AT_ONCE);
+      const listed = await Promise.all(batch.map((dir) => readdir(dir, { withFileTypes: true }).then((entries) => entries.sort((a, b) => a.name.localeCompare(b.name)), () => undefined)));
+      for (const [k, entries] of listed.entries()) {
+        if (!entries) continue;
+        const dir = batch[k]!;
+        for (const e of entries) {
+          if (++seen > maxEntries) return;
+          if (e.isFile()) yield join(dir, e.name);
+          else if (e.isDirectory() && !isNotIndexedDir(e.name)) next.push(join(dir, e.name));
+        }
       }
     }
     level = next;
   }
 }
+
+/** Directories walkSourceTreeAsync reads at once: enough to keep libuv's four threads busy. */
+const READS_AT_ONCE = 16;
