@@ -143,7 +143,16 @@ async function measureCorpus(corpus, { runs, log, env: extraEnv }) {
   const results = [];
   try {
     log(`startup, ${corpus.short}: cold front (spawns the broker, the server indexes)…`);
-    const cold = await freshFront(env, corpus);
+    // On a loaded machine the cold server may not answer within agent-lsp's 120 s request
+    // timeout; it goes on indexing, and a new front asks again.
+    let cold;
+    for (let attempt = 1; !cold; attempt++) {
+      cold = await freshFront(env, corpus).catch((err) => {
+        if (attempt >= 5) throw err;
+        log(`  cold front: ${err.message.slice(0, 160)}; again…`);
+        return undefined;
+      });
+    }
     log(`  cold ${Math.round(cold.total)} ms, ${cold.references} references`);
     for (let i = 0; i < runs; i++) {
       results.push(await freshFront(env, corpus));
