@@ -9,7 +9,7 @@
 // carries the bundle's content hash, Node's version and the architecture; V8 itself rejects a cache
 // of another V8 or other flags (the name carries a hash of the flags too), and a rejected cache is
 // made again. AGENT_LSP_NO_CODE_CACHE=1 runs without reading or writing one.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -75,7 +75,12 @@ function writeCache(script) {
       renameSync(tmp, join(dir, cacheName));
       return;
     } catch {
-      // read-only or missing: the next place
+      // read-only, full or missing: the next place (and no half-written temp file left behind)
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // never written
+      }
     }
   }
 }
