@@ -81,7 +81,7 @@ export function readRegularFileSync(path: string): DiskFile | undefined {
 /**
  * Just the text of readRegularFileSync, under the same rules, without hashing it: converting
  * positions reads every file an answer names (a thousand references on the stdlib: a few hundred
- * files), and a sha256 of each was a third of that conversion.
+ * files), where a sha256 of each was work for nothing.
  */
 export function readRegularTextSync(path: string): string | undefined {
   return readRegularFileBytesSync(path)?.data.toString('utf8');
