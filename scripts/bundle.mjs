@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // `pnpm build` after `tsc -b`: bundles and minifies the built front (packages/cli/dist) with its
-// dependencies into dist/agent-lsp.mjs plus lazily loaded chunks, so a fresh front reads a few
-// files instead of hundreds (Node 20 has no compile cache). bin/agent-lsp runs it when it is newer
-// than every package's build, else the unbundled packages.
-import { rmSync, writeFileSync } from 'node:fs';
+// dependencies into one CommonJS file, dist/agent-lsp.cjs, and writes its loader dist/agent-lsp.mjs
+// (scripts/bundleLoader.mjs), which runs it with V8's code cache (Node 20 has no compile cache for
+// modules): a fresh front reads two files and compiles next to nothing. bin/agent-lsp runs it when
+// it is newer than every package's build, else the unbundled packages.
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -20,17 +22,19 @@ const PACKAGES = join(REPO, 'packages');
 /**
  * Every built module keeps its own import.meta.url: code finds files relative to itself (the
  * skills' Markdown beside packages/skills, bin/agent-lsp for brokers, pyright through its
- * package's node_modules), so in a chunk it must still point where the module was built.
+ * package's node_modules), so in the bundle it must still point where the module was built. A
+ * CommonJS bundle has no import.meta at all: dependencies that read it (ps-list) get the same.
  */
 const ownImportMetaUrl = {
   name: 'own-import-meta-url',
   setup(b) {
-    b.onLoad({ filter: /[\\/]packages[\\/][^\\/]+[\\/]dist[\\/].*\.js$/ }, async ({ path }) => {
+    b.onLoad({ filter: /\.m?js$/ }, async ({ path }) => {
       const { readFile } = await import('node:fs/promises');
       const source = await readFile(path, 'utf8');
-      if (!source.includes('import.meta.url')) return { contents: source, loader: 'js', resolveDir: dirname(path) };
+      if (!source.includes('import.meta.url')) return undefined;
       const fromOut = relative(MAPPED_OUT, path).split(sep).join('/');
-      return { contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromOut)}, import.meta.url).href`), loader: 'js', resolveDir: dirname(path) };
+      // __agentLspBundleUrl: the bundle's own file URL, a parameter of the loader's wrapper.
+      return { contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromOut)}, __agentLspBundleUrl).href`), loader: 'js', resolveDir: dirname(path) };
     });
   },
 };
@@ -72,14 +76,14 @@ const jsoncParserEsm = {
 };
 
 rmSync(OUT, { recursive: true, force: true });
+// One CommonJS file, not ES module chunks: Node 20 gives V8's code cache only to vm.Script, and the
+// loader (scripts/bundleLoader.mjs, written as dist/agent-lsp.mjs) runs the bundle through one. The
+// modules the CLI imports dynamically stay lazy: esbuild wraps them in functions run on first import.
 const result = await build({
-  entryPoints: { 'agent-lsp': join(PACKAGES, 'cli', 'dist', 'index.js') },
-  outdir: OUT,
-  outExtension: { '.js': '.mjs' },
-  chunkNames: '[name]-[hash]',
+  entryPoints: [join(PACKAGES, 'cli', 'dist', 'index.js')],
+  outfile: join(OUT, 'agent-lsp.cjs'),
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   minify: true,
@@ -89,12 +93,13 @@ const result = await build({
   metafile: true,
   define: { __AGENT_LSP_TOOL_SCHEMAS__: JSON.stringify(JSON.stringify(schemas)) },
   logLevel: 'warning',
-  // CommonJS dependencies (vscode-jsonrpc, …) call require() for Node's built-ins.
-  banner: { js: "import { createRequire as __agentLspRequire } from 'node:module'; const require = __agentLspRequire(import.meta.url);" },
   plugins: [ownImportMetaUrl, englishOnlyZodLocales, jsoncParserEsm],
 });
+// The code cache's name carries the bundle's content hash: a rebuilt bundle never meets an old cache.
+const buildId = createHash('sha256').update(readFileSync(join(OUT, 'agent-lsp.cjs'))).digest('hex').slice(0, 16);
+writeFileSync(join(OUT, 'agent-lsp.mjs'), readFileSync(join(REPO, 'scripts', 'bundleLoader.mjs'), 'utf8').replace('__AGENT_LSP_BUILD_ID__', buildId));
 const outputs = Object.values(result.metafile.outputs);
 const kib = Math.round(outputs.reduce((sum, o) => sum + o.bytes, 0) / 1024);
 if (process.argv.includes('--meta')) writeFileSync(join(OUT, 'meta.json'), JSON.stringify(result.metafile));
 if (OUT === MAPPED_OUT) writeFileSync(join(OUT, 'README'), 'Built by scripts/bundle.mjs (pnpm build); bin/agent-lsp runs agent-lsp.mjs when it is newer than the packages\' builds.\n');
-process.stderr.write(`bundle: ${OUT === MAPPED_OUT ? 'dist' : OUT}/agent-lsp.mjs and ${outputs.length - 1} chunks, ${kib} KiB\n`);
+process.stderr.write(`bundle: ${OUT === MAPPED_OUT ? 'dist' : OUT}/agent-lsp.cjs, ${kib} KiB, and its loader agent-lsp.mjs\n`);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { constants, readFileSync, statSync } from 'node:fs';
+import { constants, readFileSync, statSync, type BigIntStats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { UserError } from '@agent-lsp/protocol';
 
@@ -88,11 +88,24 @@ export function mayHaveChangedSync(path: string, state: DiskState): boolean {
  * document.
  */
 export function readRegularFileSync(path: string): DiskFile | undefined {
+  const read = readRegularFileBytesSync(path);
+  return read && { text: read.data.toString('utf8'), state: { size: read.data.length, mtimeNs: read.st.mtimeNs, ino: read.st.ino, hash: hashOf(read.data) } };
+}
+
+/**
+ * Just the text of readRegularFileSync, under the same rules, without hashing it: converting
+ * positions reads every file an answer names (a thousand references on the stdlib: a few hundred
+ * files), where a sha256 of each was work for nothing.
+ */
+export function readRegularTextSync(path: string): string | undefined {
+  return readRegularFileBytesSync(path)?.data.toString('utf8');
+}
+
+function readRegularFileBytesSync(path: string): { data: Buffer; st: BigIntStats } | undefined {
   try {
     const st = statSync(path, { bigint: true });
     if (!st.isFile() || st.size > BigInt(MAX_DOCUMENT_BYTES)) return undefined;
-    const data = readFileSync(path);
-    return { text: data.toString('utf8'), state: { size: data.length, mtimeNs: st.mtimeNs, ino: st.ino, hash: hashOf(data) } };
+    return { data: readFileSync(path), st };
   } catch {
     return undefined;
   }

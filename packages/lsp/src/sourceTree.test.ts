@@ -31,6 +31,21 @@ describe('walkSourceTree', () => {
     expect(await walked({ maxEntries: 4 })).toEqual([...walkSourceTree(root, { maxEntries: 4 })].map((p) => relative(root, p)));
   });
 
+  it('walks the same files in the same order when a level has more directories than it reads at once', async () => {
+    for (let i = 0; i < 40; i++) {
+      mkdirSync(join(root, `wide/d${40 - i}/sub`), { recursive: true });
+      writeFileSync(join(root, `wide/d${40 - i}/f.py`), '');
+      writeFileSync(join(root, `wide/d${40 - i}/sub/g.py`), '');
+    }
+    const out: string[] = [];
+    for await (const p of walkSourceTreeAsync(root)) out.push(relative(root, p));
+    expect(out).toEqual([...walkSourceTree(root)].map((p) => relative(root, p)));
+    expect(out.filter((p) => p.startsWith('wide/'))).toHaveLength(80);
+    const capped: string[] = [];
+    for await (const p of walkSourceTreeAsync(root, { maxEntries: 30 })) capped.push(relative(root, p));
+    expect(capped).toEqual([...walkSourceTree(root, { maxEntries: 30 })].map((p) => relative(root, p)));
+  });
+
   it('tells whether a path lies below such a directory', () => {
     expect(inNotIndexedDir(root, join(root, 'node_modules', 'm', 'index.js'))).toBe(true);
     expect(inNotIndexedDir(root, join(root, '.venv', 'lib', 'x.py'))).toBe(true);

@@ -41,31 +41,45 @@ export interface WalkOptions {
   maxEntries?: number;
 }
 
-/** One step of a walk: a file to hand out, or a directory whose entries the driver must read. */
-type WalkStep = { file: string } | { dir: string };
+/** Directories a walk asks for at once: enough to keep libuv's four threads busy. */
+const READS_AT_ONCE = 16;
+
+/** One step of a walk: a file to hand out, or directories whose entries the driver must read. */
+type WalkStep = { file: string } | { dirs: string[] };
 
 /**
  * The walk itself, independent of how directories are read: breadth-first, names sorted
- * (deterministic), skipping directories nobody indexes. It yields `{dir}` and is resumed with that
- * directory's entries (undefined when it cannot be read), so the same order serves the blocking
- * walk and the non-blocking one.
+ * (deterministic), skipping directories nobody indexes. It yields `{dirs}` (up to READS_AT_ONCE of
+ * one level) and is resumed with each one's entries (undefined for one that cannot be read), so
+ * the same order serves the blocking walk and the non-blocking one, which reads them concurrently.
  */
-function* walkPlan(root: string, options: WalkOptions): Generator<WalkStep, void, Dirent[] | undefined> {
+function* walkPlan(root: string, options: WalkOptions): Generator<WalkStep, void, (Dirent[] | undefined)[]> {
   const maxDepth = options.maxDepth ?? Infinity;
   const maxEntries = options.maxEntries ?? Infinity;
   let seen = 0;
   let level = [root];
   for (let depth = 0; depth <= maxDepth && level.length > 0; depth++) {
     const next: string[] = [];
-    for (const dir of level) {
-      const entries = (yield { dir })?.sort((a, b) => a.name.localeCompare(b.name)) ?? [];
-      for (const e of entries) {
-        if (++seen > maxEntries) return;
-        if (e.isFile()) yield { file: join(dir, e.name) };
-        else if (e.isDirectory() && !isNotIndexedDir(e.name)) next.push(join(dir, e.name));
+    for (let i = 0; i < level.length; i += READS_AT_ONCE) {
+      const dirs = level.slice(i, i + READS_AT_ONCE);
+      const listed = yield { dirs };
+      for (const [k, dir] of dirs.entries()) {
+        for (const e of listed[k]?.sort((a, b) => a.name.localeCompare(b.name)) ?? []) {
+          if (++seen > maxEntries) return;
+          if (e.isFile()) yield { file: join(dir, e.name) };
+          else if (e.isDirectory() && !isNotIndexedDir(e.name)) next.push(join(dir, e.name));
+        }
       }
     }
     level = next;
+  }
+}
+
+function listSync(dir: string): Dirent[] | undefined {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return undefined;
   }
 }
 
@@ -79,22 +93,17 @@ export function* walkSourceTree(root: string, options: WalkOptions = {}): Genera
     if ('file' in step.value) {
       yield step.value.file;
       step = plan.next();
-      continue;
+    } else {
+      step = plan.next(step.value.dirs.map(listSync));
     }
-    let entries: Dirent[] | undefined;
-    try {
-      entries = readdirSync(step.value.dir, { withFileTypes: true });
-    } catch {
-      entries = undefined;
-    }
-    step = plan.next(entries);
   }
 }
 
 /**
- * walkSourceTree without blocking: the same files in the same order, read a directory at a time
- * with the event loop free in between (for every walk on a tool call's path that may cover the
- * whole workspace).
+ * walkSourceTree without blocking: the same files in the same order, with the event loop free
+ * while directories are read (READS_AT_ONCE at a time), for every walk on a tool call's path that
+ * may cover the whole workspace (start_lsp's language detection, on a fresh front's way to its
+ * first answer).
  */
 export async function* walkSourceTreeAsync(root: string, options: WalkOptions = {}): AsyncGenerator<string> {
   const plan = walkPlan(root, options);
@@ -102,8 +111,8 @@ export async function* walkSourceTreeAsync(root: string, options: WalkOptions = 
     if ('file' in step.value) {
       yield step.value.file;
       step = plan.next();
-      continue;
+    } else {
+      step = plan.next(await Promise.all(step.value.dirs.map((dir) => readdir(dir, { withFileTypes: true }).catch(() => undefined))));
     }
-    step = plan.next(await readdir(step.value.dir, { withFileTypes: true }).catch(() => undefined));
   }
 }

@@ -10,3 +10,20 @@ const TRACING = process.env['AGENT_LSP_STARTUP_TRACE'] === '1';
 export function startupMark(name: string): void {
   if (TRACING) process.stderr.write(`agent-lsp-mark ${name} ${(performance.timeOrigin + performance.now()).toFixed(2)}\n`);
 }
+
+/**
+ * After a query's answer, the front lets the bundle's loader store V8's code cache
+ * (scripts/bundleLoader.mjs): the code a front runs up to its first answer is compiled by then and
+ * goes into the cache. The loader sets the hook only when there is no usable cache; it runs once,
+ * after the answer has been sent. start_lsp's answer comes before any query: too early.
+ */
+const SAVE_CODE_CACHE = Symbol.for('agent-lsp.saveCodeCache');
+
+export function toolAnswered(tool: string): void {
+  if (tool === 'start_lsp') return;
+  const slot = globalThis as { [SAVE_CODE_CACHE]?: () => void };
+  const save = slot[SAVE_CODE_CACHE];
+  if (typeof save !== 'function') return;
+  delete slot[SAVE_CODE_CACHE];
+  setImmediate(save);
+}

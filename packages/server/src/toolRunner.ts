@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { UserError, WireError } from '@agent-lsp/protocol';
+import { toolAnswered, UserError, WireError } from '@agent-lsp/protocol';
 import type { Logger } from '@agent-lsp/lsp';
 import { fileSystemUserError, SessionError, type AgentLedger } from '@agent-lsp/session';
 import { inferredRootText, type AnyToolDefinition, type ProgressReport, type RunnerConfig, type ToolContext } from '@agent-lsp/tools';
@@ -67,6 +67,7 @@ export async function runTool(
     );
     await ledger.transactions.recoverWorkspace(env.signal);
     ledger.finishCall(call, args, 'ok');
+    toolAnswered(def.name);
     const inferred = workspace.inferredRoot;
     if (inferred === undefined) return { content: [{ type: 'text', text: def.text(result) }], structuredContent: result };
     return {

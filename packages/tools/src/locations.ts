@@ -1,6 +1,6 @@
 import type { Diagnostic, Location, LocationLink, Range } from 'vscode-languageserver-protocol';
 import { fromLspRange, splitLines, toAgentDiagnostic, uriToPath } from '@agent-lsp/protocol';
-import { readRegularFileSync, type LspConnection } from '@agent-lsp/lsp';
+import { readRegularTextSync, type LspConnection } from '@agent-lsp/lsp';
 import type { Workspace } from '@agent-lsp/workspace';
 import { locationTargets } from './freshAnswer.js';
 import type { DiagnosticOut, LocationOut } from './schemas.js';
@@ -11,6 +11,8 @@ import type { DiagnosticOut, LocationOut } from './schemas.js';
  */
 export class PositionMapper {
   private readonly lines = new Map<string, string[] | undefined>();
+  /** Each file's displayed name, once per file (a thousand references name a few hundred files). */
+  private readonly files = new Map<string, string>();
 
   constructor(
     private readonly workspace: Workspace,
@@ -22,7 +24,7 @@ export class PositionMapper {
     let text = this.conn.documents.get(uri)?.text;
     if (text === undefined) {
       const path = uriToPath(uri);
-      text = path ? readRegularFileSync(path)?.text : undefined;
+      text = path ? readRegularTextSync(path) : undefined;
     }
     const lines = text === undefined ? undefined : splitLines(text);
     this.lines.set(uri, lines);
@@ -38,9 +40,14 @@ export class PositionMapper {
   }
 
   location(uri: string, range: Range): LocationOut {
-    // Files a server names become readable by the agent (a definition in typeshed, say).
-    this.workspace.allowServerNamed(uri);
-    return { file: this.workspace.displayUri(uri), ...this.range(uri, range) };
+    let file = this.files.get(uri);
+    if (file === undefined) {
+      // Files a server names become readable by the agent (a definition in typeshed, say).
+      this.workspace.allowServerNamed(uri);
+      file = this.workspace.displayUri(uri);
+      this.files.set(uri, file);
+    }
+    return { file, ...this.range(uri, range) };
   }
 
   /** Normalizes Location | Location[] | LocationLink[] | null into sorted, de-duplicated locations. */

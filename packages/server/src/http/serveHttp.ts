@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { AGENT_LSP_VERSION } from '@agent-lsp/protocol';
 import type { AgentLspServerOptions } from '../createServer.js';
 import { bearerMatches, isLoopbackAddress, originAllowed } from './httpSecurity.js';
-import { HttpSessions, sendJsonRpcError } from './httpSessions.js';
 import { BodyError, readJsonBody } from './requestBody.js';
 
 export const MCP_PATH = '/mcp';
@@ -45,6 +44,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<void> {
   const configError = httpConfigurationError(options);
   if (configError) throw new Error(configError);
   const logger = options.agent.logger.child('http');
+  // Loaded here, not with the package: the SDK's HTTP transport (hono, undici, http2) is ~15 ms of
+  // every stdio front's start that only --http uses.
+  const { HttpSessions, sendJsonRpcError } = await import('./httpSessions.js');
   const sessions = new HttpSessions({ agent: options.agent, logger, idleTimeoutMs: options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS });
   const startedAt = Date.now();
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
