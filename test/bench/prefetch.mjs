@@ -30,6 +30,9 @@ function rng(seed) {
   return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
 }
 
+/** Replays only the traces whose name contains this (for investigating one; the docs want all). */
+const ONLY_TRACE = process.env.AGENT_LSP_BENCH_PREFETCH_TRACE ?? '';
+
 const TIMEOUT = { timeout: 600_000, resetTimeoutOnProgress: true, onprogress: () => undefined };
 
 async function front(env, prefetch, root) {
@@ -164,6 +167,15 @@ async function stats(client, floor) {
   return r.data;
 }
 
+/** What the prefetcher did during one call (launches per rule, waste, threshold), for the log. */
+function ruleDelta(before, after) {
+  const launched = Object.entries(after.rules ?? {})
+    .map(([k, v]) => [k, v.launched - (before.rules?.[k]?.launched ?? 0)])
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${k}×${n}`);
+  return `[launched ${launched.join(' ') || '-'}; wasted +${Math.round(after.wasted_ms - before.wasted_ms)} ms; threshold ${after.threshold}]`;
+}
+
 /** Replays one trace on both fronts; returns its rows. */
 async function replay(trace, on, off, random, log) {
   const rows = [];
@@ -185,7 +197,7 @@ async function replay(trace, on, off, random, log) {
     const diff = a.isError !== b.isError ? `isError on=${a.isError} off=${b.isError}` : firstDifference(comparable(a.data), comparable(b.data));
     if (diff) log(`  !!! DIFFERENT ANSWER at call ${rows.length + 1} ${tool} ${JSON.stringify(args)}: ${diff}`);
     rows.push({ tool, args, onMs: a.ms, offMs: b.ms, served, diff, readOnly: !WRITES.has(tool), error: a.isError ? a.text.slice(0, 120) : undefined });
-    log(`  ${String(rows.length).padStart(2)} ${tool.padEnd(17)} on ${ms(a.ms).padStart(8)} off ${ms(b.ms).padStart(8)} ${served.padEnd(8)} ${diff ? 'DIFFERENT' : 'same'}${a.isError ? ` (error: ${a.text.slice(0, 80)})` : ''}`);
+    log(`  ${String(rows.length).padStart(2)} ${tool.padEnd(17)} on ${ms(a.ms).padStart(8)} off ${ms(b.ms).padStart(8)} ${served.padEnd(8)} ${diff ? 'DIFFERENT' : 'same'}${a.isError ? ` (error: ${a.text.slice(0, 80)})` : ''} ${ruleDelta(before, after)}`);
     await new Promise((r) => setTimeout(r, 1000 * THINK_SCALE * (THINK_MIN + (THINK_MAX - THINK_MIN) * random())));
     step = gen.next(a.isError ? {} : a.data);
   }
@@ -224,11 +236,12 @@ export async function prefetchSection(log = (s) => process.stderr.write(s + '\n'
   const started = performance.now();
   try {
     for (const [key, corpus] of Object.entries(corpora)) {
+      if (!TRACES.some((t) => t.corpus === key && t.name.includes(ONLY_TRACE))) continue;
       log(`prefetch: warming the broker on ${corpus.name}…`);
       const warm = await front(env, 'off', corpus.root);
       await call(warm, 'find_references', { file_path: corpus.file, position_pattern: corpus.pattern, limit: 1 });
       await warm.close();
-      for (const trace of TRACES.filter((t) => t.corpus === key)) {
+      for (const trace of TRACES.filter((t) => t.corpus === key && t.name.includes(ONLY_TRACE))) {
         log(`prefetch: ${trace.name} (prefetch on and off, call by call)`);
         const on = await front(env, 'on', corpus.root);
         const off = await front(env, 'off', corpus.root);

@@ -5,8 +5,9 @@ import { AdaptiveThreshold } from './adaptiveThreshold.js';
 import { answerStatus, LearnedTransitions } from './learnedTransitions.js';
 import { QueryCache, type CacheEntry } from './queryCache.js';
 import { canSpeculate } from './speculationGuard.js';
-import { dependsOnOneDocument, documentOf, queryKey } from './queryKey.js';
-import { predictNext, type Prediction } from './predictionRules.js';
+import { dependsOnOneDocument, documentOf, normalizedParams, queryKey } from './queryKey.js';
+import { predictNext, type Prediction, type PredictionContext } from './predictionRules.js';
+import { importsOf } from './importers.js';
 import { StatsCounters, type SpeculationStats } from './speculationStats.js';
 
 export interface PrefetcherOptions {
@@ -34,7 +35,19 @@ const TRAILING_BUMP_MS = 1_000;
 /** Agent queries after which a speculation nobody used counts as wasted (for the threshold). */
 const USE_WITHIN_QUERIES = 3;
 
-const DEFAULTS = { maxEntries: 500, maxBytes: 16 * 1024 * 1024, maxInFlight: 2, threshold: 0.5, speculationTimeoutMs: 15_000 };
+const DEFAULTS = { maxEntries: 500, maxBytes: 16 * 1024 * 1024, maxInFlight: 3, threshold: 0.5, speculationTimeoutMs: 15_000 };
+
+/** The agent's latest queries a prediction must not repeat: it rarely asks the same thing twice running. */
+const RECENT_AGENT_QUERIES = 8;
+/** Decided launches (used or unused) of a rule after which its own hit rate decides for it, whatever the global threshold says. */
+const RULE_RECORD_MIN = 4;
+/** A rule its record stopped still launches one prediction in this many, so that it can recover. */
+const RULE_PROBE_EVERY = 5;
+/** A rule hitting at least this often launches even above the threshold; one below `RULE_FAILING` no longer does. */
+const RULE_GOOD = 0.5;
+const RULE_FAILING = 0.15;
+/** Documents whose diagnostics an edit through a tool makes worth asking for (the edited one first). */
+const MAX_DIAGNOSTICS_AFTER_WRITE = 3;
 
 /**
  * Answers read-only LSP queries of tool calls, from a cache when an identical query was already
@@ -70,6 +83,11 @@ export class Prefetcher {
   /** Settled speculations and how many more agent queries they have to be used in. */
   private readonly unusedFor = new Map<CacheEntry, number>();
   private transitions = new LearnedTransitions();
+  /** Method and params of the agent's latest queries (predictions repeating one are not launched). */
+  private readonly recentAgent: string[] = [];
+  /** The agent's latest position per document (the outline rule looks for what encloses it). */
+  private readonly lastPositions = new Map<string, { line: number; character: number }>();
+  private readonly context: PredictionContext = { lastPosition: (uri) => this.lastPositions.get(uri) };
 
   constructor(private readonly options: PrefetcherOptions) {
     this.limits = { ...DEFAULTS, ...definedOnly(options) };
@@ -111,9 +129,11 @@ export class Prefetcher {
   }
 
   /** A read-only query of a tool call: from the cache, joined to one on its way, or sent. */
-  async request<R>(conn: LspConnection, method: string, params: unknown, signal: AbortSignal): Promise<R> {
-    if (!this.usable(conn, method)) return conn.request<R>(method, params, { signal });
+  async request<R>(conn: LspConnection, method: string, params: unknown, signal: AbortSignal, timeoutMs?: number): Promise<R> {
+    const options = timeoutMs === undefined ? { signal } : { signal, timeoutMs };
+    if (!this.usable(conn, method)) return conn.request<R>(method, params, options);
     await this.flushDisk();
+    this.noteAgentQuery(method, params);
     const key = this.keyOf(conn, method, params);
     this.ageSpeculations();
     const found = this.cache.get(key);
@@ -146,7 +166,7 @@ export class Prefetcher {
     this.cancelSpeculations();
     const entry = this.begin(conn, key, method, 'agent');
     const started = Date.now();
-    const sent = conn.request<R>(method, params, { signal });
+    const sent = conn.request<R>(method, params, options);
     entry.pending = sent;
     this.cache.add(entry);
     try {
@@ -169,6 +189,44 @@ export class Prefetcher {
     this.cancelSpeculations();
   }
 
+  /**
+   * An agent call that writes is done: the diagnostics of the documents it changed (that the
+   * agent holds open), and of the open documents importing them, are what an agent asks next.
+   * `before` is what `versionsOf` said before the call; the comparison is made after the shared
+   * section's resync, so a change the call left on disk only counts too.
+   */
+  afterWrite(conns: readonly LspConnection[], before: Map<LspConnection, Map<string, number>>): void {
+    if (!this.options.enabled || this.multiRoot || !this.watcher) return;
+    void this.options
+      .shared(() => {
+        const due: { conn: LspConnection; uri: string; rule: string; confidence: number }[] = [];
+        for (const conn of conns) {
+          if (!conn.isAlive || !conn.supportsPullDiagnostics()) continue;
+          const was = before.get(conn) ?? new Map<string, number>();
+          const held = conn.documents.uris().filter((u) => { const d = conn.documents.get(u); return d !== undefined && !d.internal && d.disk !== undefined; });
+          const edited = held.filter((u) => conn.documents.get(u)?.version !== was.get(u));
+          for (const uri of edited) due.push({ conn, uri, rule: 'edit→diagnostics', confidence: 0.7 });
+          for (const uri of held) {
+            if (edited.includes(uri)) continue;
+            const text = conn.documents.get(uri)?.text ?? '';
+            if (edited.some((e) => importsOf(text, uri, e))) due.push({ conn, uri, rule: 'edit→importer diagnostics', confidence: 0.55 });
+          }
+        }
+        return Promise.resolve(due.slice(0, MAX_DIAGNOSTICS_AFTER_WRITE));
+      })
+      .then((due) => {
+        for (const d of due) this.consider(d.conn, { rule: d.rule, method: 'textDocument/diagnostic', params: { textDocument: { uri: d.uri } }, confidence: d.confidence }, d.confidence, true);
+      })
+      .catch((err: unknown) => this.options.logger.debug(`prefetch: no diagnostics after a write: ${(err as Error).message}`));
+  }
+
+  /** The version of each document the agent holds, per connection (for afterWrite). */
+  static versionsOf(conns: readonly LspConnection[]): Map<LspConnection, Map<string, number>> {
+    const out = new Map<LspConnection, Map<string, number>>();
+    for (const conn of conns) out.set(conn, new Map(conn.documents.uris().map((u) => [u, conn.documents.get(u)?.version ?? -1])));
+    return out;
+  }
+
   /** Everything cached is forgotten (a server restarted, the workspace changed). */
   clear(): void {
     this.cancelSpeculations();
@@ -182,7 +240,9 @@ export class Prefetcher {
     for (const e of this.cache.values()) if (e.settled && !e.used) unusedMs += e.durationMs;
     const asked = s.hits + s.partialHits + s.misses;
     const rules: SpeculationStats['rules'] = {};
-    for (const [name, r] of s.rules) rules[name] = { ...r, hit_rate: r.launched ? round(r.hits / r.launched) : 0 };
+    const unusedByRule = new Map<string, number>();
+    for (const e of this.cache.values()) if (e.settled && !e.used && e.rule !== 'agent') unusedByRule.set(e.rule, (unusedByRule.get(e.rule) ?? 0) + e.durationMs);
+    for (const [name, r] of s.rules) rules[name] = { ...r, wasted_ms: r.wasted_ms + (unusedByRule.get(name) ?? 0), hit_rate: r.launched ? round(r.hits / r.launched) : 0 };
     return {
       enabled: this.options.enabled,
       predictions: s.predictions,
@@ -252,10 +312,13 @@ export class Prefetcher {
   }
 
   private countHit(e: CacheEntry): void {
+    const firstUse = !e.used;
     e.used = true;
     this.served.getStore()?.();
     if (e.rule === 'agent') return;
-    this.stats.rule(e.rule).hits++;
+    const r = this.stats.rule(e.rule);
+    if (e.agedOut && firstUse) r.unused--;
+    r.hits++;
     this.unusedFor.delete(e);
     this.threshold.record('hit');
   }
@@ -268,12 +331,29 @@ export class Prefetcher {
       else {
         this.unusedFor.delete(e);
         this.threshold.record('wasted');
+        this.stats.rule(e.rule).unused++;
+        e.agedOut = true;
       }
     }
   }
 
   private evicted(e: CacheEntry): void {
-    if (e.settled && !e.used) this.stats.wastedMs += e.durationMs;
+    if (!e.settled || e.used) return;
+    this.stats.wastedMs += e.durationMs;
+    if (e.rule !== 'agent') this.stats.rule(e.rule).wasted_ms += e.durationMs;
+  }
+
+  /** Remembers the agent's query: predictions do not repeat it, and its position is where the agent stands. */
+  private noteAgentQuery(method: string, params: unknown): void {
+    this.recentAgent.push(`${method}\u0000${normalizedParams(params)}`);
+    if (this.recentAgent.length > RECENT_AGENT_QUERIES) this.recentAgent.shift();
+    const uri = documentOf(params);
+    const position = (params as { position?: { line?: unknown; character?: unknown } }).position;
+    if (uri && typeof position?.line === 'number' && typeof position.character === 'number') {
+      this.lastPositions.delete(uri);
+      this.lastPositions.set(uri, { line: position.line, character: position.character });
+      if (this.lastPositions.size > 100) this.lastPositions.delete(this.lastPositions.keys().next().value as string);
+    }
   }
 
   private cancelSpeculations(): void {
@@ -291,22 +371,45 @@ export class Prefetcher {
     return learned === undefined ? p.confidence : (p.confidence + learned) / 2;
   }
 
+  /**
+   * Whether to launch a prediction of this confidence. A rule with a record of its own is judged
+   * by it: one that hits often launches even while the global threshold is high (other rules'
+   * unused guesses raised it), one that almost never hits no longer launches. The threshold
+   * decides for rules without enough record yet.
+   */
+  private launches(rule: string, confidence: number): boolean {
+    const r = this.stats.rules.get(rule);
+    const decided = r ? r.hits + r.unused : 0;
+    if (r && decided >= RULE_RECORD_MIN) {
+      const rate = r.hits / decided;
+      if (rate >= RULE_GOOD) return true;
+      if (rate < RULE_FAILING) return r.predicted % RULE_PROBE_EVERY === 0 && confidence >= this.threshold.value;
+    }
+    return confidence >= this.threshold.value;
+  }
+
+  /** Counts a prediction and launches it when allowed; `repeat` allows what the agent asked recently (after a write it asks again). */
+  private consider(conn: LspConnection, p: Prediction, confidence: number, repeat = false): void {
+    this.stats.predictions++;
+    this.stats.rule(p.rule).predicted++;
+    if (!repeat && this.recentAgent.includes(`${p.method}\u0000${normalizedParams(p.params)}`)) return;
+    if (this.launches(p.rule, confidence)) void this.speculate(conn, p);
+    else if (canSpeculate(p.method)) this.heldBack.add(this.keyOf(conn, p.method, p.params));
+  }
+
   private predictFrom(conn: LspConnection, method: string, params: unknown, result: unknown): void {
     this.transitions.observe(method, answerStatus(result));
     let predictions: Prediction[];
     try {
-      predictions = predictNext(method, params, result);
+      predictions = predictNext(method, params, result, this.context);
     } catch (err) {
       this.options.logger.debug(`prefetch: no prediction from ${method}: ${(err as Error).message}`);
       return;
     }
     this.heldBack = new Set();
-    for (const p of predictions) {
-      this.stats.predictions++;
-      this.stats.rule(p.rule).predicted++;
-      if (this.confidence(p, method, result) >= this.threshold.value) void this.speculate(conn, p);
-      else if (canSpeculate(p.method)) this.heldBack.add(this.keyOf(conn, p.method, p.params));
-    }
+    // The likeliest first: the in-flight limit turns the rest away.
+    const ranked = predictions.map((p) => ({ p, c: this.confidence(p, method, result) })).sort((a, b) => b.c - a.c);
+    for (const { p, c } of ranked) this.consider(conn, p, c);
   }
 
   /**
@@ -336,8 +439,10 @@ export class Prefetcher {
           if (!entry.used) this.unusedFor.set(entry, USE_WITHIN_QUERIES);
         } catch {
           this.threshold.record('wasted');
+          this.stats.rule(p.rule).unused++;
           this.stats.dropped++;
           this.stats.wastedMs += Date.now() - started;
+          this.stats.rule(p.rule).wasted_ms += Date.now() - started;
           this.cache.removeEntry(entry);
         }
       });

@@ -21,6 +21,8 @@ export interface CacheEntry {
   abort?: AbortController;
   /** An agent call waits on it: it must not be cancelled. */
   joined: boolean;
+  /** A speculation counted unused (it aged out) before the agent came to use it after all. */
+  agedOut?: boolean;
 }
 
 export interface CacheLimits {
