@@ -46,6 +46,7 @@ export class DirectModeWatcher implements Disposable {
   }
 
   private announce(changes: FileEvent[]): void {
+    if (changes.length === 0) return;
     for (const conn of this.connections()) {
       // A broker's own watcher reports the same files to its server.
       if (!conn.broker) conn.notify('workspace/didChangeWatchedFiles', { changes });

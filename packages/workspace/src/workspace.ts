@@ -388,6 +388,9 @@ export class Workspace implements Disposable {
    * and the front's watcher does not report them again.
    */
   announceDiskChanges(changes: readonly FileEvent[]): void {
+    // Nothing changed: no notification (each one moves the servers' change epochs, making every
+    // cached and speculated answer unreachable).
+    if (changes.length === 0) return;
     this.events.fireFilesChanged('self', changes);
     for (const c of changes) {
       const path = uriToPath(c.uri);

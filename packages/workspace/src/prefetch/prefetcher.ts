@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
 import { WorkspaceWatcher } from '@agent-lsp/broker';
 import type { LspConnection, Logger } from '@agent-lsp/lsp';
 import { AdaptiveThreshold } from './adaptiveThreshold.js';
@@ -31,6 +32,9 @@ export interface PrefetcherOptions {
  * move makes such an answer unreachable once the server surely knows.
  */
 const TRAILING_BUMP_MS = 1_000;
+
+/** The name atomicTempPath gives the temporary file of an atomic write. */
+const ATOMIC_TEMP = /\/\.[^/]+\.agent-lsp-\d+-[0-9a-f]{8}\.tmp$/;
 
 /** Agent queries after which a speculation nobody used counts as wasted (for the threshold). */
 const USE_WITHIN_QUERIES = 3;
@@ -67,11 +71,15 @@ export class Prefetcher {
   private readonly cache: QueryCache;
   private readonly stats = new StatsCounters();
   private readonly ids = new WeakMap<LspConnection, number>();
+  /** The connections queries were asked on (a crashed one leaves). */
+  private readonly connections = new Set<LspConnection>();
   private nextId = 1;
   private diskEpoch = 0;
   private watcher: WorkspaceWatcher | undefined;
   private watchedRoot: string | undefined;
   private inFlight = 0;
+  /** Writes whose follow-up diagnostics are still being chosen (counted as in flight in the stats). */
+  private planning = 0;
   private multiRoot = false;
   private trailingBump: NodeJS.Timeout | undefined;
   /** The listener of the tool call running in this async context (the audit log's mark). */
@@ -114,7 +122,7 @@ export class Prefetcher {
     this.transitions.save();
     this.transitions = new LearnedTransitions(root ? this.options.transitionsFile?.(root) : undefined);
     if (!root) return;
-    const w = new WorkspaceWatcher({ root, logger: this.options.logger, onChanges: () => this.diskChanged() });
+    const w = new WorkspaceWatcher({ root, logger: this.options.logger, onChanges: (changes) => this.diskChanged(changes) });
     try {
       w.start();
       this.watcher = w;
@@ -197,6 +205,7 @@ export class Prefetcher {
    */
   afterWrite(conns: readonly LspConnection[], before: Map<LspConnection, Map<string, number>>): void {
     if (!this.options.enabled || this.multiRoot || !this.watcher) return;
+    this.planning++;
     void this.options
       .shared(() => {
         const due: { conn: LspConnection; uri: string; rule: string; confidence: number }[] = [];
@@ -217,7 +226,8 @@ export class Prefetcher {
       .then((due) => {
         for (const d of due) this.consider(d.conn, { rule: d.rule, method: 'textDocument/diagnostic', params: { textDocument: { uri: d.uri } }, confidence: d.confidence }, d.confidence, true);
       })
-      .catch((err: unknown) => this.options.logger.debug(`prefetch: no diagnostics after a write: ${(err as Error).message}`));
+      .catch((err: unknown) => this.options.logger.debug(`prefetch: no diagnostics after a write: ${(err as Error).message}`))
+      .finally(() => this.planning--);
   }
 
   /** The version of each document the agent holds, per connection (for afterWrite). */
@@ -253,7 +263,7 @@ export class Prefetcher {
       dropped: s.dropped,
       wasted_ms: s.wastedMs + unusedMs,
       latency_saved_ms: s.savedMs,
-      in_flight: this.inFlight,
+      in_flight: this.inFlight + this.planning,
       threshold: this.threshold.value,
       hit_rate: asked ? round((s.hits + s.partialHits) / asked) : 0,
       cache_entries: this.cache.size,
@@ -278,14 +288,40 @@ export class Prefetcher {
 
   /** File events the OS already reported move the epoch before a key is made (see WorkspaceWatcher.flush). */
   private flushDisk(): Promise<void> {
-    return this.watcher?.flush(() => this.diskChanged()) ?? Promise.resolve();
+    return this.watcher?.flush((changes) => this.diskChanged(changes)) ?? Promise.resolve();
   }
 
-  private diskChanged(): void {
+  /**
+   * Files changed on disk. A change of a file every server holds open for this front leaves the
+   * epoch alone: a server reads an open document from its buffer, never from the disk, and the
+   * buffer is brought in step with the disk at the start of the next tool call or speculation
+   * (a didChange, which moves the connection's epoch). So a write through the tools does not make
+   * the speculations launched after it (the diagnostics it calls for) unreachable a moment later.
+   * (An atomic write replaces the file: it may be reported as created.) A deletion always moves it,
+   * and so does any event of a file some server does not hold open. The temporary files of
+   * agent-lsp's own atomic writes (atomicFile.ts), gone at once, are not news to anyone.
+   */
+  private diskChanged(changes: readonly FileEvent[]): void {
+    const relevant = changes.filter((c) => !ATOMIC_TEMP.test(c.uri));
+    if (changes.length > 0 && relevant.every((c) => c.type !== FileChangeType.Deleted && this.openEverywhere(c.uri))) return;
     this.diskEpoch++;
     clearTimeout(this.trailingBump);
     this.trailingBump = setTimeout(() => this.diskEpoch++, TRAILING_BUMP_MS);
     this.trailingBump.unref();
+  }
+
+  /** Whether every live connection holds this file open (then its server never reads it from disk). */
+  private openEverywhere(uri: string): boolean {
+    let live = 0;
+    for (const conn of this.connections) {
+      if (!conn.isAlive) {
+        this.connections.delete(conn);
+        continue;
+      }
+      live++;
+      if (!conn.documents.get(uri)) return false;
+    }
+    return live > 0;
   }
 
   private connectionId(conn: LspConnection): string {
@@ -294,7 +330,11 @@ export class Prefetcher {
       this.ids.set(conn, (id = this.nextId++));
       const connection = `c${id}`;
       // A crash ends every answer of that server; a restarted one is a new connection.
-      conn.onCrash(() => this.cache.removeWhere((e) => e.connection === connection));
+      this.connections.add(conn);
+      conn.onCrash(() => {
+        this.connections.delete(conn);
+        this.cache.removeWhere((e) => e.connection === connection);
+      });
     }
     return `c${id}:${conn.pid ?? ''}`;
   }
