@@ -44,8 +44,13 @@ describe('predictNext', () => {
   it('diagnostic pull → code action listings over the first diagnostics by position (and the first error), with the diagnostics overlapping each, in server order', () => {
     const d = (line: number, character: number, severity: number, message: string) => ({ range: range(line, character), severity, message });
     const items = [d(9, 0, 1, 'late error'), d(2, 4, 2, 'warning'), d(2, 5, 3, 'overlapping hint'), d(1, 0, 2, 'first')];
-    const p = predictNext('textDocument/diagnostic', { textDocument: { uri: 'file:///w/a.py' } }, { kind: 'full', items });
-    expect(p.map((x) => x.rule)).toEqual(['diagnostics→code actions', 'diagnostics→code actions', 'diagnostics→code actions']);
+    const all = predictNext('textDocument/diagnostic', { textDocument: { uri: 'file:///w/a.py' } }, { kind: 'full', items });
+    expect(all.filter((x) => x.rule === 'diagnostics→hover').map((x) => x.params)).toEqual([
+      { textDocument: { uri: 'file:///w/a.py' }, position: { line: 1, character: 0 } },
+      { textDocument: { uri: 'file:///w/a.py' }, position: { line: 2, character: 4 } },
+    ]);
+    const p = all.filter((x) => x.rule === 'diagnostics→code actions');
+    expect(p).toHaveLength(3);
     expect(p.map((x) => x.params)).toEqual([
       { textDocument: { uri: 'file:///w/a.py' }, range: range(1, 0), context: { diagnostics: [items[3]], triggerKind: 1 } },
       { textDocument: { uri: 'file:///w/a.py' }, range: range(2, 4), context: { diagnostics: [items[1], items[2]], triggerKind: 1 } },

@@ -85,7 +85,11 @@ export function predictNext(method: string, params: unknown, result: unknown, co
   } else if (method === 'textDocument/diagnostic') {
     const uri = documentOf(params);
     const report = result as DocumentDiagnosticReport | null;
-    if (uri && report?.kind === 'full') for (const p of codeActionsAtFirst(uri, report.items)) out.push({ rule: 'diagnostics→code actions', method: 'textDocument/codeAction', params: p, confidence: 0.6 });
+    if (uri && report?.kind === 'full') {
+      for (const p of codeActionsAtFirst(uri, report.items)) out.push({ rule: 'diagnostics→code actions', method: 'textDocument/codeAction', params: p, confidence: 0.6 });
+      // What is the symbol the error is about?
+      for (const d of byPosition(report.items).slice(0, MAX_TARGETS)) out.push({ rule: 'diagnostics→hover', method: 'textDocument/hover', params: at(uri, d.range.start), confidence: 0.5 });
+    }
   } else if (method === 'workspace/symbol') {
     const hits = ((result as (SymbolInformation | WorkspaceSymbol)[] | null) ?? []).flatMap((s) => ('range' in s.location ? [{ uri: s.location.uri, position: s.location.range.start }] : []));
     for (const t of hits.slice(0, MAX_TARGETS)) {
@@ -137,8 +141,12 @@ function overlaps(d: Diagnostic, range: Range): boolean {
  * shows them (by position): over the diagnostic's range, with the diagnostics overlapping it in the
  * server's order (packages/tools/src/codeActions/actionList.ts builds the same params).
  */
+function byPosition(items: Diagnostic[]): Diagnostic[] {
+  return [...items].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+}
+
 function codeActionsAtFirst(uri: string, items: Diagnostic[]): unknown[] {
-  const sorted = [...items].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  const sorted = byPosition(items);
   const errors = sorted.filter((d) => d.severity === 1);
   const chosen = [...new Set([...sorted.slice(0, MAX_TARGETS), ...errors.slice(0, 1)])];
   return chosen.map((d) => ({

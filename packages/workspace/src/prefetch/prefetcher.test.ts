@@ -172,19 +172,30 @@ describe('Prefetcher', () => {
     expect(conn.sent.filter((s) => s.method !== 'textDocument/definition').map((s) => s.method)).toEqual(['textDocument/documentSymbol']);
   });
 
-  it('keeps at most three speculations in flight, the likeliest first', async () => {
-    let release!: () => void;
-    conn.gate = new Promise<void>((r) => (release = r));
+  it('keeps at most three speculations in flight, the likeliest first; the others wait for a slot', async () => {
+    const releases = ['textDocument/hover', 'textDocument/references', 'textDocument/documentSymbol'].map((m) => holdMethod(m));
     conn.answer = (method, params) => (method === 'textDocument/definition' ? [...definitionTo(B, 7), ...definitionTo(A, 3)] : { method, params });
-    const def = query('textDocument/definition', at(A, 1));
-    release();
-    await def;
-    expect(prefetch.snapshot().predictions).toBe(5);
-    expect(prefetch.snapshot().in_flight).toBeLessThanOrEqual(3);
+    await query('textDocument/definition', at(A, 1));
+    await until(() => conn.sent.length === 4);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(conn.sent.length).toBe(4);
+    // Both hovers (0.7) before the references (0.55); the outline (0.5) and the other references wait.
+    expect(conn.sent.slice(1).map((s) => s.method)).toEqual(['textDocument/hover', 'textDocument/hover', 'textDocument/references']);
+    expect(prefetch.snapshot()).toMatchObject({ predictions: 5, in_flight: 5, launched: 3 });
+    for (const release of releases) release();
+    await idle(prefetch);
+    expect(prefetch.snapshot().launched).toBe(5);
+  });
+
+  it('drops the waiting speculations when the agent goes elsewhere', async () => {
+    const releases = ['textDocument/hover', 'textDocument/references', 'textDocument/documentSymbol'].map((m) => holdMethod(m));
+    conn.answer = (method, params) => (method === 'textDocument/definition' ? [...definitionTo(B, 7), ...definitionTo(A, 3)] : { method, params });
+    await query('textDocument/definition', at(A, 1));
+    await until(() => conn.sent.length === 4);
+    await query('workspace/symbol', { query: 'elsewhere' });
+    for (const release of releases) release();
     await idle(prefetch);
     expect(prefetch.snapshot().launched).toBe(3);
-    // Both hovers (0.7) before the references (0.55) and the outline (0.5).
-    expect(conn.sent.slice(1, 3).map((s) => s.method)).toEqual(['textDocument/hover', 'textDocument/hover']);
   });
 
   it('forgets the answers of a server that crashed', async () => {

@@ -41,6 +41,9 @@ const USE_WITHIN_QUERIES = 3;
 
 const DEFAULTS = { maxEntries: 500, maxBytes: 16 * 1024 * 1024, maxInFlight: 3, threshold: 0.5, speculationTimeoutMs: 15_000 };
 
+/** Predictions waiting for one of the in-flight slots; more are dropped. */
+const MAX_WAITING = 6;
+
 /** The agent's latest queries a prediction must not repeat: it rarely asks the same thing twice running. */
 const RECENT_AGENT_QUERIES = 8;
 /** Decided launches (used or unused) of a rule after which its own hit rate decides for it, whatever the global threshold says. */
@@ -83,7 +86,11 @@ export class Prefetcher {
   private multiRoot = false;
   private trailingBump: NodeJS.Timeout | undefined;
   /** The listener of the tool call running in this async context (the audit log's mark). */
-  private readonly served = new AsyncLocalStorage<() => void>();
+  private readonly served = new AsyncLocalStorage<CallScope>();
+  /** Speculations decided during a tool call, waiting for its answer to go out first. */
+  private deferredLaunches = 0;
+  /** Speculations waiting for a free slot (at most MAX_WAITING; the agent's next miss drops them). */
+  private readonly waiting: { conn: LspConnection; p: Prediction }[] = [];
   private readonly limits: typeof DEFAULTS;
   private readonly threshold: AdaptiveThreshold;
   /** Keys of the latest answer's predictions the threshold held back (a later call asking one is a false negative). */
@@ -133,14 +140,23 @@ export class Prefetcher {
 
   /** Runs a tool call; `onServed` hears of each of its queries answered from the cache or joined. */
   observe<T>(onServed: () => void, fn: () => Promise<T>): Promise<T> {
-    return this.served.run(onServed, fn);
+    // File events the OS reported before the call arrived are taken in while the call resyncs its
+    // documents, instead of one after the other at its first query.
+    const flushed = this.options.enabled && this.watcher ? this.flushDisk() : undefined;
+    flushed?.catch(() => undefined);
+    const scope: CallScope = { onServed, deferred: [], closed: false, flushed };
+    return this.served.run(scope, fn).finally(() => {
+      scope.closed = true;
+      // The agent's answer is serialized and sent first; the guesses for its next call follow.
+      if (scope.deferred.length > 0) setImmediate(() => scope.deferred.splice(0).forEach((launch) => launch()));
+    });
   }
 
   /** A read-only query of a tool call: from the cache, joined to one on its way, or sent. */
   async request<R>(conn: LspConnection, method: string, params: unknown, signal: AbortSignal, timeoutMs?: number): Promise<R> {
     const options = timeoutMs === undefined ? { signal } : { signal, timeoutMs };
     if (!this.usable(conn, method)) return conn.request<R>(method, params, options);
-    await this.flushDisk();
+    await (this.served.getStore()?.flushed ?? this.flushDisk());
     this.noteAgentQuery(method, params);
     const key = this.keyOf(conn, method, params);
     this.ageSpeculations();
@@ -263,7 +279,7 @@ export class Prefetcher {
       dropped: s.dropped,
       wasted_ms: s.wastedMs + unusedMs,
       latency_saved_ms: s.savedMs,
-      in_flight: this.inFlight + this.planning,
+      in_flight: this.inFlight + this.planning + this.deferredLaunches + this.waiting.length,
       threshold: this.threshold.value,
       hit_rate: asked ? round((s.hits + s.partialHits) / asked) : 0,
       cache_entries: this.cache.size,
@@ -354,7 +370,7 @@ export class Prefetcher {
   private countHit(e: CacheEntry): void {
     const firstUse = !e.used;
     e.used = true;
-    this.served.getStore()?.();
+    this.served.getStore()?.onServed();
     if (e.rule === 'agent') return;
     const r = this.stats.rule(e.rule);
     if (e.agedOut && firstUse) r.unused--;
@@ -397,6 +413,7 @@ export class Prefetcher {
   }
 
   private cancelSpeculations(): void {
+    this.waiting.length = 0;
     for (const e of this.cache.values()) {
       if (e.pending && e.abort && !e.joined) e.abort.abort();
     }
@@ -433,7 +450,7 @@ export class Prefetcher {
     this.stats.predictions++;
     this.stats.rule(p.rule).predicted++;
     if (!repeat && this.recentAgent.includes(`${p.method}\u0000${normalizedParams(p.params)}`)) return;
-    if (this.launches(p.rule, confidence)) void this.speculate(conn, p);
+    if (this.launches(p.rule, confidence)) this.launch(conn, p);
     else if (canSpeculate(p.method)) this.heldBack.add(this.keyOf(conn, p.method, p.params));
   }
 
@@ -456,8 +473,28 @@ export class Prefetcher {
    * Sends one predicted query, in the shared section, when it is allowed and the agent has opened
    * its document; a failure is dropped silently (the agent's own call will ask again).
    */
+  private launch(conn: LspConnection, p: Prediction): void {
+    const scope = this.served.getStore();
+    if (!scope || scope.closed) {
+      void this.speculate(conn, p);
+      return;
+    }
+    this.deferredLaunches++;
+    scope.deferred.push(() => {
+      this.deferredLaunches--;
+      void this.speculate(conn, p);
+    });
+  }
+
   private async speculate(conn: LspConnection, p: Prediction): Promise<void> {
-    if (!canSpeculate(p.method) || this.inFlight >= this.limits.maxInFlight) return;
+    if (!canSpeculate(p.method)) return;
+    if (this.inFlight >= this.limits.maxInFlight) {
+      if (this.waiting.length < MAX_WAITING) this.waiting.push({ conn, p });
+      return;
+    }
+    // Checked before taking the section (whose entry resyncs every open document): most
+    // predictions after a hit are already cached, or name a document the agent never opened.
+    if (!conn.isAlive || !conn.supports(p.method) || !this.agentHolds(conn, p.params) || this.cache.has(this.keyOf(conn, p.method, p.params))) return;
     this.inFlight++;
     try {
       await this.options.shared(async () => {
@@ -491,6 +528,8 @@ export class Prefetcher {
       this.options.logger.debug(`prefetch: ${p.rule} dropped: ${(err as Error).message}`);
     } finally {
       this.inFlight--;
+      const next = this.waiting.shift();
+      if (next) void this.speculate(next.conn, next.p);
     }
   }
 
@@ -501,6 +540,17 @@ export class Prefetcher {
     const doc = conn.documents.get(uri);
     return doc !== undefined && !doc.internal && doc.disk !== undefined;
   }
+}
+
+/** One tool call seen by the prefetcher. */
+interface CallScope {
+  /** Hears of each query of the call answered from the cache (the audit log's mark). */
+  onServed: () => void;
+  /** Speculations to launch once the call has answered. */
+  deferred: (() => void)[];
+  closed: boolean;
+  /** The disk watcher's flush started when the call arrived. */
+  flushed: Promise<void> | undefined;
 }
 
 function definedOnly(o: PrefetcherOptions): Partial<typeof DEFAULTS> {
