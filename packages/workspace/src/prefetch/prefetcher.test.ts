@@ -314,4 +314,24 @@ describe('Prefetcher', () => {
     expect(await query('textDocument/diagnostic', { textDocument: { uri: A } })).toMatchObject({ method: 'textDocument/diagnostic' });
     expect(prefetch.snapshot().rules).toMatchObject({ 'edit→diagnostics': { hits: 1 }, 'edit→importer diagnostics': { launched: 1 } });
   });
+
+  it('unused guesses of a rule with a good record do not raise the threshold for the others', async () => {
+    conn.answer = (method, params) => (method === 'textDocument/definition' ? definitionTo(B, 10 + (params as { position: { line: number } }).position.line) : { method, params });
+    // definition→hover hits five times, then goes unused four times: 5/9, still a good record.
+    for (let i = 0; i < 5; i++) {
+      await query('textDocument/definition', at(A, i));
+      await idle(prefetch);
+      await query('textDocument/hover', at(B, 10 + i));
+    }
+    const proven = prefetch.snapshot();
+    expect(proven.rules['definition→hover']?.hits).toBe(5);
+    for (let i = 0; i < 4; i++) {
+      await query('textDocument/definition', at(A, 20 + i));
+      await idle(prefetch);
+      for (let k = 0; k < 3; k++) await query('workspace/symbol', { query: `elsewhere${i}-${k}` });
+    }
+    const after = prefetch.snapshot();
+    expect(after.rules['definition→hover']?.unused).toBeGreaterThanOrEqual(4);
+    expect(after.threshold).toBeLessThanOrEqual(proven.threshold);
+  });
 });

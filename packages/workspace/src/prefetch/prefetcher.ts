@@ -379,6 +379,18 @@ export class Prefetcher {
     this.threshold.record('hit');
   }
 
+  /**
+   * A speculation went unused: on its rule's record, and a false positive for the threshold —
+   * unless the rule's record is good (it launches whatever the threshold says): its occasional
+   * miss must not raise the bar for the rules still judged by the threshold.
+   */
+  private guessUnused(rule: string): void {
+    const r = this.stats.rule(rule);
+    const decided = r.hits + r.unused;
+    if (!(decided >= RULE_RECORD_MIN && r.hits / decided >= RULE_GOOD)) this.threshold.record('wasted');
+    r.unused++;
+  }
+
   /** One more agent query: speculations left unused for too long count as wasted guesses. */
   private ageSpeculations(): void {
     for (const [e, left] of this.unusedFor) {
@@ -386,8 +398,7 @@ export class Prefetcher {
       else if (left > 1) this.unusedFor.set(e, left - 1);
       else {
         this.unusedFor.delete(e);
-        this.threshold.record('wasted');
-        this.stats.rule(e.rule).unused++;
+        this.guessUnused(e.rule);
         e.agedOut = true;
       }
     }
@@ -515,8 +526,7 @@ export class Prefetcher {
           this.cache.settle(entry, structuredClone(value), sizeOf(value), Date.now() - started);
           if (!entry.used) this.unusedFor.set(entry, USE_WITHIN_QUERIES);
         } catch {
-          this.threshold.record('wasted');
-          this.stats.rule(p.rule).unused++;
+          this.guessUnused(p.rule);
           this.stats.dropped++;
           this.stats.wastedMs += Date.now() - started;
           this.stats.rule(p.rule).wasted_ms += Date.now() - started;
