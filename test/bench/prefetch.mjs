@@ -211,10 +211,10 @@ function summarize(name, { rows, floor, final }) {
   const hitMs = rows.filter((r) => r.served === 'hit').map((r) => r.onMs);
   const missed = {};
   for (const r of counted) if (r.served !== 'hit' && r.served !== 'partial') missed[r.tool] = (missed[r.tool] ?? 0) + 1;
-  const rules = Object.entries(final.rules ?? {}).map(([k, v]) => `${k} ${v.hits}/${v.launched}`).join(', ');
+  const rules = Object.entries(final.rules ?? {}).map(([k, v]) => `${k} ${v.hits}/${v.launched}${v.wasted_ms >= 1 ? ` (${Math.round(v.wasted_ms)} ms wasted)` : ''}`).join(', ');
   return {
     row: `| ${name} | ${rows.length} | ${counted.length} | ${hits} + ${partial} = ${Math.round((100 * (hits + partial)) / Math.max(1, counted.length))}% | ${ms(pct(rows.map((r) => r.onMs), 50))} / ${ms(pct(rows.map((r) => r.offMs), 50))} | ${ms(pct(rows.map((r) => r.onMs), 95))} / ${ms(pct(rows.map((r) => r.offMs), 95))} | ${ms(pct(hitMs, 50))} | ${ms(pct(floor, 50))} | ${Math.round(final.wasted_ms)} ms | ${Math.round(final.latency_saved_ms)} ms | ${rows.filter((r) => r.diff).length} |`,
-    missed: `- ${name}: not served from the cache: ${Object.entries(missed).map(([t, n]) => `${t} ×${n}`).join(', ') || 'none'}; rules (hits/launched): ${rules || 'none'}; threshold at the end ${final.threshold}.`,
+    missed: `- ${name}: not served from the cache: ${Object.entries(missed).map(([t, n]) => `${t} ×${n}`).join(', ') || 'none'}; rules (hits/launched, server time of unused ones): ${rules || 'none'}; threshold at the end ${final.threshold}.`,
     diffs: rows.filter((r) => r.diff).map((r) => `- ${name}: \`${r.tool} ${JSON.stringify(r.args)}\`: ${r.diff}`),
     errors: rows.filter((r) => r.error).length,
     counted: counted.length,
@@ -294,19 +294,21 @@ under 2 ms at p50 — **${met(pct(allHitMs, 50) < 2)}**: ${ms(pct(allHitMs, 50))
 ${summaries.map((s) => s.missed).join('\n')}
 
 Why calls miss (from the code, test/bench/prefetch.mjs's traces make each case occur):
-- get_diagnostics and suggest_fixes never go through the prefetcher (diagnostics come from the
-  diagnostics collector; no diagnostics → code actions or edit → diagnostics rule exists yet), so
-  the fix-diagnostics trace can at best hit its inspect/definition calls.
-- find_symbol opens each chain: nothing before it predicts its query.
-- A speculation never opens a document. After find_references, the rules predict hover/definition
-  at a reference in another file, but that file is not open yet, so nothing is launched; the
-  agent's inspect_symbol there misses, and list_symbols of a caller's file has no rule at all.
-- At most 2 speculations are in flight; later predictions of the same answer are not launched.
-- The adaptive threshold rises when guesses go unused (up to 0.85), which then holds back rules
-  that would have hit.
-- A hit still pays the MCP round trip and the tool's own work (fresh-section resync of changed
-  files, the document check, converting and paging the answer): compare "hit p50" with the MCP
-  floor; the cache lookup itself is not what keeps a hit above 2 ms on this loaded machine.
+- find_symbol opens each chain: nothing before it predicts its query (a new name).
+- The first query in a file the agent has not touched: a speculation never opens a document, and
+  the agent's own query opens it (didOpen moves the workspace epoch), so nothing computed before
+  can answer it — even when another front of the shared broker holds the file open. After
+  find_references the first inspect_symbol in a caller's file misses (the rename trace's
+  inspect_symbol at each call site too); the go_to_definition and list_symbols there then hit.
+- get_diagnostics of a file asked for the first time: nothing predicts which file the agent
+  checks next; asked again at the end of the fix trace it misses when a definition the agent
+  followed in between opened another file (didOpen moves the epoch).
+- prepare_rename of the next outline symbol: no rule guesses which symbol the agent renames next
+  (by the time it gets there, the rename dry run and the call site it opened have moved the epoch).
+- A hit still pays the MCP round trip and the tool's own work (fresh-section resync: a stat of
+  every open document; for locations a stat of each named file not open; converting and paging
+  the answer; output validation): compare "hit p50" with the MCP floor. On a loaded machine the
+  queue of the thread pool (the stats) and of the CPU sets most of the difference.
 - p95 is set by the few slow calls of each trace (find_symbol: workspace/symbol over the whole
   stdlib; first diagnostics of a file), which prefetch does not predict; which front asks first
   alternates, and the first pays for work the shared server then reuses for the second.

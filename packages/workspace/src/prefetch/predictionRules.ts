@@ -81,7 +81,7 @@ export function predictNext(method: string, params: unknown, result: unknown, co
     const last = uri ? context.lastPosition(uri) : undefined;
     const enclosing = uri && last ? enclosingSymbol(symbols, last) : undefined;
     if (uri && enclosing) out.push({ rule: 'symbols→enclosing hover', method: 'textDocument/hover', params: at(uri, enclosing), confidence: 0.6 });
-    if (uri) for (const p of topLevelSymbols(symbols, uri, 3)) out.push({ rule: 'symbols→hover', method: 'textDocument/hover', params: at(uri, p), confidence: 0.55 });
+    if (uri) for (const p of topLevelSymbols(symbols, uri, 3)) out.push({ rule: 'symbols→hover', method: 'textDocument/hover', params: at(uri, p), confidence: 0.45 });
   } else if (method === 'textDocument/diagnostic') {
     const uri = documentOf(params);
     const report = result as DocumentDiagnosticReport | null;

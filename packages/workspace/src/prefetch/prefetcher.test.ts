@@ -332,6 +332,7 @@ describe('Prefetcher', () => {
     }
     const after = prefetch.snapshot();
     expect(after.rules['definition→hover']?.unused).toBeGreaterThanOrEqual(4);
-    expect(after.threshold).toBeLessThanOrEqual(proven.threshold);
+    // At most the one step the closed references rule's probe calls for (four more with every unused hover counted).
+    expect(after.threshold).toBeLessThanOrEqual(proven.threshold + 0.05);
   });
 });

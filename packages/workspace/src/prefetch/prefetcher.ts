@@ -160,6 +160,7 @@ export class Prefetcher {
     this.noteAgentQuery(method, params);
     const key = this.keyOf(conn, method, params);
     this.ageSpeculations();
+    this.threshold.adapt();
     const found = this.cache.get(key);
     if (found?.settled) {
       this.stats.hits++;
@@ -371,9 +372,10 @@ export class Prefetcher {
     const firstUse = !e.used;
     e.used = true;
     this.served.getStore()?.onServed();
-    if (e.rule === 'agent') return;
+    // A rule's record counts each speculation once, however often its answer serves the agent.
+    if (e.rule === 'agent' || !firstUse) return;
     const r = this.stats.rule(e.rule);
-    if (e.agedOut && firstUse) r.unused--;
+    if (e.agedOut) r.unused--;
     r.hits++;
     this.unusedFor.delete(e);
     this.threshold.record('hit');
