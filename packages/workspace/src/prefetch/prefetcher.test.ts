@@ -33,6 +33,14 @@ class TableConnection {
     this.crash = fn;
     return { dispose: () => undefined };
   }
+  private refresh: (() => void) | undefined;
+  onDiagnosticsRefresh(fn: () => void) {
+    this.refresh = fn;
+    return { dispose: () => undefined };
+  }
+  refreshNow(): void {
+    this.refresh?.();
+  }
   crashNow(): void {
     this.isAlive = false;
     this.crash?.();
@@ -334,5 +342,44 @@ describe('Prefetcher', () => {
     expect(after.rules['definition→hover']?.unused).toBeGreaterThanOrEqual(4);
     // At most the one step the closed references rule's probe calls for (four more with every unused hover counted).
     expect(after.threshold).toBeLessThanOrEqual(proven.threshold + 0.05);
+  });
+
+  it('the guesses from the latest answer take the next free slot before older ones still waiting', async () => {
+    const C = 'file:///w/c.py';
+    conn.answer = (method, params) =>
+      method === 'textDocument/definition'
+        ? (params as { textDocument: { uri: string } }).textDocument.uri === A ? [...definitionTo(B, 7), ...definitionTo(A, 3)] : definitionTo(C, 5)
+        : { method, params };
+    // Asked once while c.py is not open: nothing at C is speculated, the answer is cached.
+    await query('textDocument/definition', at(B, 2));
+    await idle(prefetch);
+    conn.open(C);
+    const releases = ['textDocument/hover', 'textDocument/references', 'textDocument/documentSymbol'].map((m) => holdMethod(m));
+    const before = conn.sent.length;
+    await query('textDocument/definition', at(A, 1));
+    await until(() => conn.sent.length === before + 4);
+    // Three in flight, the references at A:3 and the outline of A waiting. A hit adds the guesses at C.
+    await query('textDocument/definition', at(B, 2));
+    expect(prefetch.snapshot().hits).toBe(1);
+    for (const release of releases) release();
+    await idle(prefetch);
+    const next = conn.sent[before + 4];
+    expect(next?.method).toBe('textDocument/hover');
+    expect(JSON.stringify(next?.params)).toContain(C);
+  });
+
+  it('gives up a speculation still unanswered after the agent has moved on several queries (a busy server)', async () => {
+    const release = holdMethod('textDocument/references');
+    await query('textDocument/definition', at(A, 1));
+    await until(() => conn.sent.some((s) => s.method === 'textDocument/references'));
+    const refs = conn.sent.find((s) => s.method === 'textDocument/references');
+    // The agent's next queries are hits (its own repeated answer): nothing cancels on a miss.
+    for (let i = 0; i < 3; i++) await query('textDocument/definition', at(A, 1));
+    expect(refs?.signal?.aborted).toBe(false);
+    await query('textDocument/definition', at(A, 1));
+    expect(refs?.signal?.aborted).toBe(true);
+    release();
+    await idle(prefetch);
+    expect(prefetch.snapshot().rules['definition→references']).toMatchObject({ launched: 1, hits: 0, unused: 1 });
   });
 });

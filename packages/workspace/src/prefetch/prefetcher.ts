@@ -90,7 +90,11 @@ export class Prefetcher {
   /** Speculations decided during a tool call, waiting for its answer to go out first. */
   private deferredLaunches = 0;
   /** Speculations waiting for a free slot (at most MAX_WAITING; the agent's next miss drops them). */
-  private readonly waiting: { conn: LspConnection; p: Prediction }[] = [];
+  private readonly waiting: { conn: LspConnection; p: Prediction; answer: number }[] = [];
+  /** Agent queries through the cache so far (speculations still unanswered after a few more are given up). */
+  private agentQueries = 0;
+  /** Counts the answers predictions were made from: the latest answer's guesses go first. */
+  private answers = 0;
   private readonly limits: typeof DEFAULTS;
   private readonly threshold: AdaptiveThreshold;
   /** Keys of the latest answer's predictions the threshold held back (a later call asking one is a false negative). */
@@ -159,6 +163,7 @@ export class Prefetcher {
     await (this.served.getStore()?.flushed ?? this.flushDisk());
     this.noteAgentQuery(method, params);
     const key = this.keyOf(conn, method, params);
+    this.agentQueries++;
     this.ageSpeculations();
     this.threshold.adapt();
     const found = this.cache.get(key);
@@ -395,6 +400,11 @@ export class Prefetcher {
 
   /** One more agent query: speculations left unused for too long count as wasted guesses. */
   private ageSpeculations(): void {
+    // One still on its way after the agent moved on several queries (a busy server queues it):
+    // its answer would come too late to be used, and it holds the server meanwhile.
+    for (const e of this.cache.values()) {
+      if (e.pending && e.abort && !e.joined && e.launchedAtQuery !== undefined && this.agentQueries - e.launchedAtQuery > USE_WITHIN_QUERIES) e.abort.abort();
+    }
     for (const [e, left] of this.unusedFor) {
       if (e.used) this.unusedFor.delete(e);
       else if (left > 1) this.unusedFor.set(e, left - 1);
@@ -477,6 +487,7 @@ export class Prefetcher {
       return;
     }
     this.heldBack = new Set();
+    this.answers++;
     // The likeliest first: the in-flight limit turns the rest away.
     const ranked = predictions.map((p) => ({ p, c: this.confidence(p, method, result) })).sort((a, b) => b.c - a.c);
     for (const { p, c } of ranked) this.consider(conn, p, c);
@@ -502,7 +513,11 @@ export class Prefetcher {
   private async speculate(conn: LspConnection, p: Prediction): Promise<void> {
     if (!canSpeculate(p.method)) return;
     if (this.inFlight >= this.limits.maxInFlight) {
-      if (this.waiting.length < MAX_WAITING) this.waiting.push({ conn, p });
+      // The guesses from the latest answer go before older ones (the agent has moved on from
+      // those); the oldest are dropped past the limit.
+      const at = this.waiting.findIndex((w) => w.answer < this.answers);
+      this.waiting.splice(at < 0 ? this.waiting.length : at, 0, { conn, p, answer: this.answers });
+      if (this.waiting.length > MAX_WAITING) this.waiting.pop();
       return;
     }
     // Checked before taking the section (whose entry resyncs every open document): most
@@ -517,6 +532,7 @@ export class Prefetcher {
         if (this.cache.has(key)) return;
         const entry = this.begin(conn, key, p.method, p.rule);
         entry.abort = new AbortController();
+        entry.launchedAtQuery = this.agentQueries;
         const started = Date.now();
         const sent = conn.request<unknown>(p.method, p.params, { signal: entry.abort.signal, timeoutMs: this.limits.speculationTimeoutMs });
         entry.pending = sent;

@@ -23,6 +23,8 @@ export interface CacheEntry {
   joined: boolean;
   /** A speculation counted unused (it aged out) before the agent came to use it after all. */
   agedOut?: boolean;
+  /** How many agent queries had been made when this speculation was launched. */
+  launchedAtQuery?: number;
 }
 
 export interface CacheLimits {
