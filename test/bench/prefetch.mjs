@@ -309,6 +309,14 @@ Why calls miss (from the code, test/bench/prefetch.mjs's traces make each case o
   every open document; for locations a stat of each named file not open; converting and paging
   the answer; output validation): compare "hit p50" with the MCP floor. On a loaded machine the
   queue of the thread pool (the stats) and of the CPU sets most of the difference.
+- A suggest_fixes hit (its diagnostics pull and code action listing from the cache) still asks
+  the server to resolve the actions whose edit it previews (codeAction/resolve is never cached)
+  and reads the files the edits touch: its whole call stays slower than a hover hit.
+- Learned transitions are kept per workspace across fronts: the effect explore trace runs after
+  the rename trace on the same sources and starts with its habits (after a hover, a definition;
+  never an outline), which hold back the outline rules there until the trace's own record speaks.
+- Wasted is the wall time of unused speculations: one queued behind a stall of the shared server
+  counts the whole stall (the off front's calls at that moment wait as long), not server work.
 - p95 is set by the few slow calls of each trace (find_symbol: workspace/symbol over the whole
   stdlib; first diagnostics of a file), which prefetch does not predict; which front asks first
   alternates, and the first pays for work the shared server then reuses for the second.
