@@ -91,6 +91,23 @@ describe('prefetch of diagnostics, code actions and composite tools (pyright)', 
     expect(await both('get_diagnostics', { file_path: BROKEN })).toMatchObject({ hits: 1, misses: 0 });
   });
 
+  // Early in the file: later tests' hovers leave the outline rule a poor record of its own (it then launches only a probe in five).
+  it('where the agent stands: a hover brings the outline of its file, the outline the hover of the symbol around it; a diagnostic its hover', async () => {
+    const first = await both('get_diagnostics', { file_path: BROKEN });
+    const d = (first.data['diagnostics'] as { line: number; column: number }[])[0]!;
+    expect(await both('inspect_symbol', { file_path: BROKEN, line: d.line, column: d.column })).toMatchObject({ misses: 0, hits: 1 });
+    expect((await stats(on.agent)).rules['diagnostics→hover']?.hits).toBeGreaterThanOrEqual(1);
+    const before = await stats(on.agent);
+    await both('inspect_symbol', { file_path: BROKEN, position_pattern: 'return @@distance(' });
+    const outline = await both('list_symbols', { file_path: BROKEN });
+    expect(outline).toMatchObject({ misses: 0, hits: 1 });
+    const bad = (outline.data['symbols'] as { name: string; line: number; column: number }[]).find((x) => x.name === 'bad')!;
+    expect(await both('inspect_symbol', { file_path: BROKEN, line: bad.line, column: bad.column })).toMatchObject({ misses: 0, hits: 1 });
+    const s = await stats(on.agent);
+    expect(s.rules['position→symbols']?.hits).toBeGreaterThan(before.rules['position→symbols']?.hits ?? 0);
+    expect(s.rules['symbols→enclosing hover']?.hits).toBeGreaterThan(before.rules['symbols→enclosing hover']?.hits ?? 0);
+  });
+
   it('a file written on disk by someone else: get_diagnostics and suggest_fixes miss and answer for the new text', async () => {
     writeOutside(BROKEN, 'count: int = "three"', 'count: int = 3');
     const diags = await both('get_diagnostics', { file_path: BROKEN });
