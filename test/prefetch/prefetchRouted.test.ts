@@ -3,7 +3,8 @@
 // go through the cache): get_diagnostics → suggest_fixes served from the speculated listing, an
 // edit through apply_edit → the diagnostics of the edited file and of an open importer pulled
 // before the agent asks, and explore_symbol / find_callers / type_hierarchy / get_tests_for_file /
-// get_diagnostics group_by symbol answered from the cache when asked again — always identical to
+// get_diagnostics group_by symbol answered from the cache when asked again, a diagnostic's hover and
+// the outline around a hover served from the rules — always identical to
 // prefetch off, and fresh (a miss) after a file is written on disk by someone else.
 import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
