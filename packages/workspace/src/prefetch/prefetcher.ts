@@ -8,7 +8,7 @@ import { QueryCache, type CacheEntry } from './queryCache.js';
 import { canSpeculate } from './speculationGuard.js';
 import { dependsOnOneDocument, documentOf, normalizedParams, queryKey } from './queryKey.js';
 import { predictNext, type Prediction, type PredictionContext } from './predictionRules.js';
-import { importsOf } from './importers.js';
+import { diagnosticsAfterWrite, versionsOf, type DocumentVersions } from './writeFollowUps.js';
 import { StatsCounters, type SpeculationStats } from './speculationStats.js';
 
 export interface PrefetcherOptions {
@@ -53,8 +53,6 @@ const RULE_PROBE_EVERY = 5;
 /** A rule hitting at least this often launches even above the threshold; one below `RULE_FAILING` no longer does. */
 const RULE_GOOD = 0.5;
 const RULE_FAILING = 0.15;
-/** Documents whose diagnostics an edit through a tool makes worth asking for (the edited one first). */
-const MAX_DIAGNOSTICS_AFTER_WRITE = 3;
 
 /**
  * Answers read-only LSP queries of tool calls, from a cache when an identical query was already
@@ -225,38 +223,21 @@ export class Prefetcher {
    * `before` is what `versionsOf` said before the call; the comparison is made after the shared
    * section's resync, so a change the call left on disk only counts too.
    */
-  afterWrite(conns: readonly LspConnection[], before: Map<LspConnection, Map<string, number>>): void {
+  afterWrite(conns: readonly LspConnection[], before: DocumentVersions): void {
     if (!this.options.enabled || this.multiRoot || !this.watcher) return;
     this.planning++;
     void this.options
-      .shared(() => {
-        const due: { conn: LspConnection; uri: string; rule: string; confidence: number }[] = [];
-        for (const conn of conns) {
-          if (!conn.isAlive || !conn.supportsPullDiagnostics()) continue;
-          const was = before.get(conn) ?? new Map<string, number>();
-          const held = conn.documents.uris().filter((u) => { const d = conn.documents.get(u); return d !== undefined && !d.internal && d.disk !== undefined; });
-          const edited = held.filter((u) => conn.documents.get(u)?.version !== was.get(u));
-          for (const uri of edited) due.push({ conn, uri, rule: 'edit→diagnostics', confidence: 0.7 });
-          for (const uri of held) {
-            if (edited.includes(uri)) continue;
-            const text = conn.documents.get(uri)?.text ?? '';
-            if (edited.some((e) => importsOf(text, uri, e))) due.push({ conn, uri, rule: 'edit→importer diagnostics', confidence: 0.55 });
-          }
-        }
-        return Promise.resolve(due.slice(0, MAX_DIAGNOSTICS_AFTER_WRITE));
-      })
+      .shared(() => Promise.resolve(diagnosticsAfterWrite(conns, before)))
       .then((due) => {
-        for (const d of due) this.consider(d.conn, { rule: d.rule, method: 'textDocument/diagnostic', params: { textDocument: { uri: d.uri } }, confidence: d.confidence }, d.confidence, true);
+        for (const { conn, prediction } of due) this.consider(conn, prediction, prediction.confidence, true);
       })
       .catch((err: unknown) => this.options.logger.debug(`prefetch: no diagnostics after a write: ${(err as Error).message}`))
       .finally(() => this.planning--);
   }
 
   /** The version of each document the agent holds, per connection (for afterWrite). */
-  static versionsOf(conns: readonly LspConnection[]): Map<LspConnection, Map<string, number>> {
-    const out = new Map<LspConnection, Map<string, number>>();
-    for (const conn of conns) out.set(conn, new Map(conn.documents.uris().map((u) => [u, conn.documents.get(u)?.version ?? -1])));
-    return out;
+  static versionsOf(conns: readonly LspConnection[]): DocumentVersions {
+    return versionsOf(conns);
   }
 
   /** Everything cached is forgotten (a server restarted, the workspace changed). */
