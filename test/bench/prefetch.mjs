@@ -30,6 +30,9 @@ function rng(seed) {
   return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
 }
 
+/** Replays only the traces whose name contains this (for investigating one; the docs want all). */
+const ONLY_TRACE = process.env.AGENT_LSP_BENCH_PREFETCH_TRACE ?? '';
+
 const TIMEOUT = { timeout: 600_000, resetTimeoutOnProgress: true, onprogress: () => undefined };
 
 async function front(env, prefetch, root) {
@@ -164,6 +167,15 @@ async function stats(client, floor) {
   return r.data;
 }
 
+/** What the prefetcher did during one call (launches per rule, waste, threshold), for the log. */
+function ruleDelta(before, after) {
+  const launched = Object.entries(after.rules ?? {})
+    .map(([k, v]) => [k, v.launched - (before.rules?.[k]?.launched ?? 0)])
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${k}×${n}`);
+  return `[launched ${launched.join(' ') || '-'}; wasted +${Math.round(after.wasted_ms - before.wasted_ms)} ms; threshold ${after.threshold}]`;
+}
+
 /** Replays one trace on both fronts; returns its rows. */
 async function replay(trace, on, off, random, log) {
   const rows = [];
@@ -185,7 +197,7 @@ async function replay(trace, on, off, random, log) {
     const diff = a.isError !== b.isError ? `isError on=${a.isError} off=${b.isError}` : firstDifference(comparable(a.data), comparable(b.data));
     if (diff) log(`  !!! DIFFERENT ANSWER at call ${rows.length + 1} ${tool} ${JSON.stringify(args)}: ${diff}`);
     rows.push({ tool, args, onMs: a.ms, offMs: b.ms, served, diff, readOnly: !WRITES.has(tool), error: a.isError ? a.text.slice(0, 120) : undefined });
-    log(`  ${String(rows.length).padStart(2)} ${tool.padEnd(17)} on ${ms(a.ms).padStart(8)} off ${ms(b.ms).padStart(8)} ${served.padEnd(8)} ${diff ? 'DIFFERENT' : 'same'}${a.isError ? ` (error: ${a.text.slice(0, 80)})` : ''}`);
+    log(`  ${String(rows.length).padStart(2)} ${tool.padEnd(17)} on ${ms(a.ms).padStart(8)} off ${ms(b.ms).padStart(8)} ${served.padEnd(8)} ${diff ? 'DIFFERENT' : 'same'}${a.isError ? ` (error: ${a.text.slice(0, 80)})` : ''} ${ruleDelta(before, after)}`);
     await new Promise((r) => setTimeout(r, 1000 * THINK_SCALE * (THINK_MIN + (THINK_MAX - THINK_MIN) * random())));
     step = gen.next(a.isError ? {} : a.data);
   }
@@ -199,10 +211,10 @@ function summarize(name, { rows, floor, final }) {
   const hitMs = rows.filter((r) => r.served === 'hit').map((r) => r.onMs);
   const missed = {};
   for (const r of counted) if (r.served !== 'hit' && r.served !== 'partial') missed[r.tool] = (missed[r.tool] ?? 0) + 1;
-  const rules = Object.entries(final.rules ?? {}).map(([k, v]) => `${k} ${v.hits}/${v.launched}`).join(', ');
+  const rules = Object.entries(final.rules ?? {}).map(([k, v]) => `${k} ${v.hits}/${v.launched}${v.wasted_ms >= 1 ? ` (${Math.round(v.wasted_ms)} ms wasted)` : ''}`).join(', ');
   return {
     row: `| ${name} | ${rows.length} | ${counted.length} | ${hits} + ${partial} = ${Math.round((100 * (hits + partial)) / Math.max(1, counted.length))}% | ${ms(pct(rows.map((r) => r.onMs), 50))} / ${ms(pct(rows.map((r) => r.offMs), 50))} | ${ms(pct(rows.map((r) => r.onMs), 95))} / ${ms(pct(rows.map((r) => r.offMs), 95))} | ${ms(pct(hitMs, 50))} | ${ms(pct(floor, 50))} | ${Math.round(final.wasted_ms)} ms | ${Math.round(final.latency_saved_ms)} ms | ${rows.filter((r) => r.diff).length} |`,
-    missed: `- ${name}: not served from the cache: ${Object.entries(missed).map(([t, n]) => `${t} ×${n}`).join(', ') || 'none'}; rules (hits/launched): ${rules || 'none'}; threshold at the end ${final.threshold}.`,
+    missed: `- ${name}: not served from the cache: ${Object.entries(missed).map(([t, n]) => `${t} ×${n}`).join(', ') || 'none'}; rules (hits/launched, server time of unused ones): ${rules || 'none'}; threshold at the end ${final.threshold}.`,
     diffs: rows.filter((r) => r.diff).map((r) => `- ${name}: \`${r.tool} ${JSON.stringify(r.args)}\`: ${r.diff}`),
     errors: rows.filter((r) => r.error).length,
     counted: counted.length,
@@ -224,11 +236,12 @@ export async function prefetchSection(log = (s) => process.stderr.write(s + '\n'
   const started = performance.now();
   try {
     for (const [key, corpus] of Object.entries(corpora)) {
+      if (!TRACES.some((t) => t.corpus === key && t.name.includes(ONLY_TRACE))) continue;
       log(`prefetch: warming the broker on ${corpus.name}…`);
       const warm = await front(env, 'off', corpus.root);
       await call(warm, 'find_references', { file_path: corpus.file, position_pattern: corpus.pattern, limit: 1 });
       await warm.close();
-      for (const trace of TRACES.filter((t) => t.corpus === key)) {
+      for (const trace of TRACES.filter((t) => t.corpus === key && t.name.includes(ONLY_TRACE))) {
         log(`prefetch: ${trace.name} (prefetch on and off, call by call)`);
         const on = await front(env, 'on', corpus.root);
         const off = await front(env, 'off', corpus.root);
@@ -281,19 +294,29 @@ under 2 ms at p50 — **${met(pct(allHitMs, 50) < 2)}**: ${ms(pct(allHitMs, 50))
 ${summaries.map((s) => s.missed).join('\n')}
 
 Why calls miss (from the code, test/bench/prefetch.mjs's traces make each case occur):
-- get_diagnostics and suggest_fixes never go through the prefetcher (diagnostics come from the
-  diagnostics collector; no diagnostics → code actions or edit → diagnostics rule exists yet), so
-  the fix-diagnostics trace can at best hit its inspect/definition calls.
-- find_symbol opens each chain: nothing before it predicts its query.
-- A speculation never opens a document. After find_references, the rules predict hover/definition
-  at a reference in another file, but that file is not open yet, so nothing is launched; the
-  agent's inspect_symbol there misses, and list_symbols of a caller's file has no rule at all.
-- At most 2 speculations are in flight; later predictions of the same answer are not launched.
-- The adaptive threshold rises when guesses go unused (up to 0.85), which then holds back rules
-  that would have hit.
-- A hit still pays the MCP round trip and the tool's own work (fresh-section resync of changed
-  files, the document check, converting and paging the answer): compare "hit p50" with the MCP
-  floor; the cache lookup itself is not what keeps a hit above 2 ms on this loaded machine.
+- find_symbol opens each chain: nothing before it predicts its query (a new name).
+- The first query in a file the agent has not touched: a speculation never opens a document, and
+  the agent's own query opens it (didOpen moves the workspace epoch), so nothing computed before
+  can answer it — even when another front of the shared broker holds the file open. After
+  find_references the first inspect_symbol in a caller's file misses (the rename trace's
+  inspect_symbol at each call site too); the go_to_definition and list_symbols there then hit.
+- get_diagnostics of a file asked for the first time: nothing predicts which file the agent
+  checks next; asked again at the end of the fix trace it misses when a definition the agent
+  followed in between opened another file (didOpen moves the epoch).
+- prepare_rename of the next outline symbol: no rule guesses which symbol the agent renames next
+  (by the time it gets there, the rename dry run and the call site it opened have moved the epoch).
+- A hit still pays the MCP round trip and the tool's own work (fresh-section resync: a stat of
+  every open document; for locations a stat of each named file not open; converting and paging
+  the answer; output validation): compare "hit p50" with the MCP floor. On a loaded machine the
+  queue of the thread pool (the stats) and of the CPU sets most of the difference.
+- A suggest_fixes hit (its diagnostics pull and code action listing from the cache) still asks
+  the server to resolve the actions whose edit it previews (codeAction/resolve is never cached)
+  and reads the files the edits touch: its whole call stays slower than a hover hit.
+- Learned transitions are kept per workspace across fronts: the effect explore trace runs after
+  the rename trace on the same sources and starts with its habits (after a hover, a definition;
+  never an outline), which hold back the outline rules there until the trace's own record speaks.
+- Wasted is the wall time of unused speculations: one queued behind a stall of the shared server
+  counts the whole stall (the off front's calls at that moment wait as long), not server work.
 - p95 is set by the few slow calls of each trace (find_symbol: workspace/symbol over the whole
   stdlib; first diagnostics of a file), which prefetch does not predict; which front asks first
   alternates, and the first pays for work the shared server then reuses for the second.

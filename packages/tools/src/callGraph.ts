@@ -69,7 +69,7 @@ export async function callGraph(
   const mapper = new PositionMapper(ctx.workspace, conn);
   const levels = Math.min(Math.max(depth, 1), MAX_DEPTH);
   const notes: string[] = [];
-  const items = await prepare(conn, uri, position, ctx.signal);
+  const items = await prepare(ctx, conn, uri, position);
   const tree = await trees.of(uri);
   const named = symbolNamedAt(tree, position);
   const first = items[0];
@@ -135,12 +135,12 @@ function noSymbol(doc: ReadyDocument, position: Position, mapper: PositionMapper
   );
 }
 
-async function prepare(conn: LspConnection, uri: string, position: Position, signal: AbortSignal): Promise<CallHierarchyItem[]> {
+async function prepare(ctx: ToolContext, conn: LspConnection, uri: string, position: Position): Promise<CallHierarchyItem[]> {
   if (!conn.supports('textDocument/prepareCallHierarchy')) return [];
   try {
-    return (await conn.request<CallHierarchyItem[] | null>('textDocument/prepareCallHierarchy', { textDocument: { uri }, position }, { signal })) ?? [];
+    return (await ctx.workspace.query<CallHierarchyItem[] | null>(conn, 'textDocument/prepareCallHierarchy', { textDocument: { uri }, position }, ctx.signal)) ?? [];
   } catch (err) {
-    if (signal.aborted) throw err;
+    if (ctx.signal.aborted) throw err;
     // A server that registered the capability but fails on this symbol (clangd on some macros).
     return [];
   }
@@ -207,10 +207,11 @@ async function nativeCalls(
  */
 async function freshCalls(ctx: ToolContext, conn: LspConnection, method: string, item: CallHierarchyItem): Promise<(CallHierarchyIncomingCall | CallHierarchyOutgoingCall)[] | null> {
   type Answer = (CallHierarchyIncomingCall | CallHierarchyOutgoingCall)[] | null;
-  const first = await conn.request<Answer>(method, { item }, { signal: ctx.signal });
+  // Opening a file moves the workspace epoch: the second request is never answered from the cache.
+  const first = await ctx.workspace.query<Answer>(conn, method, { item }, ctx.signal);
   const uris = [...new Set((first ?? []).map((c) => ('from' in c ? c.from.uri : c.to.uri)))];
   if ((await openChangedFiles(conn, ctx.workspace.registry, uris)) === 0) return first;
-  return conn.request<Answer>(method, { item }, { signal: ctx.signal });
+  return ctx.workspace.query<Answer>(conn, method, { item }, ctx.signal);
 }
 
 /** The container of an item: from its file's document symbols (servers' `detail` differs too much). */

@@ -3,6 +3,7 @@ import type { DocumentSymbol, SymbolInformation } from 'vscode-languageserver-pr
 import type { LspConnection } from '@agent-lsp/lsp';
 import { PositionMapper } from './locations.js';
 import { diagnostic, type DiagnosticOut } from './schemas.js';
+import type { ToolContext } from './toolDefinition.js';
 
 export const DIAGNOSTIC_GROUPINGS = ['file', 'severity', 'symbol'] as const;
 export type DiagnosticGrouping = (typeof DIAGNOSTIC_GROUPINGS)[number];
@@ -25,9 +26,9 @@ interface SymbolSpan {
 }
 
 /** Every symbol of a file with its dotted path (Class.method) and full range, 1-based characters. */
-export async function symbolSpans(ctx: { workspace: ConstructorParameters<typeof PositionMapper>[0]; signal: AbortSignal }, conn: LspConnection, uri: string): Promise<SymbolSpan[]> {
+export async function symbolSpans(ctx: Pick<ToolContext, 'workspace' | 'signal'>, conn: LspConnection, uri: string): Promise<SymbolSpan[]> {
   if (!conn.supports('textDocument/documentSymbol')) return [];
-  const result = await conn.request<DocumentSymbol[] | SymbolInformation[] | null>('textDocument/documentSymbol', { textDocument: { uri } }, { signal: ctx.signal });
+  const result = await ctx.workspace.query<DocumentSymbol[] | SymbolInformation[] | null>(conn, 'textDocument/documentSymbol', { textDocument: { uri } }, ctx.signal);
   const mapper = new PositionMapper(ctx.workspace, conn);
   const spans: SymbolSpan[] = [];
   const list = result ?? [];

@@ -2,6 +2,7 @@ import { SymbolKind, type DocumentSymbol, type Position, type Range, type Symbol
 import { isWithin, pathToUri, uriToPath } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import type { ToolContext } from './toolDefinition.js';
+import type { QueryFn } from './freshAnswer.js';
 
 /** A document symbol with its parent: what enclosing-symbol questions need. */
 export interface SymbolNode {
@@ -78,13 +79,13 @@ export class SymbolTrees {
     if (!path || !this.ctx.workspace.registry.forFile(path) || !this.ctx.workspace.rootList.some((r) => isWithin(r, path))) return [];
     const handle = await this.ctx.workspace.openDocument(path).catch(() => undefined);
     if (!handle) return [];
-    return documentSymbols(handle.conn, handle.uri, this.ctx.signal);
+    return documentSymbols(handle.conn, handle.uri, this.ctx.signal, (c, m, p, s) => this.ctx.workspace.query(c, m, p, s));
   }
 }
 
-export async function documentSymbols(conn: LspConnection, uri: string, signal: AbortSignal): Promise<SymbolNode[]> {
+export async function documentSymbols(conn: LspConnection, uri: string, signal: AbortSignal, query: QueryFn = (c, m, p, s) => c.request(m, p, { signal: s })): Promise<SymbolNode[]> {
   if (!conn.supports('textDocument/documentSymbol')) return [];
-  const result = await conn.request<DocumentSymbol[] | SymbolInformation[] | null>('textDocument/documentSymbol', { textDocument: { uri } }, { signal });
+  const result = await query<DocumentSymbol[] | SymbolInformation[] | null>(conn, 'textDocument/documentSymbol', { textDocument: { uri } }, signal);
   const list = result ?? [];
   if (list.length > 0 && 'location' in (list[0] as object)) return fromSymbolInformation(list as SymbolInformation[]);
   return fromDocumentSymbols(list as DocumentSymbol[]);

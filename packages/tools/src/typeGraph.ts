@@ -50,7 +50,7 @@ export async function typeGraph(ctx: ToolContext, doc: ReadyDocument, position: 
     return { file: l.file, line: l.line, column: l.column };
   };
   if (conn.supports('textDocument/prepareTypeHierarchy')) {
-    const items = await conn.request<TypeHierarchyItem[] | null>('textDocument/prepareTypeHierarchy', { textDocument: { uri }, position }, { signal: ctx.signal }).catch((err: unknown) => {
+    const items = await ctx.workspace.query<TypeHierarchyItem[] | null>(conn, 'textDocument/prepareTypeHierarchy', { textDocument: { uri }, position }, ctx.signal).catch((err: unknown) => {
       if (ctx.signal.aborted) throw err;
       return null;
     });
@@ -98,7 +98,7 @@ async function nativeLevels(
   for (let level = 1; level <= MAX_LEVELS && frontier.length > 0; level++) {
     const next: TypeHierarchyItem[] = [];
     for (const item of frontier) {
-      const answer = await conn.request<TypeHierarchyItem[] | null>(`typeHierarchy/${direction}`, { item }, { signal: ctx.signal });
+      const answer = await ctx.workspace.query<TypeHierarchyItem[] | null>(conn, `typeHierarchy/${direction}`, { item }, ctx.signal);
       for (const t of answer ?? []) {
         const k = key(t.uri, t.selectionRange.start);
         if (seen.has(k)) continue;

@@ -50,6 +50,7 @@ export class DirectModeWatcher implements Disposable {
   }
 
   private async announce(changes: FileEvent[]): Promise<void> {
+    if (changes.length === 0) return;
     const created = changes.filter((c) => c.type === FileChangeType.Created).map((c) => c.uri);
     for (const conn of this.connections()) {
       // A broker's own watcher reports the same files to its server.

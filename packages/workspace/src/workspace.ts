@@ -100,9 +100,9 @@ export class Workspace implements Disposable {
    * identical request was made on the same state of the workspace. Call it after the tool's own
    * resync (openReadyDocument), as a tool sends any request.
    */
-  query<R>(conn: LspConnection, method: string, params: unknown, signal: AbortSignal): Promise<R> {
+  query<R>(conn: LspConnection, method: string, params: unknown, signal: AbortSignal, timeoutMs?: number): Promise<R> {
     this.prefetch.watch(this.primaryRoot, this.rootList.length);
-    return this.prefetch.request<R>(conn, method, params, signal);
+    return this.prefetch.request<R>(conn, method, params, signal, timeoutMs);
   }
 
   get registry(): ServerRegistry {
@@ -324,8 +324,12 @@ export class Workspace implements Disposable {
   async runCall<T>(call: { name: string; concurrency: CallConcurrency; readOnly: boolean }, fn: () => Promise<T>): Promise<T> {
     if (call.concurrency === 'exclusive' || !call.readOnly) this.prefetch.yieldToAgent();
     const once = () => (call.concurrency === 'shared' ? this.section.shared(fn) : fn());
+    // After a write, the diagnostics of what it changed are the agent's likely next question.
+    const before = call.readOnly || !this.prefetch.enabled ? undefined : Prefetcher.versionsOf(this.startedConnections());
     try {
-      return await once();
+      const result = await once();
+      if (before) this.prefetch.afterWrite(this.startedConnections(), before);
+      return result;
     } catch (err) {
       if (!(call.readOnly && err instanceof ServerCrashedError && err.brokerGone)) throw err;
       this.options.logger.warn(`${call.name}: the connection went away (${err.message}); retrying once with a new one`);
@@ -384,6 +388,9 @@ export class Workspace implements Disposable {
    * and the front's watcher does not report them again.
    */
   announceDiskChanges(changes: readonly FileEvent[]): void {
+    // Nothing changed: no notification (each one moves the servers' change epochs, making every
+    // cached and speculated answer unreachable).
+    if (changes.length === 0) return;
     this.events.fireFilesChanged('self', changes);
     for (const c of changes) {
       const path = uriToPath(c.uri);

@@ -3,6 +3,7 @@ import { UserError } from '@agent-lsp/protocol';
 import type { ReadyDocument } from '../documentQuery.js';
 import type { ToolContext } from '../toolDefinition.js';
 import { isCommand } from './actionEdit.js';
+import { settledDiagnostics } from '../settledDiagnostics.js';
 
 export interface OfferedActions {
   /** The settled diagnostics overlapping the range (server form). */
@@ -32,12 +33,15 @@ export async function offeredActions(ctx: ToolContext, doc: ReadyDocument, range
   const { conn, uri } = doc.handle;
   const lacking = only !== undefined && kindCovers('refactor', only) ? conn.server.lacks?.['refactor'] : undefined;
   if (lacking) throw new UserError('not_supported', `${lacking}.`);
-  const settled = await conn.diagnostics.settle(uri, 15_000);
+  const settled = await settledDiagnostics(ctx, conn, uri, 15_000);
   const diagnostics = settled.diagnostics.filter((d) => overlaps(d, range));
-  const result = await conn.request<(CodeAction | Command)[] | null>(
+  // A listing only (resolving and executing are never cached): predictionRules.ts's
+  // diagnostics→code actions rule builds these same params.
+  const result = await ctx.workspace.query<(CodeAction | Command)[] | null>(
+    conn,
     'textDocument/codeAction',
     { textDocument: { uri }, range, context: { diagnostics, triggerKind: 1, ...(only ? { only: [only] } : {}) } },
-    { signal: ctx.signal },
+    ctx.signal,
   );
   // Disabled actions are ones the server says do not apply here.
   const actions = (result ?? []).filter((a) => isCommand(a) || !a.disabled).filter((a) => !only || kindMatches(a, only));

@@ -9,6 +9,7 @@ import { PositionMapper } from '../locations.js';
 import { page, pageHeader } from '../paging.js';
 import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { pagingInput, pagingOutput, readinessInput, readyOutput, type DiagnosticOut } from '../schemas.js';
+import { settledDiagnostics } from '../settledDiagnostics.js';
 import { defineTool, READ_ONLY } from '../toolDefinition.js';
 
 const DIAGNOSTICS_TIMEOUT_MS = 30_000;
@@ -77,7 +78,7 @@ export const getDiagnostics = defineTool({
       if (asked.get(conn.server) !== undefined) continue;
       let settled;
       try {
-        settled = await conn.diagnostics.settle(uri, DIAGNOSTICS_TIMEOUT_MS);
+        settled = await settledDiagnostics(ctx, conn, uri, DIAGNOSTICS_TIMEOUT_MS);
       } catch (err) {
         failed(conn, err);
         continue;

@@ -47,10 +47,10 @@ export const exploreSymbol = defineTool({
     const mapper = new PositionMapper(ctx.workspace, conn);
     const at = { textDocument: { uri }, position };
     const locs = async (method: string, extra: Record<string, unknown> = {}) =>
-      conn.supports(method) ? mapper.locations(await requestLocations(conn, ctx.workspace.registry, method, { ...at, ...extra }, ctx.signal)) : undefined;
+      conn.supports(method) ? mapper.locations(await requestLocations(conn, ctx.workspace.registry, method, { ...at, ...extra }, ctx.signal, (c, m, q, sig) => ctx.workspace.query(c, m, q, sig))) : undefined;
     // The call graph first: it refuses a position on whitespace or a keyword with a clear message.
     const graph = await callGraph(ctx, doc, position, ['incoming'], 1, new SymbolTrees(ctx));
-    const hover = conn.supports('textDocument/hover') ? await conn.request<Hover | null>('textDocument/hover', at, { signal: ctx.signal }) : null;
+    const hover = conn.supports('textDocument/hover') ? await ctx.workspace.query<Hover | null>(conn, 'textDocument/hover', at, ctx.signal) : null;
     const definitions = (await locs('textDocument/definition')) ?? [];
     const implementations = await locs('textDocument/implementation');
     const references = (await locs('textDocument/references', { context: { includeDeclaration: false } })) ?? [];

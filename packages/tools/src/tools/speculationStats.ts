@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool, READ_ONLY } from '../toolDefinition.js';
 
-const ruleStats = z.object({ predicted: z.number(), launched: z.number(), hits: z.number(), hit_rate: z.number() });
+const ruleStats = z.object({ predicted: z.number(), launched: z.number(), hits: z.number(), unused: z.number(), wasted_ms: z.number(), hit_rate: z.number() });
 
 export const getSpeculationStats = defineTool({
   name: 'get_speculation_stats',
@@ -31,7 +31,7 @@ export const getSpeculationStats = defineTool({
   handler: (_args, ctx) => Promise.resolve(ctx.workspace.prefetch.snapshot()),
   text: (r) => {
     if (!r.enabled) return 'Prefetch is off (--prefetch off or AGENT_LSP_PREFETCH=off).';
-    const rules = Object.entries(r.rules).map(([name, s]) => `  ${name}: ${s.hits}/${s.launched} hit (${s.predicted} predicted)`);
+    const rules = Object.entries(r.rules).map(([name, s]) => `  ${name}: ${s.hits}/${s.launched} hit, ${s.unused} unused, ${s.wasted_ms} ms wasted (${s.predicted} predicted)`);
     return [
       `Hit rate ${Math.round(r.hit_rate * 100)}%: ${r.hits} hit(s), ${r.partial_hits} partial, ${r.misses} miss(es); ${r.launched} of ${r.predictions} prediction(s) launched at threshold ${r.threshold}, ${r.dropped} dropped.`,
       `Saved ${r.latency_saved_ms} ms; wasted ${r.wasted_ms} ms; cache ${r.cache_entries} entries, ${r.cache_bytes} bytes.`,

@@ -52,7 +52,7 @@ export const getTestsForFile = defineTool({
 
     const { conn, uri } = doc.handle;
     const symbols = conn.supports('textDocument/documentSymbol')
-      ? topLevel(await conn.request<DocumentSymbol[] | SymbolInformation[] | null>('textDocument/documentSymbol', { textDocument: { uri } }, { signal: ctx.signal }))
+      ? topLevel(await ctx.workspace.query<DocumentSymbol[] | SymbolInformation[] | null>(conn, 'textDocument/documentSymbol', { textDocument: { uri } }, ctx.signal))
       : [];
     const checked = symbols.slice(0, MAX_SYMBOLS);
     if (conn.supports('textDocument/references')) {

@@ -23,12 +23,16 @@ const DEFAULTS: ThresholdOptions = { initial: 0.5, min: 0.3, max: 0.85, step: 0.
 /**
  * The seed's adaptive threshold: over the last observations, many wasted speculations (false
  * positives) raise it, many calls a held-back prediction would have answered (false negatives)
- * lower it. It moves one step per observation at most, within [min, max].
+ * lower it. It moves one step at most per agent query (`adapt`), within [min, max]: the
+ * speculations of one answer go unused together, and a burst of them must not carry it from its
+ * start to its maximum in one go, shutting out rules that hit.
  */
 export class AdaptiveThreshold {
   private readonly options: ThresholdOptions;
   private readonly recent: Outcome[] = [];
   private current: number;
+  /** Observations since the threshold last adapted. */
+  private fresh = 0;
 
   constructor(options: Partial<ThresholdOptions> = {}) {
     this.options = { ...DEFAULTS, ...options };
@@ -42,7 +46,13 @@ export class AdaptiveThreshold {
   record(outcome: Outcome): void {
     this.recent.push(outcome);
     if (this.recent.length > this.options.window) this.recent.shift();
-    if (this.recent.length < this.options.minObservations) return;
+    this.fresh++;
+  }
+
+  /** One agent query: after new observations, the threshold moves one step if the rates over the window call for it. */
+  adapt(): void {
+    if (this.fresh === 0 || this.recent.length < this.options.minObservations) return;
+    this.fresh = 0;
     const count = (o: Outcome) => this.recent.filter((x) => x === o).length;
     const hits = count('hit');
     const wasted = count('wasted');

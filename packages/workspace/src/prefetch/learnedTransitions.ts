@@ -40,7 +40,8 @@ export class LearnedTransitions {
       next[method] = (next[method] ?? 0) + 1;
       const total = Object.values(next).reduce((a, b) => a + b, 0);
       if (total > MAX_TOTAL) for (const k of Object.keys(next)) next[k] = Math.floor((next[k] ?? 0) / 2);
-      if (++this.changes % 20 === 0) this.save();
+      // Written after the agent's answer has gone out, not in its way.
+      if (++this.changes % 20 === 0) setImmediate(() => this.save());
     }
     this.previous = `${method}|${status}`;
   }

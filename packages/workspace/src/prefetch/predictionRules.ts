@@ -1,4 +1,4 @@
-import type { DocumentSymbol, Location, LocationLink, Position, SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol';
+import type { Diagnostic, DocumentDiagnosticReport, DocumentSymbol, Location, LocationLink, Position, Range, SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol';
 import { documentOf } from './queryKey.js';
 
 /** A request an agent is likely to make next, with arguments taken from an answer it just got. */
@@ -11,6 +11,14 @@ export interface Prediction {
 }
 
 type Locations = Location | Location[] | LocationLink[] | null;
+
+/** What the prefetcher knows of the agent beyond the answer itself. */
+export interface PredictionContext {
+  /** Where the agent last asked something in a document (its latest position query there). */
+  lastPosition(uri: string): Position | undefined;
+}
+
+const NO_CONTEXT: PredictionContext = { lastPosition: () => undefined };
 
 const LOCATION_METHODS = new Set(['textDocument/definition', 'textDocument/typeDefinition', 'textDocument/implementation', 'textDocument/declaration']);
 /** How many targets of one answer are worth a speculation each. */
@@ -49,7 +57,7 @@ function topLevelSymbols(result: DocumentSymbol[] | SymbolInformation[] | null, 
  * hover they jump to its definition. Arguments are taken from the answer, exactly as the tool
  * would send them when the agent passes back a position the answer showed it.
  */
-export function predictNext(method: string, params: unknown, result: unknown): Prediction[] {
+export function predictNext(method: string, params: unknown, result: unknown, context: PredictionContext = NO_CONTEXT): Prediction[] {
   const out: Prediction[] = [];
   if (LOCATION_METHODS.has(method)) {
     for (const t of targets(result as Locations).slice(0, MAX_TARGETS)) {
@@ -57,13 +65,31 @@ export function predictNext(method: string, params: unknown, result: unknown): P
       out.push({ rule: 'definition→references', method: 'textDocument/references', params: { ...at(t.uri, t.position), context: { includeDeclaration: true } }, confidence: 0.55 });
     }
   } else if (method === 'textDocument/references') {
-    for (const t of firstPerFile(targets(result as Locations), MAX_TARGETS)) {
+    // The agent reads the answer sorted by file and line, and goes to a use, not back to the
+    // symbol it asked from.
+    const from = params as { textDocument: { uri: string }; position: Position };
+    const uses = targets(result as Locations)
+      .filter((t) => t.uri !== from.textDocument.uri || t.position.line !== from.position.line)
+      .sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : a.position.line - b.position.line || a.position.character - b.position.character));
+    for (const t of firstPerFile(uses, MAX_TARGETS)) {
       out.push({ rule: 'references→hover', method: 'textDocument/hover', params: at(t.uri, t.position), confidence: 0.5 });
       out.push({ rule: 'references→definition', method: 'textDocument/definition', params: at(t.uri, t.position), confidence: 0.5 });
     }
   } else if (method === 'textDocument/documentSymbol') {
     const uri = documentOf(params);
-    if (uri) for (const p of topLevelSymbols(result as DocumentSymbol[] | SymbolInformation[] | null, uri, 3)) out.push({ rule: 'symbols→hover', method: 'textDocument/hover', params: at(uri, p), confidence: 0.55 });
+    const symbols = result as DocumentSymbol[] | SymbolInformation[] | null;
+    const last = uri ? context.lastPosition(uri) : undefined;
+    const enclosing = uri && last ? enclosingSymbol(symbols, last) : undefined;
+    if (uri && enclosing) out.push({ rule: 'symbols→enclosing hover', method: 'textDocument/hover', params: at(uri, enclosing), confidence: 0.6 });
+    if (uri) for (const p of topLevelSymbols(symbols, uri, 3)) out.push({ rule: 'symbols→hover', method: 'textDocument/hover', params: at(uri, p), confidence: 0.45 });
+  } else if (method === 'textDocument/diagnostic') {
+    const uri = documentOf(params);
+    const report = result as DocumentDiagnosticReport | null;
+    if (uri && report?.kind === 'full') {
+      for (const p of codeActionsAtFirst(uri, report.items)) out.push({ rule: 'diagnostics→code actions', method: 'textDocument/codeAction', params: p, confidence: 0.6 });
+      // What is the symbol the error is about?
+      for (const d of byPosition(report.items).slice(0, MAX_TARGETS)) out.push({ rule: 'diagnostics→hover', method: 'textDocument/hover', params: at(uri, d.range.start), confidence: 0.5 });
+    }
   } else if (method === 'workspace/symbol') {
     const hits = ((result as (SymbolInformation | WorkspaceSymbol)[] | null) ?? []).flatMap((s) => ('range' in s.location ? [{ uri: s.location.uri, position: s.location.range.start }] : []));
     for (const t of hits.slice(0, MAX_TARGETS)) {
@@ -74,5 +100,58 @@ export function predictNext(method: string, params: unknown, result: unknown): P
     const p = params as { textDocument: { uri: string }; position: Position };
     if (result) out.push({ rule: 'hover→definition', method: 'textDocument/definition', params: at(p.textDocument.uri, p.position), confidence: 0.55 });
   }
+  // Where the agent stands, it soon wants the outline around it (which function is this in?).
+  const origin = params as { textDocument?: { uri?: string }; position?: Position } | null;
+  const answered = result !== null && result !== undefined && !(Array.isArray(result) && result.length === 0);
+  if (answered && (method === 'textDocument/hover' || LOCATION_METHODS.has(method)) && typeof origin?.textDocument?.uri === 'string' && origin.position) {
+    out.push({ rule: 'position→symbols', method: 'textDocument/documentSymbol', params: { textDocument: { uri: origin.textDocument.uri } }, confidence: 0.5 });
+  }
   return out;
+}
+
+/** Kinds whose children are locals (list_symbols leaves them out): Method, Constructor, Function. */
+const FUNCTION_KINDS = new Set([6, 9, 12]);
+
+/**
+ * The innermost outline symbol around a position, as list_symbols shows the outline (a symbol
+ * spans from its name's line to its end; functions' locals are not descended into), at its name.
+ */
+function enclosingSymbol(result: DocumentSymbol[] | SymbolInformation[] | null, p: Position): Position | undefined {
+  if (!result || result.length === 0 || !('selectionRange' in (result[0] as object))) return undefined;
+  let found: Position | undefined;
+  const walk = (symbols: DocumentSymbol[]) => {
+    for (const s of symbols) {
+      if (s.selectionRange.start.line <= p.line && s.range.end.line >= p.line) found = s.selectionRange.start;
+      if (s.children && !FUNCTION_KINDS.has(s.kind)) walk(s.children);
+    }
+  };
+  walk(result as DocumentSymbol[]);
+  return found;
+}
+
+function overlaps(d: Diagnostic, range: Range): boolean {
+  return (
+    (d.range.start.line < range.end.line || (d.range.start.line === range.end.line && d.range.start.character <= range.end.character)) &&
+    (d.range.end.line > range.start.line || (d.range.end.line === range.start.line && d.range.end.character >= range.start.character))
+  );
+}
+
+/**
+ * The code action listings suggest_fixes asks for the first diagnostics of a file, as get_diagnostics
+ * shows them (by position): over the diagnostic's range, with the diagnostics overlapping it in the
+ * server's order (packages/tools/src/codeActions/actionList.ts builds the same params).
+ */
+function byPosition(items: Diagnostic[]): Diagnostic[] {
+  return [...items].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+}
+
+function codeActionsAtFirst(uri: string, items: Diagnostic[]): unknown[] {
+  const sorted = byPosition(items);
+  const errors = sorted.filter((d) => d.severity === 1);
+  const chosen = [...new Set([...sorted.slice(0, MAX_TARGETS), ...errors.slice(0, 1)])];
+  return chosen.map((d) => ({
+    textDocument: { uri },
+    range: { start: { ...d.range.start }, end: { ...d.range.end } },
+    context: { diagnostics: items.filter((x) => overlaps(x, d.range)), triggerKind: 1 },
+  }));
 }

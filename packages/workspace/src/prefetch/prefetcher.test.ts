@@ -14,7 +14,7 @@ class TableConnection {
   pid = 42;
   isAlive = true;
   readonly sent: { method: string; params: unknown; signal?: AbortSignal | undefined }[] = [];
-  readonly docs = new Map<string, { version: number; internal: boolean; disk: object | undefined }>();
+  readonly docs = new Map<string, { version: number; internal: boolean; disk: object | undefined; text?: string }>();
   private crash: (() => void) | undefined;
   /** Requests wait for this before answering (set to hold them). */
   gate: Promise<void> = Promise.resolve();
@@ -22,13 +22,24 @@ class TableConnection {
   readonly hold = new Map<string, Promise<void>>();
   answer: (method: string, params: unknown) => unknown = (method, params) => ({ method, params, epoch: this.changeEpoch });
 
-  readonly documents = { get: (uri: string) => this.docs.get(uri) };
+  readonly documents = { get: (uri: string) => this.docs.get(uri), uris: () => [...this.docs].filter(([, d]) => !d.internal).map(([u]) => u) };
   supports(): boolean {
+    return true;
+  }
+  supportsPullDiagnostics(): boolean {
     return true;
   }
   onCrash(fn: () => void) {
     this.crash = fn;
     return { dispose: () => undefined };
+  }
+  private refresh: (() => void) | undefined;
+  onDiagnosticsRefresh(fn: () => void) {
+    this.refresh = fn;
+    return { dispose: () => undefined };
+  }
+  refreshNow(): void {
+    this.refresh?.();
   }
   crashNow(): void {
     this.isAlive = false;
@@ -129,16 +140,18 @@ describe('Prefetcher', () => {
   it('cancels speculations nobody joined when the agent asks for something else, and drops them silently', async () => {
     const releaseHover = holdMethod('textDocument/hover');
     const releaseRefs = holdMethod('textDocument/references');
+    const releaseSymbols = holdMethod('textDocument/documentSymbol');
     await query('textDocument/definition', at(A, 1));
-    await until(() => conn.sent.filter((s) => s.method !== 'textDocument/definition').length === 2);
+    await until(() => conn.sent.filter((s) => s.method !== 'textDocument/definition').length === 3);
     const specs = conn.sent.filter((s) => s.method !== 'textDocument/definition');
-    expect(specs.map((s) => s.method).sort()).toEqual(['textDocument/hover', 'textDocument/references']);
-    await query('textDocument/documentSymbol', { textDocument: { uri: A } });
+    expect(specs.map((s) => s.method).sort()).toEqual(['textDocument/documentSymbol', 'textDocument/hover', 'textDocument/references']);
+    await query('workspace/symbol', { query: 'elsewhere' });
     expect(specs.every((s) => s.signal?.aborted === true)).toBe(true);
     releaseHover();
     releaseRefs();
+    releaseSymbols();
     await idle(prefetch);
-    expect(prefetch.snapshot()).toMatchObject({ dropped: 2, hits: 0 });
+    expect(prefetch.snapshot()).toMatchObject({ dropped: 3, hits: 0 });
     expect(await query('textDocument/hover', at(B, 7))).toMatchObject({ method: 'textDocument/hover' });
   });
 
@@ -155,27 +168,42 @@ describe('Prefetcher', () => {
 
   it('never opens a document: no speculation names one the agent has not opened, or one agent-lsp opened for itself', async () => {
     conn.docs.delete(B);
+    const namingB = () => conn.sent.filter((s) => JSON.stringify(s.params).includes(B));
     await query('textDocument/definition', at(A, 1));
     await idle(prefetch);
-    expect(conn.sent.map((s) => s.method)).toEqual(['textDocument/definition']);
+    expect(namingB()).toEqual([]);
     conn.open(B, true);
     await query('textDocument/definition', at(A, 2));
     await idle(prefetch);
-    expect(conn.sent.map((s) => s.method)).toEqual(['textDocument/definition', 'textDocument/definition']);
-    expect(prefetch.snapshot()).toMatchObject({ launched: 0 });
+    expect(namingB()).toEqual([]);
+    // Only the outline of A, which the agent opened, was speculated.
+    expect(conn.sent.filter((s) => s.method !== 'textDocument/definition').map((s) => s.method)).toEqual(['textDocument/documentSymbol']);
   });
 
-  it('keeps at most two speculations in flight', async () => {
-    let release!: () => void;
-    conn.gate = new Promise<void>((r) => (release = r));
+  it('keeps at most three speculations in flight, the likeliest first; the others wait for a slot', async () => {
+    const releases = ['textDocument/hover', 'textDocument/references', 'textDocument/documentSymbol'].map((m) => holdMethod(m));
     conn.answer = (method, params) => (method === 'textDocument/definition' ? [...definitionTo(B, 7), ...definitionTo(A, 3)] : { method, params });
-    const def = query('textDocument/definition', at(A, 1));
-    release();
-    await def;
-    expect(prefetch.snapshot().predictions).toBe(4);
-    expect(prefetch.snapshot().in_flight).toBeLessThanOrEqual(2);
+    await query('textDocument/definition', at(A, 1));
+    await until(() => conn.sent.length === 4);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(conn.sent.length).toBe(4);
+    // Both hovers (0.7) before the references (0.55); the outline (0.5) and the other references wait.
+    expect(conn.sent.slice(1).map((s) => s.method)).toEqual(['textDocument/hover', 'textDocument/hover', 'textDocument/references']);
+    expect(prefetch.snapshot()).toMatchObject({ predictions: 5, in_flight: 5, launched: 3 });
+    for (const release of releases) release();
     await idle(prefetch);
-    expect(prefetch.snapshot().launched).toBe(2);
+    expect(prefetch.snapshot().launched).toBe(5);
+  });
+
+  it('drops the waiting speculations when the agent goes elsewhere', async () => {
+    const releases = ['textDocument/hover', 'textDocument/references', 'textDocument/documentSymbol'].map((m) => holdMethod(m));
+    conn.answer = (method, params) => (method === 'textDocument/definition' ? [...definitionTo(B, 7), ...definitionTo(A, 3)] : { method, params });
+    await query('textDocument/definition', at(A, 1));
+    await until(() => conn.sent.length === 4);
+    await query('workspace/symbol', { query: 'elsewhere' });
+    for (const release of releases) release();
+    await idle(prefetch);
+    expect(prefetch.snapshot().launched).toBe(3);
   });
 
   it('forgets the answers of a server that crashed', async () => {
@@ -204,7 +232,7 @@ describe('Prefetcher', () => {
     off.dispose();
   });
 
-  it('raises its threshold when its speculations keep going unused', async () => {
+  it('raises its threshold when its speculations keep going unused, and a rule whose own record is bad stops launching', async () => {
     conn.answer = (method, params) => (method === 'textDocument/definition' ? definitionTo(B, 10 + (params as { position: { line: number } }).position.line) : { method, params });
     for (let i = 0; i < 20; i++) {
       await query('textDocument/definition', at(A, i));
@@ -212,8 +240,28 @@ describe('Prefetcher', () => {
       // The agent does hover next, as predicted, but never where the rule guessed.
       await query('textDocument/hover', at(A, 100 + i));
     }
-    expect(prefetch.snapshot().threshold).toBeGreaterThan(0.7);
-    expect(prefetch.snapshot().hits).toBe(0);
+    const st = prefetch.snapshot();
+    expect(st.threshold).toBeGreaterThan(0.5);
+    expect(st.hits).toBe(0);
+    // 20 predictions; after four unused ones only a probe in five still goes out.
+    const hover = st.rules['definition→hover'];
+    expect(hover?.predicted).toBe(20);
+    expect(hover?.launched).toBeLessThan(10);
+    expect(hover?.unused).toBeGreaterThanOrEqual(4);
+  });
+
+  it('a rule whose own record is good launches even when the threshold is above its confidence', async () => {
+    conn.answer = (method, params) => (method === 'textDocument/definition' ? definitionTo(B, 10 + (params as { position: { line: number } }).position.line) : { method, params });
+    const high = new Prefetcher({ enabled: true, logger, shared: (fn) => fn(), threshold: 0.3 });
+    high.watch(root);
+    const c = conn as unknown as LspConnection;
+    for (let i = 0; i < 5; i++) {
+      await high.request(c, 'textDocument/definition', at(A, i), signal);
+      await idle(high);
+      await high.request(c, 'textDocument/hover', at(B, 10 + i), signal);
+    }
+    expect(high.snapshot().rules['definition→hover']).toMatchObject({ launched: 5, hits: 5 });
+    high.dispose();
   });
 
   it('learns what agents of this workspace do next: a rule they never follow stops launching', async () => {
@@ -249,5 +297,89 @@ describe('Prefetcher', () => {
     await query('textDocument/rename', { ...at(A, 1), newName: 'x' });
     expect(conn.sent.length).toBe(2);
     expect(prefetch.snapshot()).toMatchObject({ hits: 0, misses: 0, cache_entries: 0 });
+  });
+
+  it('does not launch a prediction repeating a query the agent just asked', async () => {
+    conn.answer = (method, params) => (method === 'textDocument/definition' ? definitionTo(B, 7) : { method, params });
+    await query('textDocument/references', { ...at(B, 7), context: { includeDeclaration: true } });
+    await query('textDocument/definition', at(A, 1));
+    await idle(prefetch);
+    expect(conn.sent.filter((s) => s.method === 'textDocument/references').length).toBe(1);
+    expect(conn.sent.some((s) => s.method === 'textDocument/hover')).toBe(true);
+  });
+
+  it('after a write, pulls the diagnostics of the documents it changed and of the open ones importing them; the agent is served from them', async () => {
+    const C = 'file:///w/c.py';
+    conn.docs.set(C, { version: 1, internal: false, disk: {}, text: 'from w.a import f\n' });
+    (conn.docs.get(B) as { text?: string }).text = 'import os\n';
+    const c = conn as unknown as LspConnection;
+    const before = Prefetcher.versionsOf([c]);
+    (conn.docs.get(A) as { version: number }).version = 2;
+    prefetch.afterWrite([c], before);
+    await until(() => conn.sent.length === 2);
+    await idle(prefetch);
+    expect(conn.sent.map((s) => s.params)).toEqual([{ textDocument: { uri: A } }, { textDocument: { uri: C } }]);
+    expect(await query('textDocument/diagnostic', { textDocument: { uri: A } })).toMatchObject({ method: 'textDocument/diagnostic' });
+    expect(prefetch.snapshot().rules).toMatchObject({ 'edit→diagnostics': { hits: 1 }, 'edit→importer diagnostics': { launched: 1 } });
+  });
+
+  it('unused guesses of a rule with a good record do not raise the threshold for the others', async () => {
+    conn.answer = (method, params) => (method === 'textDocument/definition' ? definitionTo(B, 10 + (params as { position: { line: number } }).position.line) : { method, params });
+    // definition→hover hits five times, then goes unused four times: 5/9, still a good record.
+    for (let i = 0; i < 5; i++) {
+      await query('textDocument/definition', at(A, i));
+      await idle(prefetch);
+      await query('textDocument/hover', at(B, 10 + i));
+    }
+    const proven = prefetch.snapshot();
+    expect(proven.rules['definition→hover']?.hits).toBe(5);
+    for (let i = 0; i < 4; i++) {
+      await query('textDocument/definition', at(A, 20 + i));
+      await idle(prefetch);
+      for (let k = 0; k < 3; k++) await query('workspace/symbol', { query: `elsewhere${i}-${k}` });
+    }
+    const after = prefetch.snapshot();
+    expect(after.rules['definition→hover']?.unused).toBeGreaterThanOrEqual(4);
+    // At most the one step the closed references rule's probe calls for (four more with every unused hover counted).
+    expect(after.threshold).toBeLessThanOrEqual(proven.threshold + 0.05);
+  });
+
+  it('the guesses from the latest answer take the next free slot before older ones still waiting', async () => {
+    const C = 'file:///w/c.py';
+    conn.answer = (method, params) =>
+      method === 'textDocument/definition'
+        ? (params as { textDocument: { uri: string } }).textDocument.uri === A ? [...definitionTo(B, 7), ...definitionTo(A, 3)] : definitionTo(C, 5)
+        : { method, params };
+    // Asked once while c.py is not open: nothing at C is speculated, the answer is cached.
+    await query('textDocument/definition', at(B, 2));
+    await idle(prefetch);
+    conn.open(C);
+    const releases = ['textDocument/hover', 'textDocument/references', 'textDocument/documentSymbol'].map((m) => holdMethod(m));
+    const before = conn.sent.length;
+    await query('textDocument/definition', at(A, 1));
+    await until(() => conn.sent.length === before + 4);
+    // Three in flight, the references at A:3 and the outline of A waiting. A hit adds the guesses at C.
+    await query('textDocument/definition', at(B, 2));
+    expect(prefetch.snapshot().hits).toBe(1);
+    for (const release of releases) release();
+    await idle(prefetch);
+    const next = conn.sent[before + 4];
+    expect(next?.method).toBe('textDocument/hover');
+    expect(JSON.stringify(next?.params)).toContain(C);
+  });
+
+  it('gives up a speculation still unanswered after the agent has moved on several queries (a busy server)', async () => {
+    const release = holdMethod('textDocument/references');
+    await query('textDocument/definition', at(A, 1));
+    await until(() => conn.sent.some((s) => s.method === 'textDocument/references'));
+    const refs = conn.sent.find((s) => s.method === 'textDocument/references');
+    // The agent's next queries are hits (its own repeated answer): nothing cancels on a miss.
+    for (let i = 0; i < 3; i++) await query('textDocument/definition', at(A, 1));
+    expect(refs?.signal?.aborted).toBe(false);
+    await query('textDocument/definition', at(A, 1));
+    expect(refs?.signal?.aborted).toBe(true);
+    release();
+    await idle(prefetch);
+    expect(prefetch.snapshot().rules['definition→references']).toMatchObject({ launched: 1, hits: 0, unused: 1 });
   });
 });

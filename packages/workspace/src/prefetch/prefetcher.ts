@@ -1,12 +1,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
 import { WorkspaceWatcher } from '@agent-lsp/broker';
 import type { LspConnection, Logger } from '@agent-lsp/lsp';
 import { AdaptiveThreshold } from './adaptiveThreshold.js';
 import { answerStatus, LearnedTransitions } from './learnedTransitions.js';
 import { QueryCache, type CacheEntry } from './queryCache.js';
 import { canSpeculate } from './speculationGuard.js';
-import { dependsOnOneDocument, documentOf, queryKey } from './queryKey.js';
-import { predictNext, type Prediction } from './predictionRules.js';
+import { dependsOnOneDocument, documentOf, normalizedParams, queryKey } from './queryKey.js';
+import { predictNext, type Prediction, type PredictionContext } from './predictionRules.js';
+import { diagnosticsAfterWrite, versionsOf, type DocumentVersions } from './writeFollowUps.js';
 import { StatsCounters, type SpeculationStats } from './speculationStats.js';
 
 export interface PrefetcherOptions {
@@ -31,10 +33,26 @@ export interface PrefetcherOptions {
  */
 const TRAILING_BUMP_MS = 1_000;
 
+/** The name atomicTempPath gives the temporary file of an atomic write. */
+const ATOMIC_TEMP = /\/\.[^/]+\.agent-lsp-\d+-[0-9a-f]{8}\.tmp$/;
+
 /** Agent queries after which a speculation nobody used counts as wasted (for the threshold). */
 const USE_WITHIN_QUERIES = 3;
 
-const DEFAULTS = { maxEntries: 500, maxBytes: 16 * 1024 * 1024, maxInFlight: 2, threshold: 0.5, speculationTimeoutMs: 15_000 };
+const DEFAULTS = { maxEntries: 500, maxBytes: 16 * 1024 * 1024, maxInFlight: 3, threshold: 0.5, speculationTimeoutMs: 15_000 };
+
+/** Predictions waiting for one of the in-flight slots; more are dropped. */
+const MAX_WAITING = 6;
+
+/** The agent's latest queries a prediction must not repeat: it rarely asks the same thing twice running. */
+const RECENT_AGENT_QUERIES = 8;
+/** Decided launches (used or unused) of a rule after which its own hit rate decides for it, whatever the global threshold says. */
+const RULE_RECORD_MIN = 4;
+/** A rule its record stopped still launches one prediction in this many, so that it can recover. */
+const RULE_PROBE_EVERY = 5;
+/** A rule hitting at least this often launches even above the threshold; one below `RULE_FAILING` no longer does. */
+const RULE_GOOD = 0.5;
+const RULE_FAILING = 0.15;
 
 /**
  * Answers read-only LSP queries of tool calls, from a cache when an identical query was already
@@ -54,15 +72,27 @@ export class Prefetcher {
   private readonly cache: QueryCache;
   private readonly stats = new StatsCounters();
   private readonly ids = new WeakMap<LspConnection, number>();
+  /** The connections queries were asked on (a crashed one leaves). */
+  private readonly connections = new Set<LspConnection>();
   private nextId = 1;
   private diskEpoch = 0;
   private watcher: WorkspaceWatcher | undefined;
   private watchedRoot: string | undefined;
   private inFlight = 0;
+  /** Writes whose follow-up diagnostics are still being chosen (counted as in flight in the stats). */
+  private planning = 0;
   private multiRoot = false;
   private trailingBump: NodeJS.Timeout | undefined;
   /** The listener of the tool call running in this async context (the audit log's mark). */
-  private readonly served = new AsyncLocalStorage<() => void>();
+  private readonly served = new AsyncLocalStorage<CallScope>();
+  /** Speculations decided during a tool call, waiting for its answer to go out first. */
+  private deferredLaunches = 0;
+  /** Speculations waiting for a free slot (at most MAX_WAITING; the agent's next miss drops them). */
+  private readonly waiting: { conn: LspConnection; p: Prediction; answer: number }[] = [];
+  /** Agent queries through the cache so far (speculations still unanswered after a few more are given up). */
+  private agentQueries = 0;
+  /** Counts the answers predictions were made from: the latest answer's guesses go first. */
+  private answers = 0;
   private readonly limits: typeof DEFAULTS;
   private readonly threshold: AdaptiveThreshold;
   /** Keys of the latest answer's predictions the threshold held back (a later call asking one is a false negative). */
@@ -70,6 +100,11 @@ export class Prefetcher {
   /** Settled speculations and how many more agent queries they have to be used in. */
   private readonly unusedFor = new Map<CacheEntry, number>();
   private transitions = new LearnedTransitions();
+  /** Method and params of the agent's latest queries (predictions repeating one are not launched). */
+  private readonly recentAgent: string[] = [];
+  /** The agent's latest position per document (the outline rule looks for what encloses it). */
+  private readonly lastPositions = new Map<string, { line: number; character: number }>();
+  private readonly context: PredictionContext = { lastPosition: (uri) => this.lastPositions.get(uri) };
 
   constructor(private readonly options: PrefetcherOptions) {
     this.limits = { ...DEFAULTS, ...definedOnly(options) };
@@ -96,7 +131,7 @@ export class Prefetcher {
     this.transitions.save();
     this.transitions = new LearnedTransitions(root ? this.options.transitionsFile?.(root) : undefined);
     if (!root) return;
-    const w = new WorkspaceWatcher({ root, logger: this.options.logger, onChanges: () => this.diskChanged() });
+    const w = new WorkspaceWatcher({ root, logger: this.options.logger, onChanges: (changes) => this.diskChanged(changes) });
     try {
       w.start();
       this.watcher = w;
@@ -107,15 +142,28 @@ export class Prefetcher {
 
   /** Runs a tool call; `onServed` hears of each of its queries answered from the cache or joined. */
   observe<T>(onServed: () => void, fn: () => Promise<T>): Promise<T> {
-    return this.served.run(onServed, fn);
+    // File events the OS reported before the call arrived are taken in while the call resyncs its
+    // documents, instead of one after the other at its first query.
+    const flushed = this.options.enabled && this.watcher ? this.flushDisk() : undefined;
+    flushed?.catch(() => undefined);
+    const scope: CallScope = { onServed, deferred: [], closed: false, flushed };
+    return this.served.run(scope, fn).finally(() => {
+      scope.closed = true;
+      // The agent's answer is serialized and sent first; the guesses for its next call follow.
+      if (scope.deferred.length > 0) setImmediate(() => scope.deferred.splice(0).forEach((launch) => launch()));
+    });
   }
 
   /** A read-only query of a tool call: from the cache, joined to one on its way, or sent. */
-  async request<R>(conn: LspConnection, method: string, params: unknown, signal: AbortSignal): Promise<R> {
-    if (!this.usable(conn, method)) return conn.request<R>(method, params, { signal });
-    await this.flushDisk();
+  async request<R>(conn: LspConnection, method: string, params: unknown, signal: AbortSignal, timeoutMs?: number): Promise<R> {
+    const options = timeoutMs === undefined ? { signal } : { signal, timeoutMs };
+    if (!this.usable(conn, method)) return conn.request<R>(method, params, options);
+    await (this.served.getStore()?.flushed ?? this.flushDisk());
+    this.noteAgentQuery(method, params);
     const key = this.keyOf(conn, method, params);
+    this.agentQueries++;
     this.ageSpeculations();
+    this.threshold.adapt();
     const found = this.cache.get(key);
     if (found?.settled) {
       this.stats.hits++;
@@ -146,7 +194,7 @@ export class Prefetcher {
     this.cancelSpeculations();
     const entry = this.begin(conn, key, method, 'agent');
     const started = Date.now();
-    const sent = conn.request<R>(method, params, { signal });
+    const sent = conn.request<R>(method, params, options);
     entry.pending = sent;
     this.cache.add(entry);
     try {
@@ -169,6 +217,29 @@ export class Prefetcher {
     this.cancelSpeculations();
   }
 
+  /**
+   * An agent call that writes is done: the diagnostics of the documents it changed (that the
+   * agent holds open), and of the open documents importing them, are what an agent asks next.
+   * `before` is what `versionsOf` said before the call; the comparison is made after the shared
+   * section's resync, so a change the call left on disk only counts too.
+   */
+  afterWrite(conns: readonly LspConnection[], before: DocumentVersions): void {
+    if (!this.options.enabled || this.multiRoot || !this.watcher) return;
+    this.planning++;
+    void this.options
+      .shared(() => Promise.resolve(diagnosticsAfterWrite(conns, before)))
+      .then((due) => {
+        for (const { conn, prediction } of due) this.consider(conn, prediction, prediction.confidence, true);
+      })
+      .catch((err: unknown) => this.options.logger.debug(`prefetch: no diagnostics after a write: ${(err as Error).message}`))
+      .finally(() => this.planning--);
+  }
+
+  /** The version of each document the agent holds, per connection (for afterWrite). */
+  static versionsOf(conns: readonly LspConnection[]): DocumentVersions {
+    return versionsOf(conns);
+  }
+
   /** Everything cached is forgotten (a server restarted, the workspace changed). */
   clear(): void {
     this.cancelSpeculations();
@@ -182,7 +253,9 @@ export class Prefetcher {
     for (const e of this.cache.values()) if (e.settled && !e.used) unusedMs += e.durationMs;
     const asked = s.hits + s.partialHits + s.misses;
     const rules: SpeculationStats['rules'] = {};
-    for (const [name, r] of s.rules) rules[name] = { ...r, hit_rate: r.launched ? round(r.hits / r.launched) : 0 };
+    const unusedByRule = new Map<string, number>();
+    for (const e of this.cache.values()) if (e.settled && !e.used && e.rule !== 'agent') unusedByRule.set(e.rule, (unusedByRule.get(e.rule) ?? 0) + e.durationMs);
+    for (const [name, r] of s.rules) rules[name] = { ...r, wasted_ms: r.wasted_ms + (unusedByRule.get(name) ?? 0), hit_rate: r.launched ? round(r.hits / r.launched) : 0 };
     return {
       enabled: this.options.enabled,
       predictions: s.predictions,
@@ -193,7 +266,7 @@ export class Prefetcher {
       dropped: s.dropped,
       wasted_ms: s.wastedMs + unusedMs,
       latency_saved_ms: s.savedMs,
-      in_flight: this.inFlight,
+      in_flight: this.inFlight + this.planning + this.deferredLaunches + this.waiting.length,
       threshold: this.threshold.value,
       hit_rate: asked ? round((s.hits + s.partialHits) / asked) : 0,
       cache_entries: this.cache.size,
@@ -218,14 +291,40 @@ export class Prefetcher {
 
   /** File events the OS already reported move the epoch before a key is made (see WorkspaceWatcher.flush). */
   private flushDisk(): Promise<void> {
-    return this.watcher?.flush(() => this.diskChanged()) ?? Promise.resolve();
+    return this.watcher?.flush((changes) => this.diskChanged(changes)) ?? Promise.resolve();
   }
 
-  private diskChanged(): void {
+  /**
+   * Files changed on disk. A change of a file every server holds open for this front leaves the
+   * epoch alone: a server reads an open document from its buffer, never from the disk, and the
+   * buffer is brought in step with the disk at the start of the next tool call or speculation
+   * (a didChange, which moves the connection's epoch). So a write through the tools does not make
+   * the speculations launched after it (the diagnostics it calls for) unreachable a moment later.
+   * (An atomic write replaces the file: it may be reported as created.) A deletion always moves it,
+   * and so does any event of a file some server does not hold open. The temporary files of
+   * agent-lsp's own atomic writes (atomicFile.ts), gone at once, are not news to anyone.
+   */
+  private diskChanged(changes: readonly FileEvent[]): void {
+    const relevant = changes.filter((c) => !ATOMIC_TEMP.test(c.uri));
+    if (changes.length > 0 && relevant.every((c) => c.type !== FileChangeType.Deleted && this.openEverywhere(c.uri))) return;
     this.diskEpoch++;
     clearTimeout(this.trailingBump);
     this.trailingBump = setTimeout(() => this.diskEpoch++, TRAILING_BUMP_MS);
     this.trailingBump.unref();
+  }
+
+  /** Whether every live connection holds this file open (then its server never reads it from disk). */
+  private openEverywhere(uri: string): boolean {
+    let live = 0;
+    for (const conn of this.connections) {
+      if (!conn.isAlive) {
+        this.connections.delete(conn);
+        continue;
+      }
+      live++;
+      if (!conn.documents.get(uri)) return false;
+    }
+    return live > 0;
   }
 
   private connectionId(conn: LspConnection): string {
@@ -234,7 +333,11 @@ export class Prefetcher {
       this.ids.set(conn, (id = this.nextId++));
       const connection = `c${id}`;
       // A crash ends every answer of that server; a restarted one is a new connection.
-      conn.onCrash(() => this.cache.removeWhere((e) => e.connection === connection));
+      this.connections.add(conn);
+      conn.onCrash(() => {
+        this.connections.delete(conn);
+        this.cache.removeWhere((e) => e.connection === connection);
+      });
     }
     return `c${id}:${conn.pid ?? ''}`;
   }
@@ -252,31 +355,69 @@ export class Prefetcher {
   }
 
   private countHit(e: CacheEntry): void {
+    const firstUse = !e.used;
     e.used = true;
-    this.served.getStore()?.();
-    if (e.rule === 'agent') return;
-    this.stats.rule(e.rule).hits++;
+    this.served.getStore()?.onServed();
+    // A rule's record counts each speculation once, however often its answer serves the agent.
+    if (e.rule === 'agent' || !firstUse) return;
+    const r = this.stats.rule(e.rule);
+    if (e.agedOut) r.unused--;
+    r.hits++;
     this.unusedFor.delete(e);
     this.threshold.record('hit');
   }
 
+  /**
+   * A speculation went unused: on its rule's record, and a false positive for the threshold —
+   * unless the rule's record is good (it launches whatever the threshold says): its occasional
+   * miss must not raise the bar for the rules still judged by the threshold.
+   */
+  private guessUnused(rule: string): void {
+    const r = this.stats.rule(rule);
+    const decided = r.hits + r.unused;
+    if (!(decided >= RULE_RECORD_MIN && r.hits / decided >= RULE_GOOD)) this.threshold.record('wasted');
+    r.unused++;
+  }
+
   /** One more agent query: speculations left unused for too long count as wasted guesses. */
   private ageSpeculations(): void {
+    // One still on its way after the agent moved on several queries (a busy server queues it):
+    // its answer would come too late to be used, and it holds the server meanwhile.
+    for (const e of this.cache.values()) {
+      if (e.pending && e.abort && !e.joined && e.launchedAtQuery !== undefined && this.agentQueries - e.launchedAtQuery > USE_WITHIN_QUERIES) e.abort.abort();
+    }
     for (const [e, left] of this.unusedFor) {
       if (e.used) this.unusedFor.delete(e);
       else if (left > 1) this.unusedFor.set(e, left - 1);
       else {
         this.unusedFor.delete(e);
-        this.threshold.record('wasted');
+        this.guessUnused(e.rule);
+        e.agedOut = true;
       }
     }
   }
 
   private evicted(e: CacheEntry): void {
-    if (e.settled && !e.used) this.stats.wastedMs += e.durationMs;
+    if (!e.settled || e.used) return;
+    this.stats.wastedMs += e.durationMs;
+    if (e.rule !== 'agent') this.stats.rule(e.rule).wasted_ms += e.durationMs;
+  }
+
+  /** Remembers the agent's query: predictions do not repeat it, and its position is where the agent stands. */
+  private noteAgentQuery(method: string, params: unknown): void {
+    this.recentAgent.push(`${method}\u0000${normalizedParams(params)}`);
+    if (this.recentAgent.length > RECENT_AGENT_QUERIES) this.recentAgent.shift();
+    const uri = documentOf(params);
+    const position = (params as { position?: { line?: unknown; character?: unknown } }).position;
+    if (uri && typeof position?.line === 'number' && typeof position.character === 'number') {
+      this.lastPositions.delete(uri);
+      this.lastPositions.set(uri, { line: position.line, character: position.character });
+      if (this.lastPositions.size > 100) this.lastPositions.delete(this.lastPositions.keys().next().value as string);
+    }
   }
 
   private cancelSpeculations(): void {
+    this.waiting.length = 0;
     for (const e of this.cache.values()) {
       if (e.pending && e.abort && !e.joined) e.abort.abort();
     }
@@ -291,30 +432,78 @@ export class Prefetcher {
     return learned === undefined ? p.confidence : (p.confidence + learned) / 2;
   }
 
+  /**
+   * Whether to launch a prediction of this confidence. A rule with a record of its own is judged
+   * by it: one that hits often launches even while the global threshold is high (other rules'
+   * unused guesses raised it), one that almost never hits no longer launches. The threshold
+   * decides for rules without enough record yet.
+   */
+  private launches(rule: string, confidence: number): boolean {
+    const r = this.stats.rules.get(rule);
+    const decided = r ? r.hits + r.unused : 0;
+    if (r && decided >= RULE_RECORD_MIN) {
+      const rate = r.hits / decided;
+      if (rate >= RULE_GOOD) return true;
+      if (rate < RULE_FAILING) return r.predicted % RULE_PROBE_EVERY === 0 && confidence >= this.threshold.value;
+    }
+    return confidence >= this.threshold.value;
+  }
+
+  /** Counts a prediction and launches it when allowed; `repeat` allows what the agent asked recently (after a write it asks again). */
+  private consider(conn: LspConnection, p: Prediction, confidence: number, repeat = false): void {
+    this.stats.predictions++;
+    this.stats.rule(p.rule).predicted++;
+    if (!repeat && this.recentAgent.includes(`${p.method}\u0000${normalizedParams(p.params)}`)) return;
+    if (this.launches(p.rule, confidence)) this.launch(conn, p);
+    else if (canSpeculate(p.method)) this.heldBack.add(this.keyOf(conn, p.method, p.params));
+  }
+
   private predictFrom(conn: LspConnection, method: string, params: unknown, result: unknown): void {
     this.transitions.observe(method, answerStatus(result));
     let predictions: Prediction[];
     try {
-      predictions = predictNext(method, params, result);
+      predictions = predictNext(method, params, result, this.context);
     } catch (err) {
       this.options.logger.debug(`prefetch: no prediction from ${method}: ${(err as Error).message}`);
       return;
     }
     this.heldBack = new Set();
-    for (const p of predictions) {
-      this.stats.predictions++;
-      this.stats.rule(p.rule).predicted++;
-      if (this.confidence(p, method, result) >= this.threshold.value) void this.speculate(conn, p);
-      else if (canSpeculate(p.method)) this.heldBack.add(this.keyOf(conn, p.method, p.params));
-    }
+    this.answers++;
+    // The likeliest first: the in-flight limit turns the rest away.
+    const ranked = predictions.map((p) => ({ p, c: this.confidence(p, method, result) })).sort((a, b) => b.c - a.c);
+    for (const { p, c } of ranked) this.consider(conn, p, c);
   }
 
   /**
    * Sends one predicted query, in the shared section, when it is allowed and the agent has opened
    * its document; a failure is dropped silently (the agent's own call will ask again).
    */
+  private launch(conn: LspConnection, p: Prediction): void {
+    const scope = this.served.getStore();
+    if (!scope || scope.closed) {
+      void this.speculate(conn, p);
+      return;
+    }
+    this.deferredLaunches++;
+    scope.deferred.push(() => {
+      this.deferredLaunches--;
+      void this.speculate(conn, p);
+    });
+  }
+
   private async speculate(conn: LspConnection, p: Prediction): Promise<void> {
-    if (!canSpeculate(p.method) || this.inFlight >= this.limits.maxInFlight) return;
+    if (!canSpeculate(p.method)) return;
+    if (this.inFlight >= this.limits.maxInFlight) {
+      // The guesses from the latest answer go before older ones (the agent has moved on from
+      // those); the oldest are dropped past the limit.
+      const at = this.waiting.findIndex((w) => w.answer < this.answers);
+      this.waiting.splice(at < 0 ? this.waiting.length : at, 0, { conn, p, answer: this.answers });
+      if (this.waiting.length > MAX_WAITING) this.waiting.pop();
+      return;
+    }
+    // Checked before taking the section (whose entry resyncs every open document): most
+    // predictions after a hit are already cached, or name a document the agent never opened.
+    if (!conn.isAlive || !conn.supports(p.method) || !this.agentHolds(conn, p.params) || this.cache.has(this.keyOf(conn, p.method, p.params))) return;
     this.inFlight++;
     try {
       await this.options.shared(async () => {
@@ -324,6 +513,7 @@ export class Prefetcher {
         if (this.cache.has(key)) return;
         const entry = this.begin(conn, key, p.method, p.rule);
         entry.abort = new AbortController();
+        entry.launchedAtQuery = this.agentQueries;
         const started = Date.now();
         const sent = conn.request<unknown>(p.method, p.params, { signal: entry.abort.signal, timeoutMs: this.limits.speculationTimeoutMs });
         entry.pending = sent;
@@ -335,9 +525,10 @@ export class Prefetcher {
           this.cache.settle(entry, structuredClone(value), sizeOf(value), Date.now() - started);
           if (!entry.used) this.unusedFor.set(entry, USE_WITHIN_QUERIES);
         } catch {
-          this.threshold.record('wasted');
+          this.guessUnused(p.rule);
           this.stats.dropped++;
           this.stats.wastedMs += Date.now() - started;
+          this.stats.rule(p.rule).wasted_ms += Date.now() - started;
           this.cache.removeEntry(entry);
         }
       });
@@ -346,6 +537,8 @@ export class Prefetcher {
       this.options.logger.debug(`prefetch: ${p.rule} dropped: ${(err as Error).message}`);
     } finally {
       this.inFlight--;
+      const next = this.waiting.shift();
+      if (next) void this.speculate(next.conn, next.p);
     }
   }
 
@@ -356,6 +549,17 @@ export class Prefetcher {
     const doc = conn.documents.get(uri);
     return doc !== undefined && !doc.internal && doc.disk !== undefined;
   }
+}
+
+/** One tool call seen by the prefetcher. */
+interface CallScope {
+  /** Hears of each query of the call answered from the cache (the audit log's mark). */
+  onServed: () => void;
+  /** Speculations to launch once the call has answered. */
+  deferred: (() => void)[];
+  closed: boolean;
+  /** The disk watcher's flush started when the call arrived. */
+  flushed: Promise<void> | undefined;
 }
 
 function definedOnly(o: PrefetcherOptions): Partial<typeof DEFAULTS> {

@@ -21,6 +21,10 @@ export interface CacheEntry {
   abort?: AbortController;
   /** An agent call waits on it: it must not be cancelled. */
   joined: boolean;
+  /** A speculation counted unused (it aged out) before the agent came to use it after all. */
+  agedOut?: boolean;
+  /** How many agent queries had been made when this speculation was launched. */
+  launchedAtQuery?: number;
 }
 
 export interface CacheLimits {

@@ -22,6 +22,9 @@ export const SPECULATABLE_METHODS: ReadonlySet<string> = new Set([
   'callHierarchy/outgoingCalls',
   'textDocument/documentHighlight',
   'textDocument/inlayHint',
+  'textDocument/prepareTypeHierarchy',
+  'typeHierarchy/supertypes',
+  'typeHierarchy/subtypes',
 ]);
 
 /** Whether a request may be sent speculatively, or served from the prefetch cache. */

@@ -2,6 +2,10 @@ export interface RuleStats {
   predicted: number;
   launched: number;
   hits: number;
+  /** Launches that went unused (aged out, failed or cancelled): with hits, the rule's record. */
+  unused: number;
+  /** Server time of this rule's speculations nobody used. */
+  wasted_ms: number;
 }
 
 export interface SpeculationStats {
@@ -43,7 +47,7 @@ export class StatsCounters {
 
   rule(name: string): RuleStats {
     let r = this.rules.get(name);
-    if (!r) this.rules.set(name, (r = { predicted: 0, launched: 0, hits: 0 }));
+    if (!r) this.rules.set(name, (r = { predicted: 0, launched: 0, hits: 0, unused: 0, wasted_ms: 0 }));
     return r;
   }
 }
