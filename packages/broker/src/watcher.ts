@@ -4,12 +4,22 @@ import { basename, relative } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
 import { pathToUri, type Disposable } from '@agent-lsp/protocol';
-import { inNotIndexedDir, isNotIndexedDir, type Logger } from '@agent-lsp/lsp';
+import { inNotIndexedDir, isNotIndexedDir, readRegularFileSync, type Logger } from '@agent-lsp/lsp';
 
 const BATCH_MS = 100;
 const OWN_TEMP_FILE = /\.agent-lsp-\d+-[0-9a-f]+\.tmp$/;
 /** How long a path we wrote ourselves stays suppressed. */
 const OWN_WRITE_MS = 2_000;
+
+/** A file as a client's own write left it: its content hash, or null when the write removed it. */
+interface OwnWrite {
+  until: number;
+  hash: string | null;
+}
+
+function contentHash(path: string): string | null {
+  return readRegularFileSync(path)?.state.hash ?? null;
+}
 
 export interface WorkspaceWatcherOptions {
   root: string;
@@ -28,7 +38,7 @@ export class WorkspaceWatcher implements Disposable {
   private pending = new Map<string, FileChangeType>();
   private timer: NodeJS.Timeout | undefined;
   private pausedDepth = 0;
-  private readonly ownWrites = new Map<string, number>();
+  private readonly ownWrites = new Map<string, OwnWrite>();
   /** false once the OS refused more watches (ENOSPC): the broker keeps serving, unwatched. */
   degraded = false;
 
@@ -63,11 +73,13 @@ export class WorkspaceWatcher implements Disposable {
   }
 
   /**
-   * A client already told the server about this path (agent-lsp's own transactions report their
-   * writes): drop the watcher's echo of it, pending or still to come.
+   * A client already told the server about this path, as it is on disk now (agent-lsp's own
+   * transactions report their writes): drop the watcher's echo of it, pending or still to come.
+   * Only an echo: an event that finds other content than the reported write's (an editor, git or
+   * a formatter wrote the file again meanwhile) is news, and is reported.
    */
   suppress(path: string): void {
-    this.ownWrites.set(path, Date.now() + OWN_WRITE_MS);
+    this.ownWrites.set(path, { until: Date.now() + OWN_WRITE_MS, hash: contentHash(path) });
     this.pending.delete(path);
   }
 
@@ -82,9 +94,9 @@ export class WorkspaceWatcher implements Disposable {
   }
 
   private record(path: string, type: FileChangeType): void {
-    const until = this.ownWrites.get(path);
-    if (until !== undefined) {
-      if (Date.now() < until) return;
+    const own = this.ownWrites.get(path);
+    if (own !== undefined) {
+      if (Date.now() < own.until && contentHash(path) === own.hash) return;
       this.ownWrites.delete(path);
     }
     const previous = this.pending.get(path);
