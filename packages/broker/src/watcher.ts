@@ -1,6 +1,6 @@
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { basename, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
 import { pathToUri, type Disposable } from '@agent-lsp/protocol';
@@ -39,6 +39,12 @@ export class WorkspaceWatcher implements Disposable {
   private timer: NodeJS.Timeout | undefined;
   private pausedDepth = 0;
   private readonly ownWrites = new Map<string, OwnWrite>();
+  /**
+   * Paths the OS reported (chokidar's raw fs.watch events) that chokidar has not turned into an
+   * event yet: it reads the directory and stats the file first, over several turns of the thread
+   * pool. flush() settles them itself, so a file created just before a query is news by then.
+   */
+  private readonly raw = new Set<string>();
   /** false once the OS refused more watches (ENOSPC): the broker keeps serving, unwatched. */
   degraded = false;
 
@@ -60,6 +66,13 @@ export class WorkspaceWatcher implements Disposable {
     w.on('add', (p: string) => this.record(p, FileChangeType.Created));
     w.on('change', (p: string) => this.record(p, FileChangeType.Changed));
     w.on('unlink', (p: string) => this.record(p, FileChangeType.Deleted));
+    w.on('raw', (_event, name: string | null, details: unknown) => {
+      const watched = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+      if (typeof watched !== 'string' || !name) return;
+      // A directory's watch names the entry; a file's own watch names the file itself.
+      const path = basename(watched) === name ? watched : join(watched, name);
+      if (!WorkspaceWatcher.isIgnored(root, path)) this.raw.add(path);
+    });
     w.on('error', (err: unknown) => {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOSPC' || code === 'EMFILE') {
@@ -94,6 +107,7 @@ export class WorkspaceWatcher implements Disposable {
   }
 
   private record(path: string, type: FileChangeType): void {
+    this.raw.delete(path);
     const own = this.ownWrites.get(path);
     if (own !== undefined) {
       if (Date.now() < own.until && contentHash(path) === own.hash) return;
@@ -133,11 +147,28 @@ export class WorkspaceWatcher implements Disposable {
     if (!this.watcher || this.pausedDepth > 0) return;
     await new Promise((resolve) => setImmediate(resolve));
     await stat(this.options.root).catch(() => undefined);
+    await this.settleRaw();
     if (this.pending.size === 0 || this.pausedDepth > 0) return;
     clearTimeout(this.timer);
     this.timer = undefined;
     const changes = this.take();
     await (deliver ? deliver(changes) : this.options.onChanges(changes));
+  }
+
+  /** Raw OS reports chokidar has not delivered yet become events now, from a stat of each path. */
+  private async settleRaw(): Promise<void> {
+    const paths = [...this.raw];
+    this.raw.clear();
+    if (paths.length === 0) return;
+    const watched = this.watcher?.getWatched() ?? {};
+    await Promise.all(
+      paths.map(async (path) => {
+        const st = await stat(path).catch(() => undefined);
+        const known = watched[join(path, '..')]?.includes(basename(path)) ?? false;
+        if (st?.isFile()) this.record(path, known ? FileChangeType.Changed : FileChangeType.Created);
+        else if (!st && known) this.record(path, FileChangeType.Deleted);
+      }),
+    );
   }
 
   dispose(): void {

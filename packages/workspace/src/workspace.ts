@@ -16,6 +16,7 @@ import {
 } from '@agent-lsp/lsp';
 import { DirectModeWatcher, type WatchState } from './directWatcher.js';
 import { FreshSection } from './freshSection.js';
+import { RecentFileChanges } from './recentChanges.js';
 import { resolveDirectory } from './pathResolver.js';
 import { WorkspaceRoots } from './workspaceRoots.js';
 import { WorkspaceEvents, type ServerMode } from './workspaceEvents.js';
@@ -66,8 +67,13 @@ export class Workspace implements Disposable {
   private readonly restartBudgets = new Map<string, RestartBudget>();
   /** What each connection promise resolved to, so freshness checks never wait for a starting server. */
   private readonly started = new WeakMap<Promise<LspConnection>, LspConnection>();
-  /** Watches the primary root for the servers this front runs itself (brokers watch their own). */
+  /**
+   * Watches the primary root: tells the servers this front runs itself of outside changes (brokers
+   * watch for their own), and notes recent changes in every mode (see openRecentFiles).
+   */
   private watcher: DirectModeWatcher | undefined;
+  /** Files created or changed on disk moments ago, to open before the next query. */
+  private readonly recent = new RecentFileChanges();
   private readonly connect: ConnectionFactory;
   /**
    * Tool calls run in shared sections; a speculative evaluation (LspConnection.runExclusive) takes
@@ -230,7 +236,7 @@ export class Workspace implements Disposable {
     starting.then(
       (conn) => {
         this.started.set(starting, conn);
-        if (!conn.broker && this.connections.get(server.id) === starting) this.watch(root);
+        if (this.connections.get(server.id) === starting) this.watch(root);
         this.observe(starting, conn);
       },
       () => {
@@ -371,6 +377,7 @@ export class Workspace implements Disposable {
   async syncFromDisk(paths?: readonly string[], options: { force?: boolean } = {}): Promise<void> {
     // Closed files written just before the query: the front's watcher tells its servers now.
     if (!paths) await this.watcher?.flush();
+    if (!paths) await this.openRecentFiles();
     const uris = paths?.map(pathToUri);
     await Promise.all(
       this.startedConnections().map(async (conn) => {
@@ -384,10 +391,34 @@ export class Workspace implements Disposable {
   }
 
   /**
+   * Files created or changed on disk moments ago that a server does not hold open are opened there
+   * with their disk text (agent-lsp's own documents, kept in step with the disk from then on). A
+   * server takes the news of a closed file in its own time (tsserver adds a new file to its
+   * project on a timer): a query right after the write would otherwise not know the file.
+   */
+  private async openRecentFiles(): Promise<void> {
+    const paths = this.recent.recent();
+    if (paths.length === 0) return;
+    const conns = this.startedConnections();
+    for (const path of paths) {
+      const route = this.registry.forFile(path);
+      const conn = route && conns.find((c) => c.server.id === route.server.id);
+      if (!route || !conn) continue;
+      this.recent.forget(path);
+      const uri = pathToUri(path);
+      if (conn.documents.get(uri)) continue;
+      const file = await readDiskText(path).catch(() => undefined);
+      if (!file || conn.documents.get(uri)) continue;
+      conn.documents.sync(uri, route.languageId, file.text, { internal: true, disk: file.state });
+    }
+  }
+
+  /**
    * Files agent-lsp itself changed on disk (the transaction layer): every server hears of them,
    * and the front's watcher does not report them again.
    */
   announceDiskChanges(changes: readonly FileEvent[]): void {
+    this.recent.note(changes);
     this.events.fireFilesChanged('self', changes);
     for (const c of changes) {
       const path = uriToPath(c.uri);
@@ -396,14 +427,18 @@ export class Workspace implements Disposable {
     for (const conn of this.startedConnections()) conn.notify('workspace/didChangeWatchedFiles', { changes });
   }
 
-  /** The front's watcher: `off` while only brokers (or nothing) run, `degraded` past the OS's watch limit. */
+  /** The front's watcher: `off` while no server runs, `degraded` past the OS's watch limit. */
   get watching(): WatchState | 'off' {
     return this.watcher?.state ?? 'off';
   }
 
   private watch(root: string): void {
     if (this.watcher || root !== this.primaryRoot) return;
-    this.watcher = new DirectModeWatcher(root, this.options.logger, this.section, () => this.startedConnections(), (changes) => this.events.fireFilesChanged('outside', changes));
+    this.watcher = new DirectModeWatcher(root, this.options.logger, this.section, () => this.startedConnections(), (changes) => {
+      this.recent.note(changes);
+      // Brokers tell their clients of the outside changes they see themselves.
+      if (this.startedConnections().some((c) => !c.broker)) this.events.fireFilesChanged('outside', changes);
+    });
   }
 
   private startedConnections(): LspConnection[] {
@@ -432,6 +467,7 @@ export class Workspace implements Disposable {
     this.prefetch.dispose();
     this.watcher?.dispose();
     this.watcher = undefined;
+    this.recent.clear();
     const all = [...this.connections.values()];
     this.connections.clear();
     await Promise.all(all.map(async (p) => (await p.catch(() => undefined))?.shutdown()));
