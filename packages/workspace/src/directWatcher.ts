@@ -6,8 +6,10 @@ import type { LspConnection, Logger, ReadWriteLock } from '@agent-lsp/lsp';
 export type WatchState = 'on' | 'degraded';
 
 /**
- * The front's watcher, for the servers it runs itself (direct and passive mode; a broker watches
- * for its own server): the same ignores and the same freshness rule as the broker's. Events are
+ * The front's watcher. It tells the servers the front runs itself (direct and passive mode; a
+ * broker watches for its own server) of outside changes, with the same ignores and the same
+ * freshness rule as the broker's; in every mode its news feeds the workspace's recent changes
+ * (files opened before the next query, see Workspace.openRecentFiles). Events are
  * handled in a shared section, whose door resyncs open documents with the disk (never over an
  * overlay of a running evaluation); then the servers hear of every changed file.
  */

@@ -391,15 +391,18 @@ export class Workspace implements Disposable {
   }
 
   /**
-   * Files created or changed on disk moments ago that a server does not hold open are opened there
-   * with their disk text (agent-lsp's own documents, kept in step with the disk from then on). A
+   * Files created or changed on disk moments ago that a TypeScript server does not hold open are
+   * opened there with their disk text (agent-lsp's own documents, kept in step with the disk from then on). A
    * server takes the news of a closed file in its own time (tsserver adds a new file to its
    * project on a timer): a query right after the write would otherwise not know the file.
    */
   private async openRecentFiles(): Promise<void> {
     const paths = this.recent.recent();
     if (paths.length === 0) return;
-    const conns = this.startedConnections();
+    // Only servers that take a closed file's news on a timer (tsserver). pyright and gopls act on
+    // the watcher's event at once; pyright even stops rechecking a file's importers when the file
+    // is opened before the event about it arrives (through a broker, whose watcher tells it later).
+    const conns = this.startedConnections().filter((c) => c.server.readiness === 'tsserver');
     for (const path of paths) {
       const route = this.registry.forFile(path);
       const conn = route && conns.find((c) => c.server.id === route.server.id);
