@@ -54,13 +54,25 @@ describe('WorkspaceWatcher', () => {
   it('defers events while paused (an exclusive section) and drops what a client already reported', async () => {
     watcher.pause();
     writeFileSync(join(root, 'held.py'), 'x = 1\n');
-    watcher.suppress(join(root, 'own.py'));
     writeFileSync(join(root, 'own.py'), 'x = 2\n');
+    watcher.suppress(join(root, 'own.py'));
     await new Promise((r) => setTimeout(r, 500));
     expect(batches).toEqual([]);
     watcher.resume();
     await until(() => seen().length > 0);
     expect(seen()).toEqual([pathToUri(join(root, 'held.py'))]);
+  });
+
+  it('reports an outside write right after a write a client reported (only the echo is dropped)', async () => {
+    const own = join(root, 'own.py');
+    writeFileSync(own, 'x = 2\n');
+    watcher.suppress(own);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(seen()).not.toContain(pathToUri(own));
+    // Within the suppression window, someone else writes the same file.
+    writeFileSync(own, 'x = 3\n');
+    await until(() => seen().includes(pathToUri(own)));
+    expect(seen()).toContain(pathToUri(own));
   });
 
   it('survives the system watch limit (ENOSPC) in a degraded mode', () => {

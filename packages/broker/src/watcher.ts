@@ -4,7 +4,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
 import { pathToUri, type Disposable } from '@agent-lsp/protocol';
-import { inNotIndexedDir, isNotIndexedDir, walkSourceTreeAsync, type Logger } from '@agent-lsp/lsp';
+import { inNotIndexedDir, isNotIndexedDir, readRegularFileSync, walkSourceTreeAsync, type Logger } from '@agent-lsp/lsp';
 
 const BATCH_MS = 100;
 const OWN_TEMP_FILE = /\.agent-lsp-\d+-[0-9a-f]+\.tmp$/;
@@ -14,6 +14,16 @@ const OWN_WRITE_MS = 2_000;
 const EARLY_ECHO_MS = 5_000;
 /** Files of a directory created just before a query that flush() reports itself. */
 const MAX_EARLY_DIRECTORY_FILES = 2_000;
+
+/** A file as a client's own write left it: its content hash, or null when the write removed it. */
+interface OwnWrite {
+  until: number;
+  hash: string | null;
+}
+
+function contentHash(path: string): string | null {
+  return readRegularFileSync(path)?.state.hash ?? null;
+}
 
 export interface WorkspaceWatcherOptions {
   root: string;
@@ -32,11 +42,13 @@ export class WorkspaceWatcher implements Disposable {
   private pending = new Map<string, FileChangeType>();
   private timer: NodeJS.Timeout | undefined;
   private pausedDepth = 0;
-  private readonly ownWrites = new Map<string, number>();
+  private readonly ownWrites = new Map<string, OwnWrite>();
   /** Paths the OS reported (chokidar's raw fs.watch events) since the last flush. */
   private readonly rawPaths = new Set<string>();
   /** Events flush() delivered before chokidar reported them: its report, when it comes, is an echo. */
   private readonly early = new Map<string, { type: FileChangeType; until: number }>();
+  /** The flush under way (flushes run one at a time). */
+  private flushing: Promise<void> = Promise.resolve();
   /** false once the OS refused more watches (ENOSPC): the broker keeps serving, unwatched. */
   degraded = false;
 
@@ -79,11 +91,13 @@ export class WorkspaceWatcher implements Disposable {
   }
 
   /**
-   * A client already told the server about this path (agent-lsp's own transactions report their
-   * writes): drop the watcher's echo of it, pending or still to come.
+   * A client already told the server about this path, as it is on disk now (agent-lsp's own
+   * transactions report their writes): drop the watcher's echo of it, pending or still to come.
+   * Only an echo: an event that finds other content than the reported write's (an editor, git or
+   * a formatter wrote the file again meanwhile) is news, and is reported.
    */
   suppress(path: string): void {
-    this.ownWrites.set(path, Date.now() + OWN_WRITE_MS);
+    this.ownWrites.set(path, { until: Date.now() + OWN_WRITE_MS, hash: contentHash(path) });
     this.pending.delete(path);
   }
 
@@ -103,9 +117,9 @@ export class WorkspaceWatcher implements Disposable {
       this.early.delete(path);
       if (early.type === type && Date.now() < early.until) return;
     }
-    const until = this.ownWrites.get(path);
-    if (until !== undefined) {
-      if (Date.now() < until) return;
+    const own = this.ownWrites.get(path);
+    if (own !== undefined) {
+      if (Date.now() < own.until && contentHash(path) === own.hash) return;
       this.ownWrites.delete(path);
     }
     const previous = this.pending.get(path);
@@ -140,7 +154,15 @@ export class WorkspaceWatcher implements Disposable {
    * changed or deleted by whether chokidar knew it. `deliver` replaces onChanges (a caller already
    * inside the section onChanges would take).
    */
-  async flush(deliver?: (changes: FileEvent[]) => void | Promise<void>): Promise<void> {
+  flush(deliver?: (changes: FileEvent[]) => void | Promise<void>): Promise<void> {
+    // One after the other: a flush that finds the OS's news already taken by one still delivering
+    // it (another query's door, a speculation's) must not let its query go before that delivery.
+    const run = this.flushing.then(() => this.flushOnce(deliver));
+    this.flushing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async flushOnce(deliver?: (changes: FileEvent[]) => void | Promise<void>): Promise<void> {
     if (!this.watcher || this.pausedDepth > 0) return;
     await new Promise((resolve) => setImmediate(resolve));
     await this.resolveRawPaths();
@@ -158,6 +180,7 @@ export class WorkspaceWatcher implements Disposable {
     this.rawPaths.clear();
     const known = watcher.getWatched();
     const reportEarly = (path: string, type: FileChangeType) => {
+      this.early.delete(path); // an earlier flush's entry must not swallow this newer event
       this.record(path, type);
       this.early.set(path, { type, until: Date.now() + EARLY_ECHO_MS });
     };

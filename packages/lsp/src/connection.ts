@@ -187,6 +187,10 @@ export class LspConnection implements Disposable {
   get logger(): Logger {
     return this.options.logger;
   }
+  /** Why the peer went away (a ServerCrashedError), once it has; undefined while it is there. */
+  get failure(): Error | undefined {
+    return this.crashError;
+  }
 
   /** One typed notification of the peer (a broker's `$/agentLsp/status`, say). */
   onNotification<P>(type: NotificationType<P>, listener: (params: P) => void): Disposable {

@@ -34,8 +34,17 @@ export async function openReadyDocument(
   // tells whether it did; the file is read again only then).
   await ctx.workspace.syncFromDisk([path]);
   const doc = handle.conn.documents.get(handle.uri);
-  if (!doc) throw new UserError('file_not_found', `${label} was removed while agent-lsp waited for ${handle.conn.server.displayName}.`);
-  return { handle: { ...handle, doc }, label };
+  if (doc) return { handle: { ...handle, doc }, label };
+  // The document is gone from the server's buffers. A connection that went away took them all
+  // with it: that is its failure (a call's runner asks a new broker once), not a removed file.
+  if (handle.conn.failure) throw handle.conn.failure;
+  // Otherwise it was closed meanwhile (another call) or its file was removed: the disk says which.
+  const again = await ctx.workspace.openDocument(path, args.language_id).catch((err: unknown) => {
+    if (handle.conn.failure) throw handle.conn.failure;
+    throw err;
+  });
+  if (again.conn !== handle.conn) throw new UserError('server_failed', `${handle.conn.server.displayName} was replaced while agent-lsp waited for it; call again.`);
+  return { handle: again, label };
 }
 
 /** Refuses, with a message that says what to use instead, a request the server does not offer. */

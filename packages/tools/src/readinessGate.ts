@@ -30,10 +30,15 @@ export async function awaitReady(conn: LspConnection, args: ReadinessArgs, ctx: 
     return { ready: false, state: snap.state, ...(snap.progress ? { progress: snap.progress } : {}) };
   }
   const timeoutMs = (args.ready_timeout_seconds ?? DEFAULT_READY_TIMEOUT_S) * 1000;
+  // A connection that goes away never becomes ready: the wait ends with its failure (a broker
+  // gone is retried on the next connection by the call's runner), not at the timeout.
+  if (conn.failure) throw conn.failure;
+  const gone = new AbortController();
+  const sub = conn.onCrash((err) => gone.abort(err));
   try {
     await conn.readiness.waitReady({
       timeoutMs,
-      signal: ctx.signal,
+      signal: AbortSignal.any([ctx.signal, gone.signal]),
       onUpdate: (s) => {
         const report: { message: string; percentage?: number } = { message: `${conn.server.displayName}: ${describe(s.progress)}` };
         if (s.progress?.percentage !== undefined) report.percentage = s.progress.percentage;
@@ -46,6 +51,8 @@ export async function awaitReady(conn: LspConnection, args: ReadinessArgs, ctx: 
       return { ready: false, state: err.snapshot.state, ...(err.snapshot.progress ? { progress: err.snapshot.progress } : {}) };
     }
     throw err;
+  } finally {
+    sub.dispose();
   }
 }
 

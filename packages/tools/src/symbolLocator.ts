@@ -3,7 +3,7 @@ import type { DocumentSymbol, SymbolInformation } from 'vscode-languageserver-pr
 import { UserError, uriToPath } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import { isNotReady, openReadyDocument, type ReadyDocument } from './documentQuery.js';
-import { loadEveryProject, workspaceSymbols } from './projectSeeds.js';
+import { loadEveryProject, workspaceSymbols, type ProjectCoverage } from './projectSeeds.js';
 import { awaitReady, type NotReadyResult, type ReadinessArgs } from './readinessGate.js';
 import { closeMatches, modulePrefixes, parseSymbolPath, qualifiedName, resolveSymbolPath, symbolTree, type ParsedSymbolPath, type SymbolNode } from './symbolPath.js';
 import { symbolServers } from './tools/symbols.js';
@@ -42,7 +42,7 @@ const MAX_FILES = 25;
 
 
 /** The workspace index's symbols named like the path's last segment (Go's `Rect.Area` and `(*Rect).Area` included). */
-async function indexedFiles(ctx: ToolContext, conn: LspConnection, last: string, others: string[], projectFiles: readonly string[]): Promise<string[]> {
+async function indexedFiles(ctx: ToolContext, conn: LspConnection, last: string, others: string[], projectFiles: ProjectCoverage): Promise<string[]> {
   const result = await workspaceSymbols(ctx, conn, last, projectFiles);
   const files: string[] = [];
   for (const s of result) {
@@ -67,11 +67,11 @@ export async function findSymbolCandidates(ctx: ToolContext, parsed: ParsedSymbo
   const path = parsed.segments.join('.');
   const files: string[] = [];
   const others: string[] = [];
-  const conns: { conn: LspConnection; projectFiles: string[] }[] = [];
+  const conns: { conn: LspConnection; projectFiles: ProjectCoverage }[] = [];
   for (const server of await symbolServers(ctx, args.language_id)) {
     const conn = await ctx.workspace.connection(server);
     if (!conn.supports('workspace/symbol')) continue;
-    const projectFiles = (await loadEveryProject(ctx, conn)).files;
+    const projectFiles = await loadEveryProject(ctx, conn);
     const notReady = await awaitReady(conn, args, ctx);
     if (notReady) return notReady;
     conns.push({ conn, projectFiles });

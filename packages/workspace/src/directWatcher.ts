@@ -11,8 +11,9 @@ export type WatchState = 'on' | 'degraded';
 
 /**
  * The front's watcher, for the servers it runs itself (direct and passive mode; a broker watches
- * for its own server): the same ignores and the same freshness rule as the broker's. Events are
- * handled in a shared section, whose door resyncs open documents with the disk (never over an
+ * for its own server): the same ignores and the same freshness rule as the broker's, and files
+ * created on disk are opened in the servers at once (see openCreated). Events are handled in a
+ * shared section, whose door resyncs open documents with the disk (never over an
  * overlay of a running evaluation); then the servers hear of every changed file.
  */
 export class DirectModeWatcher implements Disposable {

@@ -212,12 +212,14 @@ export class Workspace implements Disposable {
   async connection(server: ServerDefinition): Promise<LspConnection> {
     const root = this.primaryRoot;
     if (!root) throw new UserError('no_workspace', 'No workspace is set. Call start_lsp with root_dir first.');
-    const existing = this.connections.get(server.id);
-    if (existing) {
+    for (let existing = this.connections.get(server.id); existing; existing = this.connections.get(server.id)) {
       const conn = await existing.catch(() => undefined);
       if (conn?.isAlive) return conn;
+      // Another caller replaced it while we waited (both saw the same dead one): use theirs, not a second new one.
+      if (this.connections.get(server.id) !== existing) continue;
       this.connections.delete(server.id);
       if (conn) this.checkRestartBudget(server);
+      break;
     }
     const base: ConnectOptions = { server, rootDir: root, workspaceFolders: this.roots.list, logger: this.options.logger, section: this.section };
     if (this.scope.length > 0) base.scope = this.scope;
@@ -231,7 +233,9 @@ export class Workspace implements Disposable {
         if (!conn.broker && this.connections.get(server.id) === starting) this.watch(root);
         this.observe(starting, conn);
       },
-      () => this.connections.delete(server.id),
+      () => {
+        if (this.connections.get(server.id) === starting) this.connections.delete(server.id);
+      },
     );
     return starting;
   }

@@ -138,7 +138,8 @@ export const detectChanges = defineTool({
       }
     }
     const order: Record<Risk, number> = { high: 0, medium: 1, low: 2 };
-    symbols.sort((a, b) => order[a.risk] - order[b.risk] || b.non_test_references - a.non_test_references);
+    // A total order, so that pages asked one after another never repeat or skip a symbol.
+    symbols.sort((a, b) => order[a.risk] - order[b.risk] || b.non_test_references - a.non_test_references || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line);
     const p = page(symbols, args.offset, args.limit, 100);
     return {
       ready: true,

@@ -147,12 +147,17 @@ export const getEditingContext = defineTool({
       notes.push(`${conn.server.displayName} has no call hierarchy: what this file calls is not listed.`);
     }
 
+    const imports = importsOf(doc.handle.path, text);
+    // A cut list is said so, in the notes as well as by complete (the text shows the notes).
+    for (const [name, list] of [['outline', outline], ['imports', imports]] as const) {
+      if (list.length > LIST_LIMIT) notes.push(`${name} cut at ${LIST_LIMIT} of ${list.length} entries (list_symbols pages the outline).`);
+    }
     const answer = {
       ready: true,
       file: doc.label,
-      complete: callers.length <= LIST_LIMIT && calls.length <= LIST_LIMIT && outline.length <= LIST_LIMIT,
+      complete: [callers, calls, outline, imports].every((l) => l.length <= LIST_LIMIT),
       outline: cut(outline),
-      imports: cut(importsOf(doc.handle.path, text)),
+      imports: cut(imports),
       callers_total: callers.length,
       callers: cut(callers),
       calls_total: calls.length,
@@ -169,9 +174,10 @@ export const getEditingContext = defineTool({
     const out = [`${r.file} etag ${r.etag}`, 'outline:'];
     for (const s of r.outline ?? []) out.push(`${s.container ? '    ' : '  '}${s.kind} ${s.name} ${s.line}-${s.end_line}`);
     out.push(`imports (${r.imports?.length ?? 0}):`, ...(r.imports ?? []).map((i) => `  ${i.line}: ${i.text}`));
-    out.push(`used from other files (${r.callers_total ?? 0}):`);
+    const shown = (total: number | undefined, list: readonly unknown[] | undefined) => ((total ?? 0) > (list?.length ?? 0) ? `${total ?? 0}, first ${list?.length ?? 0} shown` : `${total ?? 0}`);
+    out.push(`used from other files (${shown(r.callers_total, r.callers)}${(r.callers_total ?? 0) > (r.callers?.length ?? 0) ? '; find_references pages them all' : ''}):`);
     for (const c of r.callers ?? []) out.push(`  ${c.symbol} ← ${c.user ?? '<module>'} ${c.file}:${c.line}:${c.column}${c.test ? ' (test)' : ''}`);
-    out.push(`calls (${r.calls_total ?? 0}):`, ...(r.calls ?? []).map((c) => `  ${c.from} → ${c.name} ${c.file}:${c.line}:${c.column}`));
+    out.push(`calls (${shown(r.calls_total, r.calls)}):`, ...(r.calls ?? []).map((c) => `  ${c.from} → ${c.name} ${c.file}:${c.line}:${c.column}`));
     for (const n of r.notes ?? []) out.push(`NOTE: ${n}`);
     return out.join('\n');
   },

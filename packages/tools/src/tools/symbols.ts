@@ -254,17 +254,14 @@ export const findSymbol = defineTool({
       throw new UserError('invalid_argument', `Unknown kind "${args.kind}". Use one of: ${SYMBOL_KIND_NAMES.join(', ')}.`);
     }
     const servers = await symbolServers(ctx, args.language_id);
-    // Projects of a server that answers only for loaded projects and were too many to load.
-    let unloadedProjects = 0;
     const asked = await fanOut<FoundSymbol[], NotReadyResult>(
       servers,
       (server) => ctx.workspace.connection(server),
       async (conn) => {
         const projects = await loadEveryProject(ctx, conn);
-        unloadedProjects += projects.unloaded;
         const notReady = await awaitReady(conn, args, ctx);
         if (notReady) return { stop: notReady };
-        const result = await workspaceSymbols(ctx, conn, args.query, projects.files);
+        const result = await workspaceSymbols(ctx, conn, args.query, projects);
         return { value: foundSymbols(ctx, conn, result, args) };
       },
       ctx.signal,
@@ -279,7 +276,7 @@ export const findSymbol = defineTool({
     const withHover = args.detail_level === 'hover';
     const p = page(all, args.offset, args.limit, withHover ? 20 : 100);
     if (withHover) await addHovers(ctx, p.items);
-    const complete = p.complete && asked.allAnswered && unloadedProjects === 0;
+    const complete = p.complete && asked.allAnswered;
     return { ready: true, total: p.total, complete, offset: p.offset, limit: p.limit, returned: p.returned, servers: asked.servers, symbols: p.items };
   },
   text: (r) => {
