@@ -205,6 +205,10 @@ export class Broker implements BrokerHost, LeaseHost {
     return conn;
   }
 
+  watching(): boolean {
+    return this.watcher !== undefined && !this.watcher.degraded;
+  }
+
   private statusParams(): BrokerStatusParams {
     const { state, isReady: ready, progress, connection } = this.instance;
     const out: BrokerStatusParams = { state: this.stopping ? 'stopping' : state, ready: ready && !this.stopping };

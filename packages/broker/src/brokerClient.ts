@@ -20,6 +20,8 @@ import type {
 import {
   BrokerAcquireRequest,
   BrokerDocumentStatusRequest,
+  BrokerEpochRequest,
+  type BrokerEpochResult,
   BrokerEvictRequest,
   BrokerReleaseRequest,
   BrokerRenewRequest,
@@ -212,6 +214,15 @@ export class BrokerClient {
     });
     rpc.onRequest(BrokerStatsRequest.type, () => host.lease.stats());
     rpc.onRequest(BrokerDocumentStatusRequest.type, (p) => ({ otherTexts: host.documents.otherTexts(id, p.uri) }));
+    // After this client's earlier messages and the watcher's news, like a forwarded request.
+    rpc.onRequest(BrokerEpochRequest.type, async () => {
+      let result: BrokerEpochResult = { epoch: 0, watching: false };
+      await this.dispatch(async () => {
+        const server = await host.serverForRequest();
+        result = { epoch: server.changeEpoch, ...(server.pid !== undefined ? { serverPid: server.pid } : {}), watching: host.watching() };
+      });
+      return result;
+    });
     // In this client's order, and not in the middle of another client's exclusive section.
     rpc.onRequest(BrokerRestartServerRequest.type, async () => {
       let result: BrokerRestartServerResult = {};

@@ -15,6 +15,8 @@ export interface BrokerHost {
   server(): Promise<LspConnection>;
   /** The server for a client's request: first in step with the disk (watcher news, documents no client holds). */
   serverForRequest(): Promise<LspConnection>;
+  /** Whether the watcher sees outside edits (false past the OS's watch limit). */
+  watching(): boolean;
   experimental(): AgentLspExperimental;
   touch(): void;
   /** A client said who it is (initialize): daemon.json lists it. */

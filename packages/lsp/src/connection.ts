@@ -1,6 +1,6 @@
 import { ResponseError, createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection, type NotificationType, type RequestType, type RequestType0 } from 'vscode-jsonrpc/node';
 import type { InitializeResult, LogMessageParams, ServerCapabilities } from 'vscode-languageserver-protocol';
-import { AGENT_LSP_VERSION, BrokerRestartServerRequest, BrokerStatusNotification, DisposableStore, Emitter, ErrorCodes, pathToUri, WireError, type AgentLspExperimental, type Disposable } from '@agent-lsp/protocol';
+import { AGENT_LSP_VERSION, BrokerEpochRequest, BrokerRestartServerRequest, type BrokerEpochResult, BrokerStatusNotification, DisposableStore, Emitter, ErrorCodes, pathToUri, WireError, type AgentLspExperimental, type Disposable } from '@agent-lsp/protocol';
 import { LocalExclusiveAccess, type ExclusiveAccess, type ExclusiveOptions } from './exclusiveAccess.js';
 import { CLIENT_CAPABILITIES } from './clientCapabilities.js';
 import { DiagnosticsCollector } from './diagnostics.js';
@@ -222,6 +222,15 @@ export class LspConnection implements Disposable {
     const result = await this.request(BrokerRestartServerRequest.type, null);
     this.peerServerPid = result.pid;
     return true;
+  }
+
+  /**
+   * Where a broker runs the server: its change count for the server, after the broker has passed on
+   * what its watcher saw (see BrokerEpochRequest). Undefined when the peer is the server itself.
+   */
+  async brokerEpoch(signal?: AbortSignal): Promise<BrokerEpochResult | undefined> {
+    if (!this.broker) return undefined;
+    return this.request(BrokerEpochRequest.type, null, signal ? { signal } : {});
   }
 
   /**

@@ -13,3 +13,4 @@ export * from './documentStatus.js';
 export * from './agentLspEvents.js';
 export * from './startupMarks.js';
 export * from './brokerEvict.js';
+export * from './brokerEpoch.js';

@@ -91,6 +91,7 @@ export class Workspace implements Disposable {
       enabled: options.prefetch ?? true,
       logger: options.logger,
       shared: (fn) => this.section.shared(fn),
+      directWatching: () => this.watching === 'on',
       ...(options.prefetchStateFile ? { transitionsFile: options.prefetchStateFile } : {}),
     });
   }

@@ -1,6 +1,4 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
-import { WorkspaceWatcher } from '@agent-lsp/broker';
 import type { LspConnection, Logger } from '@agent-lsp/lsp';
 import { AdaptiveThreshold } from './adaptiveThreshold.js';
 import { answerStatus, LearnedTransitions } from './learnedTransitions.js';
@@ -23,18 +21,13 @@ export interface PrefetcherOptions {
   speculationTimeoutMs?: number;
   /** Where the learned transitions of a workspace root are kept (in memory only when absent). */
   transitionsFile?: (root: string) => string | undefined;
+  /**
+   * Whether the front's own watcher sees outside edits for the servers it runs itself (direct
+   * mode): its news reaches those servers as notifications at every section's door, which move
+   * their connection's epoch. Where a broker runs the server, the broker's count is asked instead.
+   */
+  directWatching: () => boolean;
 }
-
-/**
- * How long after a file event the epoch moves once more. Where a broker runs the server, its own
- * watcher tells the server of the same event, maybe a little later than ours told us: an answer
- * asked in between may predate the server's news yet be stored under the new epoch. The second
- * move makes such an answer unreachable once the server surely knows.
- */
-const TRAILING_BUMP_MS = 1_000;
-
-/** The name atomicTempPath gives the temporary file of an atomic write. */
-const ATOMIC_TEMP = /\/\.[^/]+\.agent-lsp-\d+-[0-9a-f]{8}\.tmp$/;
 
 /** Agent queries after which a speculation nobody used counts as wasted (for the threshold). */
 const USE_WITHIN_QUERIES = 3;
@@ -62,9 +55,10 @@ const RULE_FAILING = 0.15;
  * Freshness: a key holds the connection, the method, the normalized params and the state the
  * answer was computed on — the document's version for single-document methods, otherwise the
  * workspace epoch: the connection's count of state-changing notifications (every didOpen,
- * didChange, didClose, watched-file event, whoever sent it through this front) plus this
- * prefetcher's own count of file events on disk (its watcher covers files no server holds open,
- * also where a broker watches for its server). Both only grow, so an answer computed before any
+ * didChange, didClose, watched-file event this front sent: in direct mode that includes what the
+ * front's watcher saw, passed on at each section's door) and, where a broker runs the server, the
+ * broker's own count for it, asked before each lookup (BrokerEpochRequest: it covers the broker
+ * watcher's news and every other client's edits). Both only grow, so an answer computed before any
  * change can never be found again after it. Lookups happen where the tool sends its query, after
  * the tool call's own disk resync.
  */
@@ -75,14 +69,13 @@ export class Prefetcher {
   /** The connections queries were asked on (a crashed one leaves). */
   private readonly connections = new Set<LspConnection>();
   private nextId = 1;
-  private diskEpoch = 0;
-  private watcher: WorkspaceWatcher | undefined;
+  /** Each broker connection's count, as last asked (see refreshEpoch). */
+  private readonly brokerEpochs = new WeakMap<LspConnection, string>();
   private watchedRoot: string | undefined;
   private inFlight = 0;
   /** Writes whose follow-up diagnostics are still being chosen (counted as in flight in the stats). */
   private planning = 0;
   private multiRoot = false;
-  private trailingBump: NodeJS.Timeout | undefined;
   /** The listener of the tool call running in this async context (the audit log's mark). */
   private readonly served = new AsyncLocalStorage<CallScope>();
   /** Speculations decided during a tool call, waiting for its answer to go out first. */
@@ -117,36 +110,23 @@ export class Prefetcher {
   }
 
   /**
-   * Starts (or moves) the disk watcher that moves the epoch on outside edits of files nobody holds
-   * open. It watches one root: with more workspace folders the cache stands aside (every query
+   * The workspace's root (and how many folders it has). The watchers, the front's and the
+   * brokers', see the root only: with more workspace folders the cache stands aside (every query
    * goes to the server), since edits in the others would go unseen.
    */
   watch(root: string | undefined, folderCount = 1): void {
     this.multiRoot = folderCount > 1;
     if (this.multiRoot && this.cache.size > 0) this.clear();
     if (!this.options.enabled || root === this.watchedRoot) return;
-    this.watcher?.dispose();
-    this.watcher = undefined;
     this.watchedRoot = root;
     this.transitions.save();
     this.transitions = new LearnedTransitions(root ? this.options.transitionsFile?.(root) : undefined);
-    if (!root) return;
-    const w = new WorkspaceWatcher({ root, logger: this.options.logger, onChanges: (changes) => this.diskChanged(changes) });
-    try {
-      w.start();
-      this.watcher = w;
-    } catch (err) {
-      this.options.logger.warn(`prefetch: could not watch ${root} (${(err as Error).message}); the cache is off`);
-    }
+    this.clear();
   }
 
   /** Runs a tool call; `onServed` hears of each of its queries answered from the cache or joined. */
   observe<T>(onServed: () => void, fn: () => Promise<T>): Promise<T> {
-    // File events the OS reported before the call arrived are taken in while the call resyncs its
-    // documents, instead of one after the other at its first query.
-    const flushed = this.options.enabled && this.watcher ? this.flushDisk() : undefined;
-    flushed?.catch(() => undefined);
-    const scope: CallScope = { onServed, deferred: [], closed: false, flushed };
+    const scope: CallScope = { onServed, deferred: [], closed: false };
     return this.served.run(scope, fn).finally(() => {
       scope.closed = true;
       // The agent's answer is serialized and sent first; the guesses for its next call follow.
@@ -157,8 +137,7 @@ export class Prefetcher {
   /** A read-only query of a tool call: from the cache, joined to one on its way, or sent. */
   async request<R>(conn: LspConnection, method: string, params: unknown, signal: AbortSignal, timeoutMs?: number): Promise<R> {
     const options = timeoutMs === undefined ? { signal } : { signal, timeoutMs };
-    if (!this.usable(conn, method)) return conn.request<R>(method, params, options);
-    await (this.served.getStore()?.flushed ?? this.flushDisk());
+    if (!this.usable(conn, method) || !(await this.refreshEpoch(conn, signal))) return conn.request<R>(method, params, options);
     this.noteAgentQuery(method, params);
     const key = this.keyOf(conn, method, params);
     this.agentQueries++;
@@ -224,7 +203,7 @@ export class Prefetcher {
    * section's resync, so a change the call left on disk only counts too.
    */
   afterWrite(conns: readonly LspConnection[], before: DocumentVersions): void {
-    if (!this.options.enabled || this.multiRoot || !this.watcher) return;
+    if (!this.options.enabled || this.multiRoot) return;
     this.planning++;
     void this.options
       .shared(() => Promise.resolve(diagnosticsAfterWrite(conns, before)))
@@ -278,53 +257,30 @@ export class Prefetcher {
   dispose(): void {
     this.transitions.save();
     this.clear();
-    clearTimeout(this.trailingBump);
-    this.watcher?.dispose();
-    this.watcher = undefined;
     this.watchedRoot = undefined;
     this.transitions = new LearnedTransitions();
   }
 
   private usable(conn: LspConnection, method: string): boolean {
-    return this.options.enabled && !this.multiRoot && this.watcher !== undefined && !this.watcher.degraded && canSpeculate(method) && conn.isAlive;
-  }
-
-  /** File events the OS already reported move the epoch before a key is made (see WorkspaceWatcher.flush). */
-  private flushDisk(): Promise<void> {
-    return this.watcher?.flush((changes) => this.diskChanged(changes)) ?? Promise.resolve();
+    return this.options.enabled && !this.multiRoot && canSpeculate(method) && conn.isAlive;
   }
 
   /**
-   * Files changed on disk. A change of a file every server holds open for this front leaves the
-   * epoch alone: a server reads an open document from its buffer, never from the disk, and the
-   * buffer is brought in step with the disk at the start of the next tool call or speculation
-   * (a didChange, which moves the connection's epoch). So a write through the tools does not make
-   * the speculations launched after it (the diagnostics it calls for) unreachable a moment later.
-   * (An atomic write replaces the file: it may be reported as created.) A deletion always moves it,
-   * and so does any event of a file some server does not hold open. The temporary files of
-   * agent-lsp's own atomic writes (atomicFile.ts), gone at once, are not news to anyone.
+   * Brings the epoch of a connection up to the moment: a broker is asked for its count (it first
+   * passes on what its watcher saw); a server this front runs was told of the front watcher's news
+   * at the section's door. False when outside edits could go unseen (no watcher, or past the OS's
+   * watch limit, or a broker that cannot say): then nothing is served from or stored in the cache.
    */
-  private diskChanged(changes: readonly FileEvent[]): void {
-    const relevant = changes.filter((c) => !ATOMIC_TEMP.test(c.uri));
-    if (changes.length > 0 && relevant.every((c) => c.type !== FileChangeType.Deleted && this.openEverywhere(c.uri))) return;
-    this.diskEpoch++;
-    clearTimeout(this.trailingBump);
-    this.trailingBump = setTimeout(() => this.diskEpoch++, TRAILING_BUMP_MS);
-    this.trailingBump.unref();
-  }
-
-  /** Whether every live connection holds this file open (then its server never reads it from disk). */
-  private openEverywhere(uri: string): boolean {
-    let live = 0;
-    for (const conn of this.connections) {
-      if (!conn.isAlive) {
-        this.connections.delete(conn);
-        continue;
-      }
-      live++;
-      if (!conn.documents.get(uri)) return false;
+  private async refreshEpoch(conn: LspConnection, signal?: AbortSignal): Promise<boolean> {
+    if (!conn.broker) return this.options.directWatching();
+    try {
+      const answer = await conn.brokerEpoch(signal);
+      if (!answer?.watching) return false;
+      this.brokerEpochs.set(conn, `${answer.serverPid ?? ''}:${answer.epoch}`);
+      return true;
+    } catch {
+      return false;
     }
-    return live > 0;
   }
 
   private connectionId(conn: LspConnection): string {
@@ -346,7 +302,7 @@ export class Prefetcher {
     const connection = this.connectionId(conn);
     const uri = documentOf(params);
     const doc = uri ? conn.documents.get(uri) : undefined;
-    const state = dependsOnOneDocument(method) && doc ? `doc:${doc.version}` : `ws:${conn.changeEpoch}:${this.diskEpoch}`;
+    const state = dependsOnOneDocument(method) && doc ? `doc:${doc.version}` : `ws:${conn.changeEpoch}:${this.brokerEpochs.get(conn) ?? ''}`;
     return queryKey({ connection, method, params, state });
   }
 
@@ -508,7 +464,7 @@ export class Prefetcher {
     try {
       await this.options.shared(async () => {
         if (!conn.isAlive || !conn.supports(p.method) || !this.agentHolds(conn, p.params)) return;
-        await this.flushDisk();
+        if (!(await this.refreshEpoch(conn))) return;
         const key = this.keyOf(conn, p.method, p.params);
         if (this.cache.has(key)) return;
         const entry = this.begin(conn, key, p.method, p.rule);
@@ -558,8 +514,6 @@ interface CallScope {
   /** Speculations to launch once the call has answered. */
   deferred: (() => void)[];
   closed: boolean;
-  /** The disk watcher's flush started when the call arrived. */
-  flushed: Promise<void> | undefined;
 }
 
 function definedOnly(o: PrefetcherOptions): Partial<typeof DEFAULTS> {
