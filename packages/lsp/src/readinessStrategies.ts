@@ -1,4 +1,5 @@
 import { BrokerStatusNotification, DisposableStore, toDisposable, type BrokerStatusParams, type Disposable } from '@agent-lsp/protocol';
+import { cclsReadiness } from './cclsReadiness.js';
 import { clangdReadiness } from './clangdReadiness.js';
 import type { LspConnection } from './connection.js';
 import { canaryReadiness, progressReadiness } from './progressReadiness.js';
@@ -16,6 +17,7 @@ const FAMILIES: Record<ReadinessStrategy, ReadinessFamily> = {
   tsgo: tsgoReadiness,
   progress: progressReadiness,
   clangd: clangdReadiness,
+  ccls: cclsReadiness,
   canary: canaryReadiness,
 };
 

@@ -3,7 +3,7 @@
  * (the Python interpreter depends on it) into a concrete command and settings.
  */
 /** Every readiness strategy, as a server config may name one. */
-export const READINESS_STRATEGIES = ['pyright', 'tsserver', 'tsgo', 'progress', 'clangd', 'canary'] as const;
+export const READINESS_STRATEGIES = ['pyright', 'tsserver', 'tsgo', 'progress', 'clangd', 'ccls', 'canary'] as const;
 
 export type ReadinessStrategy =
   /** pyright: complete answers once it logs "Found N source files". */
@@ -19,6 +19,8 @@ export type ReadinessStrategy =
    * indexes in the background; without a compilation database it knows only opened files.
    */
   | 'clangd'
+  /** ccls: it indexes its whole project in the background and says so only when asked ($ccls/info). */
+  | 'ccls'
   /** Anything else: a canary request answers. */
   | 'canary';
 
