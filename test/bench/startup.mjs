@@ -284,9 +284,9 @@ const BEFORE = `Before (commit 93194f6, the ES module bundle in chunks without c
 `;
 
 /** What the figures above say (written from the runs of 2026-11-23; see the tables for this run's). */
-const FINDINGS = `What each lever bought. The machine was shared and loaded (load average 15–20 on 2 cores), so the
-wall times above are only indicative; the front's CPU time to the answer compares best. Before →
-after: python-basic 380 → 260 ms, the stdlib 1370 → 1070 ms, effect 630 → 500 ms. On the fixture,
+const FINDINGS = `What each lever bought, measured while the machine was shared and loaded (load average 15–20 on 2
+cores, like the "Before" table; this run's tables above are from a quiet machine): the front's CPU
+time to the answer compares best. Before → after: python-basic 380 → 260 ms, the stdlib 1370 → 1070 ms, effect 630 → 500 ms. On the fixture,
 measured side by side: the ES module bundle in chunks 430 ms, the CommonJS bundle without cache
 360 ms, with the code cache 260 ms (parsing and compiling 1.5 MB of JavaScript became a ~13 ms
 deserialization of a 2.2 MB cache). Loading the HTTP transport (hono, undici, http2) only for
