@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { QueryCache, type CacheEntry } from './queryCache.js';
 import { normalizedParams, queryKey } from './queryKey.js';
 
-const entry = (key: string, bytes = 10): CacheEntry => ({ key, connection: 'c1', method: 'm', rule: 'r', startedAt: 0, settled: true, value: key, durationMs: 5, bytes, used: false, joined: false });
+const entry = (key: string, bytes = 10, startedAt = Date.now()): CacheEntry => ({ key, connection: 'c1', method: 'm', rule: 'r', startedAt, settled: true, value: key, durationMs: 5, bytes, used: false, joined: false });
 
 describe('query keys', () => {
   it('ignore key order and undefined members, but not values', () => {
@@ -24,6 +24,19 @@ describe('query keys', () => {
 });
 
 describe('QueryCache', () => {
+  it('stops serving a settled answer past its backstop age, and drops it', () => {
+    let now = 1_000_000;
+    const evicted: string[] = [];
+    const c = new QueryCache({ maxEntries: 10, maxBytes: 1000, maxAgeMs: 60_000 }, (e) => evicted.push(e.key), () => now);
+    c.add(entry('a', 10, now));
+    now += 60_000;
+    expect(c.get('a')?.value).toBe('a');
+    now += 1;
+    expect(c.get('a')).toBeUndefined();
+    expect(c.has('a')).toBe(false);
+    expect(evicted).toEqual(['a']);
+  });
+
   it('evicts the least recently used entry past the entry limit, and reports it', () => {
     const evicted: string[] = [];
     const c = new QueryCache({ maxEntries: 2, maxBytes: 1000 }, (e) => evicted.push(e.key));

@@ -30,7 +30,15 @@ export interface CacheEntry {
 export interface CacheLimits {
   maxEntries: number;
   maxBytes: number;
+  /**
+   * Age (ms since its request started) past which a settled answer is not served. Only a backstop:
+   * keys already carry the state an answer was computed on.
+   */
+  maxAgeMs?: number;
 }
+
+/** The default backstop age of a cached answer. */
+export const DEFAULT_MAX_AGE_MS = 10 * 60_000;
 
 /**
  * Least-recently-used store of answers, bounded in entries and in bytes (of the JSON of the
@@ -43,6 +51,7 @@ export class QueryCache {
   constructor(
     private readonly limits: CacheLimits,
     private readonly onEvict: (entry: CacheEntry) => void = () => undefined,
+    private readonly clock: () => number = Date.now,
   ) {}
 
   get size(): number {
@@ -53,10 +62,14 @@ export class QueryCache {
     return this.bytes;
   }
 
-  /** The entry, made most recently used. */
+  /** The entry, made most recently used; a settled one older than `maxAgeMs` leaves instead. */
   get(key: string): CacheEntry | undefined {
     const e = this.entries.get(key);
     if (!e) return undefined;
+    if (e.settled && this.clock() - e.startedAt > (this.limits.maxAgeMs ?? DEFAULT_MAX_AGE_MS)) {
+      this.remove(key);
+      return undefined;
+    }
     this.entries.delete(key);
     this.entries.set(key, e);
     return e;
