@@ -1,18 +1,14 @@
 // Read-your-writes for analysis tools: between two calls files are written on disk outside
 // agent-lsp (lines inserted, a new caller, a new test file); the second answer must describe the
 // disk, not the server's older buffers. In direct mode and through a broker.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerTestScope } from '../helpers/brokers.js';
-import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
+import { ok, type AgentLspClient } from '../helpers/mcpClient.js';
+import { FRONT_MODES, frontIn, OutsideEdits } from '../helpers/outsideEdits.js';
 
 const INSERTED = '// one\n// two\n// three\n';
-
-const MODES = [
-  { mode: 'direct mode (--daemon never)', daemon: false },
-  { mode: 'through a broker', daemon: true },
-];
 
 interface Token {
   line: number;
@@ -21,27 +17,15 @@ interface Token {
   text: string;
 }
 
-describe.each(MODES)('outside edits between two analysis calls, $mode', ({ daemon }) => {
+describe.each(FRONT_MODES)('outside edits between two analysis calls, $mode', ({ daemon }) => {
   const scope = new BrokerTestScope();
   let agent: AgentLspClient;
   let root: string;
-  const file = (rel: string) => join(root, rel);
-  const original = new Map<string, string>();
-  const created: string[] = [];
-
-  function write(rel: string, text: string): void {
-    if (!original.has(rel)) original.set(rel, readFileSync(file(rel), 'utf8'));
-    writeFileSync(file(rel), text);
-  }
-  function create(rel: string, text: string): void {
-    created.push(rel);
-    writeFileSync(file(rel), text);
-  }
-  function restore(): void {
-    for (const [rel, text] of original) writeFileSync(file(rel), text);
-    original.clear();
-    for (const rel of created.splice(0)) rmSync(file(rel), { force: true });
-  }
+  const edits = new OutsideEdits(() => root);
+  const file = (rel: string) => edits.path(rel);
+  const write = (rel: string, text: string) => edits.write(rel, text);
+  const create = (rel: string, text: string) => edits.create(rel, text);
+  const restore = () => edits.restore();
   /** The text at a 1-based line and column of a file on disk, `length` characters long. */
   function textAt(rel: string, line: number, column: number, length: number): string {
     const lineText = readFileSync(file(rel), 'utf8').split('\n')[line - 1] ?? '';
@@ -51,11 +35,7 @@ describe.each(MODES)('outside edits between two analysis calls, $mode', ({ daemo
   beforeAll(async () => {
     const home = scope.home();
     root = join(scope.root('ts-basic'), 'ts-basic');
-    if (daemon) agent = await scope.front(home);
-    else {
-      agent = await startAgentLsp({ env: { AGENT_LSP_HOME: home } });
-      scope.fronts.push(agent);
-    }
+    agent = await frontIn(scope, home, daemon);
     ok(await agent.call('start_lsp', { root_dir: root, language_id: 'typescript' }));
   });
   afterAll(async () => {

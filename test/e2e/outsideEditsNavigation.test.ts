@@ -2,11 +2,12 @@
 // agent-lsp (lines inserted above a symbol, a function renamed, a new file using a symbol); the
 // second answer must describe the disk, not the server's older buffers. In direct mode and
 // through a broker (each server keeps its own copies of open and closed files).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerTestScope } from '../helpers/brokers.js';
-import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
+import { ok, type AgentLspClient } from '../helpers/mcpClient.js';
+import { FRONT_MODES, frontIn, OutsideEdits } from '../helpers/outsideEdits.js';
 import { positionOf } from '../helpers/text.js';
 
 const INSERTED = '// one\n// two\n// three\n';
@@ -17,40 +18,24 @@ interface Loc {
   column: number;
 }
 
-const MODES = [
-  { mode: 'direct mode (--daemon never)', daemon: false },
-  { mode: 'through a broker', daemon: true },
-];
-
-describe.each(MODES)('outside edits between two navigation calls, $mode', ({ daemon }) => {
+describe.each(FRONT_MODES)('outside edits between two navigation calls, $mode', ({ daemon }) => {
   const scope = new BrokerTestScope();
   let agent: AgentLspClient;
   let root: string;
-  const file = (rel: string) => join(root, rel);
-  const original = new Map<string, string>();
-
-  /** Writes a file as an editor or `sed -i` would, remembering what to put back. */
-  function write(rel: string, text: string): void {
-    if (!original.has(rel)) original.set(rel, readFileSync(file(rel), 'utf8'));
-    writeFileSync(file(rel), text);
-  }
+  const edits = new OutsideEdits(() => root);
+  const file = (rel: string) => edits.path(rel);
+  const write = (rel: string, text: string) => edits.write(rel, text);
+  const create = (rel: string, text: string) => edits.create(rel, text);
+  const restore = () => edits.restore();
   /** The 1-based lines of a file on disk that contain `needle`. */
   function linesOf(rel: string, needle: string): number[] {
     return readFileSync(file(rel), 'utf8').split('\n').flatMap((l, i) => (l.includes(needle) ? [i + 1] : []));
-  }
-  function restore(): void {
-    for (const [rel, text] of original) writeFileSync(file(rel), text);
-    original.clear();
   }
 
   beforeAll(async () => {
     const home = scope.home();
     root = join(scope.root('ts-basic'), 'ts-basic');
-    if (daemon) agent = await scope.front(home);
-    else {
-      agent = await startAgentLsp({ env: { AGENT_LSP_HOME: home } });
-      scope.fronts.push(agent);
-    }
+    agent = await frontIn(scope, home, daemon);
     ok(await agent.call('start_lsp', { root_dir: root, language_id: 'typescript' }));
   });
   afterAll(async () => {
@@ -69,7 +54,7 @@ describe.each(MODES)('outside edits between two navigation calls, $mode', ({ dae
     ]);
     try {
       write('src/shapes.ts', INSERTED + readFileSync(file('src/shapes.ts'), 'utf8'));
-      writeFileSync(file('src/triangle.ts'), "import type { Shape } from './shapes.js';\n\nexport class Triangle implements Shape {\n  area(): number {\n    return 0;\n  }\n}\n");
+      create('src/triangle.ts', "import type { Shape } from './shapes.js';\n\nexport class Triangle implements Shape {\n  area(): number {\n    return 0;\n  }\n}\n");
       expect(await ask()).toEqual([
         { name: 'Circle', file: 'src/shapes.ts', line: before[0]!.line + 3 },
         { name: 'Square', file: 'src/shapes.ts', line: before[1]!.line + 3 },
@@ -77,7 +62,6 @@ describe.each(MODES)('outside edits between two navigation calls, $mode', ({ dae
       ]);
     } finally {
       restore();
-      rmSync(file('src/triangle.ts'), { force: true });
     }
   });
 
@@ -135,7 +119,7 @@ describe.each(MODES)('outside edits between two navigation calls, $mode', ({ dae
     const before = await ask();
     expect(before.refs.some((r) => r.startsWith('src/report.ts'))).toBe(false);
     try {
-      writeFileSync(file('src/report.ts'), "import { totalArea } from './shapes.js';\n\nexport function emptyReport(): number {\n  return totalArea([]);\n}\n");
+      create('src/report.ts', "import { totalArea } from './shapes.js';\n\nexport function emptyReport(): number {\n  return totalArea([]);\n}\n");
       write('src/shapes.ts', INSERTED + readFileSync(file('src/shapes.ts'), 'utf8'));
       const after = await ask();
       expect(after.total).toBe(before.total + 2);
@@ -144,7 +128,6 @@ describe.each(MODES)('outside edits between two navigation calls, $mode', ({ dae
       expect(after.definition).toBe((before.definition ?? 0) + 3);
     } finally {
       restore();
-      rmSync(file('src/report.ts'), { force: true });
     }
   });
 });

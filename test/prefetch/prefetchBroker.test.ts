@@ -5,15 +5,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerTestScope, EXPECTED_REFERENCES, PYTHON_DISTANCE } from '../helpers/brokers.js';
+import { speculationStats as stats } from '../helpers/speculation.js';
 import { ok, type AgentLspClient } from '../helpers/mcpClient.js';
 
 const scope = new BrokerTestScope();
-
-type Stats = { hits: number; partial_hits: number; misses: number; in_flight: number; enabled: boolean };
-
-async function stats(agent: AgentLspClient): Promise<Stats> {
-  return ok(await agent.call('get_speculation_stats', {})) as unknown as Stats;
-}
 
 async function settled(agent: AgentLspClient): Promise<void> {
   for (let i = 0; i < 600 && (await stats(agent)).in_flight > 0; i++) await new Promise((r) => setTimeout(r, 50));

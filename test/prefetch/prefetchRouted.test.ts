@@ -10,27 +10,13 @@ import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { speculationStats as stats, think } from '../helpers/speculation.js';
 import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
 import { FIXTURES } from '../helpers/paths.js';
-
-type Stats = { hits: number; partial_hits: number; misses: number; in_flight: number; rules: Record<string, { hits: number; launched: number }> };
 
 interface Front {
   agent: AgentLspClient;
   root: string;
-}
-
-async function stats(agent: AgentLspClient): Promise<Stats> {
-  return ok(await agent.call('get_speculation_stats', {})) as Stats;
-}
-
-/** The agent's think time: until no speculation is on its way. */
-async function think(agent: AgentLspClient): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if ((await stats(agent)).in_flight === 0) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('speculations never settled');
 }
 
 async function front(prefetch: 'on' | 'off'): Promise<Front> {
