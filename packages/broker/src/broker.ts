@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import lockfile from 'proper-lockfile';
 import { AGENT_LSP_PROTOCOL_VERSION, AGENT_LSP_VERSION, uriToPath, BrokerStatusNotification, type AgentLspExperimental, type BrokerRestartServerResult, type BrokerStatusParams } from '@agent-lsp/protocol';
@@ -170,18 +170,12 @@ export class Broker implements BrokerHost, LeaseHost {
         return this.documents
           .diskChanged(changes.map((c) => c.uri))
           .finally(() => this.instance.connection?.notify('workspace/didChangeWatchedFiles', { changes }))
-          .then(() => this.documents.openCreated(created, (uri) => this.languageOf(uri)));
+          .then(() => this.documents.openCreated(created, this.options.server));
       },
     });
     this.watcher.start();
     await stopped;
     return 'stopped';
-  }
-
-  /** The language id this broker's server gives a file, by its extension; undefined for others. */
-  private languageOf(uri: string): string | undefined {
-    const path = uriToPath(uri);
-    return path === undefined ? undefined : this.options.server.extensions[extname(path).toLowerCase()];
   }
 
   /** The server, once started. */

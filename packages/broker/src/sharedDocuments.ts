@@ -4,13 +4,11 @@ import type {
   DidOpenTextDocumentParams,
 } from 'vscode-languageserver-protocol';
 import { applyTextEdits, uriToPath } from '@agent-lsp/protocol';
-import { mayHaveChangedSync, readDiskText, syncWithDisk, type DocumentStore } from '@agent-lsp/lsp';
+import { mayHaveChangedSync, openCreatedFiles, syncWithDisk, type DocumentStore, type ServerDefinition } from '@agent-lsp/lsp';
 
 const LINGER_MS = 5 * 60_000;
 /** Up to this many unheld documents are stat'ed synchronously before a request (see refreshUnheld). */
 const SYNC_STAT_MAX = 64;
-/** Files created on disk opened in the server at once, per batch of watcher events. */
-const MAX_OPENED_CREATED = 64;
 
 export interface ClientDocument {
   languageId: string;
@@ -270,27 +268,18 @@ export class SharedDocuments {
   }
 
   /**
-   * Files just created on disk, of the server's languages (`languageOf`): each is opened in the
-   * server with its disk text and left to linger like a released document. A server learns of a
-   * new file from workspace/didChangeWatchedFiles only lazily (tsserver re-reads a project's file
-   * list on a timer, a quarter second later), so a query right after the creation would be
-   * answered without it; an open document is part of the program at once.
+   * Files just created on disk, opened in the server at once (openCreatedFiles) and left to linger
+   * like a released document.
    */
-  async openCreated(uris: readonly string[], languageOf: (uri: string) => string | undefined): Promise<void> {
+  async openCreated(uris: readonly string[], server: Pick<ServerDefinition, 'extensions'>): Promise<void> {
     const store = this.server();
     if (!store) return;
-    const fresh = uris.filter((uri) => store.get(uri) === undefined && this.holders(uri).length === 0 && languageOf(uri) !== undefined);
-    await Promise.all(
-      fresh.slice(0, MAX_OPENED_CREATED).map(async (uri) => {
-        const path = uriToPath(uri);
-        const file = path === undefined ? undefined : await readDiskText(path).catch(() => undefined);
-        if (!file || store.get(uri) !== undefined || this.holders(uri).length > 0) return;
-        store.sync(uri, languageOf(uri) as string, file.text, { internal: true, disk: file.state });
-        this.linger(uri);
-        this.onSynced(uri);
-      }),
-    );
+    for (const uri of await openCreatedFiles(store, server, uris)) {
+      this.linger(uri);
+      this.onSynced(uri);
+    }
   }
+
 
   private synced(resynced: readonly string[], closed: readonly string[]): void {
     for (const uri of closed) this.stopLingering(uri);

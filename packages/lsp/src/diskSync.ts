@@ -1,6 +1,11 @@
+import { extname } from 'node:path';
 import { uriToPath } from '@agent-lsp/protocol';
 import { mayHaveChanged, readDiskText, type DiskFile } from './diskText.js';
 import type { DocumentStore } from './documents.js';
+import type { ServerDefinition } from './serverProfile.js';
+
+/** Files created on disk opened in a server at once, per batch of watcher events. */
+export const MAX_OPENED_CREATED = 64;
 
 export interface DiskSyncOptions {
   /**
@@ -71,4 +76,31 @@ async function syncOne(store: DocumentStore, uri: string, options: DiskSyncOptio
   if (!ours) return;
   store.sync(uri, now.languageId, file.text, { internal: now.internal, disk: file.state });
   result.resynced.push(uri);
+}
+
+/**
+ * Files just created on disk, of the server's languages, opened in it with their disk text as
+ * internal documents (kept in step with the disk from then on). A server learns of a new file from
+ * workspace/didChangeWatchedFiles only lazily (pyright and tsserver update their file lists on a
+ * timer), so a query right after the creation would be answered without it; an open document is
+ * part of the program at once. At most MAX_OPENED_CREATED per call; resolves with those opened.
+ */
+export async function openCreatedFiles(store: DocumentStore, server: Pick<ServerDefinition, 'extensions'>, uris: readonly string[]): Promise<string[]> {
+  const languageOf = (path: string) => server.extensions[extname(path).toLowerCase()];
+  const fresh = uris.flatMap((uri) => {
+    const path = uriToPath(uri);
+    const languageId = path === undefined ? undefined : languageOf(path);
+    return path !== undefined && languageId !== undefined && store.get(uri) === undefined ? [{ uri, path, languageId }] : [];
+  });
+  const opened: string[] = [];
+  await Promise.all(
+    fresh.slice(0, MAX_OPENED_CREATED).map(async ({ uri, path, languageId }) => {
+      const file = await readDiskText(path).catch(() => undefined);
+      // A client may have opened it meanwhile: its text wins.
+      if (!file || store.get(uri) !== undefined) return;
+      store.sync(uri, languageId, file.text, { internal: true, disk: file.state });
+      opened.push(uri);
+    }),
+  );
+  return opened;
 }

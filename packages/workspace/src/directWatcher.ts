@@ -1,18 +1,14 @@
-import { extname } from 'node:path';
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
-import { uriToPath, type Disposable } from '@agent-lsp/protocol';
+import type { Disposable } from '@agent-lsp/protocol';
 import { WorkspaceWatcher } from '@agent-lsp/broker';
-import { readDiskText, type LspConnection, type Logger, type ReadWriteLock } from '@agent-lsp/lsp';
-
-/** Files created on disk opened in a server at once, per batch of watcher events. */
-const MAX_OPENED_CREATED = 64;
+import { openCreatedFiles, type LspConnection, type Logger, type ReadWriteLock } from '@agent-lsp/lsp';
 
 export type WatchState = 'on' | 'degraded';
 
 /**
  * The front's watcher, for the servers it runs itself (direct and passive mode; a broker watches
  * for its own server): the same ignores and the same freshness rule as the broker's, and files
- * created on disk are opened in the servers at once (see openCreated). Events are handled in a
+ * created on disk are opened in the servers at once (openCreatedFiles). Events are handled in a
  * shared section, whose door resyncs open documents with the disk (never over an
  * overlay of a running evaluation); then the servers hear of every changed file.
  */
@@ -57,7 +53,7 @@ export class DirectModeWatcher implements Disposable {
       // A broker's own watcher reports the same files to its server.
       if (conn.broker) continue;
       conn.notify('workspace/didChangeWatchedFiles', { changes });
-      await openCreated(conn, created);
+      await openCreatedFiles(conn.documents, conn.server, created);
     }
   }
 
@@ -74,22 +70,3 @@ export class DirectModeWatcher implements Disposable {
   }
 }
 
-/**
- * Files just created on disk, of the server's languages, opened in it with their disk text
- * (internal documents, kept in step with the disk by the fresh section). A server learns of a new
- * file from workspace/didChangeWatchedFiles only lazily (pyright and tsserver update their file
- * lists on a timer), so a query right after the creation would be answered without it; an open
- * document is part of the program at once.
- */
-async function openCreated(conn: LspConnection, uris: readonly string[]): Promise<void> {
-  const fresh = uris.filter((uri) => conn.documents.get(uri) === undefined);
-  await Promise.all(
-    fresh.slice(0, MAX_OPENED_CREATED).map(async (uri) => {
-      const path = uriToPath(uri);
-      const languageId = path === undefined ? undefined : conn.server.extensions[extname(path).toLowerCase()];
-      if (path === undefined || languageId === undefined) return;
-      const file = await readDiskText(path).catch(() => undefined);
-      if (file && conn.documents.get(uri) === undefined) conn.documents.sync(uri, languageId, file.text, { internal: true, disk: file.state });
-    }),
-  );
-}

@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-
 /**
  * Reads a Python symbol's documentation from the source with the `ast` module, never importing it:
  * `python -m pydoc` imports the module, so module-level code of the workspace would run for a
@@ -7,7 +5,7 @@ import { spawn } from 'node:child_process';
  * effects). The script prints a signature line, the docstring indented below it, and for a class
  * its methods' signatures with their docstrings; exit status 3 when the path names nothing.
  */
-const DOCSTRING_READER = String.raw`
+export const DOCSTRING_READER = String.raw`
 import ast, sys
 
 path, qualified = sys.argv[1], sys.argv[2]
@@ -94,17 +92,4 @@ print("\n".join(lines))
 export function docstringReaderArgv(python: string, file: string, qualified: string): string[] {
   // -I: isolated (no user site, no PYTHONPATH, not the cwd on sys.path); `-` reads the program from stdin.
   return [python, '-I', '-', file, qualified];
-}
-
-/** Runs the reader; the documentation, or undefined when the path names nothing or Python fails. */
-export function readPythonDocstring(argv: string[], cwd: string, timeoutMs: number, signal: AbortSignal): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const child = spawn(argv[0] as string, argv.slice(1), { cwd, stdio: ['pipe', 'pipe', 'ignore'], timeout: timeoutMs, killSignal: 'SIGKILL', signal });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    child.on('error', () => resolve(undefined));
-    child.on('close', (code) => resolve(code === 0 ? out : undefined));
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(DOCSTRING_READER);
-  });
 }

@@ -10,7 +10,7 @@ import { symbolTargetInput } from '../symbolInput.js';
 import { symbolKindName } from '../symbolKinds.js';
 import { isTarget, resolveSymbolTarget, type SymbolTarget } from '../symbolTarget.js';
 import { defineTool, READ_ONLY, type ToolContext } from '../toolDefinition.js';
-import { docstringReaderArgv, readPythonDocstring } from './pythonDocstrings.js';
+import { DOCSTRING_READER, docstringReaderArgv } from './pythonDocstrings.js';
 import { hoverText } from './symbols.js';
 
 const DOC_TIMEOUT_MS = 20_000;
@@ -22,12 +22,14 @@ interface Answer {
   command?: string[];
 }
 
-/** Runs argv (never a shell) in `cwd`; the output on success, undefined on failure or timeout. */
-function run(argv: string[], cwd: string, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<string | undefined> {
+/** Runs argv (never a shell) in `cwd`, `input` on its stdin; the output on success, undefined on failure or timeout. */
+function run(argv: string[], cwd: string, env: NodeJS.ProcessEnv, signal: AbortSignal, input = ''): Promise<string | undefined> {
   return new Promise((resolve) => {
-    execFile(argv[0] as string, argv.slice(1), { cwd, env, timeout: DOC_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, signal, killSignal: 'SIGKILL' }, (err, stdout) => {
+    const child = execFile(argv[0] as string, argv.slice(1), { cwd, env, timeout: DOC_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, signal, killSignal: 'SIGKILL' }, (err, stdout) => {
       resolve(err ? undefined : stdout);
     });
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(input);
   });
 }
 
@@ -48,7 +50,7 @@ async function pythonDocs(ctx: ToolContext, t: SymbolTarget): Promise<Answer | u
   const python = detectPythonInterpreter(root)?.path;
   if (!python) return undefined;
   const argv = docstringReaderArgv(python, t.doc.handle.path, t.qualified);
-  const out = await readPythonDocstring(argv, root, DOC_TIMEOUT_MS, ctx.signal);
+  const out = await run(argv, root, process.env, ctx.signal, DOCSTRING_READER);
   return out ? { source: 'python ast', documentation: out, command: argv } : undefined;
 }
 
