@@ -66,8 +66,6 @@ export class Prefetcher {
   private readonly cache: QueryCache;
   private readonly stats = new StatsCounters();
   private readonly ids = new WeakMap<LspConnection, number>();
-  /** The connections queries were asked on (a crashed one leaves). */
-  private readonly connections = new Set<LspConnection>();
   private nextId = 1;
   /** Each broker connection's count, as last asked (see refreshEpoch). */
   private readonly brokerEpochs = new WeakMap<LspConnection, string>();
@@ -289,9 +287,7 @@ export class Prefetcher {
       this.ids.set(conn, (id = this.nextId++));
       const connection = `c${id}`;
       // A crash ends every answer of that server; a restarted one is a new connection.
-      this.connections.add(conn);
       conn.onCrash(() => {
-        this.connections.delete(conn);
         this.cache.removeWhere((e) => e.connection === connection);
       });
     }
