@@ -112,6 +112,8 @@ export class WorkspaceWatcher implements Disposable {
   }
 
   private record(path: string, type: FileChangeType): void {
+    // chokidar has reported it: nothing left for a flush to settle (keeps rawPaths to the pending few).
+    this.rawPaths.delete(path);
     const early = this.early.get(path);
     if (early !== undefined) {
       this.early.delete(path);
