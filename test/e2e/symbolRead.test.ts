@@ -121,6 +121,17 @@ describe('symbol reading on Python (pyright)', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('says when documentation too long to give whole was cut', async () => {
+    writeFileSync(join(root, 'pkg', 'long_doc.py'), `def verbose() -> None:\n    """${'word '.repeat(6000)}"""\n`);
+    const answer = await agent.call('get_symbol_documentation', { file_path: 'pkg/long_doc.py', symbol_path: 'verbose' });
+    const data = ok(answer);
+    expect(data['truncated_at']).toBe(20_000);
+    expect((data['documentation'] as string).length).toBe(20_000);
+    expect(answer.text).toContain('[cut at 20000 characters: get_symbol_source gives the whole symbol]');
+    const short = ok(await agent.call('get_symbol_documentation', { symbol_path: 'shapes.unused_helper' }));
+    expect(short['truncated_at']).toBeUndefined();
+  });
+
   it('reads the docstring as it is on disk now, after an outside edit', async () => {
     const file = join(root, 'pkg', 'shapes.py');
     const before = readFileSync(file, 'utf8');

@@ -88,6 +88,7 @@ export const getSymbolDocumentation = defineTool({
     source: z.enum(['python ast', 'go doc', 'hover']).optional().describe('What answered.'),
     command: z.array(z.string()).optional().describe('The argv run, for Python and go doc.'),
     documentation: z.string().optional(),
+    truncated_at: z.number().optional().describe('Set when the documentation was cut: its first this many characters.'),
   },
   annotations: READ_ONLY,
   async handler(args, ctx) {
@@ -106,7 +107,8 @@ export const getSymbolDocumentation = defineTool({
       line: t.node.selectionRange.start.line + 1,
       ...answer,
       documentation: answer.documentation.slice(0, MAX_DOC_CHARS),
+      ...(answer.documentation.length > MAX_DOC_CHARS ? { truncated_at: MAX_DOC_CHARS } : {}),
     };
   },
-  text: (r) => (!r.ready ? notReadyText(r as NotReadyResult) : `${r.qualified_name ?? ''} (${r.source ?? ''}):\n${(r.documentation ?? '').trim() || 'No documentation.'}`),
+  text: (r) => (!r.ready ? notReadyText(r as NotReadyResult) : `${r.qualified_name ?? ''} (${r.source ?? ''}):\n${(r.documentation ?? '').trim() || 'No documentation.'}${r.truncated_at ? `\n[cut at ${r.truncated_at} characters: get_symbol_source gives the whole symbol]` : ''}`),
 });
