@@ -5,7 +5,7 @@ import lockfile from 'proper-lockfile';
 import { AGENT_LSP_PROTOCOL_VERSION, AGENT_LSP_VERSION, uriToPath, BrokerStatusNotification, type AgentLspExperimental, type BrokerRestartServerResult, type BrokerStatusParams } from '@agent-lsp/protocol';
 import type { BrokerEvictResult } from '@agent-lsp/protocol';
 import { BrokerFilesChangedNotification, BrokerServerStateNotification, type BrokerFilesChangedParams, type BrokerServerStateParams } from '@agent-lsp/protocol';
-import type { DocumentStore, LspConnection, Logger, ResolvedServer, ServerDefinition } from '@agent-lsp/lsp';
+import { untilConfigApplied, type DocumentStore, type LspConnection, type Logger, type ResolvedServer, type ServerDefinition } from '@agent-lsp/lsp';
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
 import { AcceptLoop } from './acceptLoop.js';
 import { BrokerClient } from './brokerClient.js';
@@ -196,6 +196,7 @@ export class Broker implements BrokerHost, LeaseHost {
     const conn = await this.server();
     await this.watcher?.flush();
     await this.documents.refreshUnheld();
+    await untilConfigApplied(conn);
     return conn;
   }
 

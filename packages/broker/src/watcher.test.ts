@@ -75,6 +75,23 @@ describe('WorkspaceWatcher', () => {
     expect(seen()).toContain(pathToUri(own));
   });
 
+  it('reports the next write of a file a flush already reported, though chokidar reports the first one only then', async () => {
+    const file = join(root, 'edited.py');
+    writeFileSync(file, 'x = 1\n');
+    await until(() => seen().includes(pathToUri(file)));
+    batches = [];
+    // An agent's loop: write, query (the door flushes), write again, query.
+    writeFileSync(file, 'x = 2\n');
+    await watcher.flush();
+    expect(seen()).toEqual([pathToUri(file)]);
+    writeFileSync(file, 'x = 30\n');
+    // chokidar's report of the first write arrives between the second write and the next query.
+    const inner = (watcher as unknown as { watcher: EventEmitter }).watcher;
+    inner.emit('change', file);
+    await watcher.flush();
+    expect(seen()).toEqual([pathToUri(file), pathToUri(file)]);
+  });
+
   it('survives the system watch limit (ENOSPC) in a degraded mode', () => {
     const inner = (watcher as unknown as { watcher: EventEmitter }).watcher;
     inner.emit('error', Object.assign(new Error('watch limit'), { code: 'ENOSPC' }));

@@ -1,4 +1,4 @@
-import type { Stats } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
@@ -25,6 +25,12 @@ function contentHash(path: string): string | null {
   return readRegularFileSync(path)?.state.hash ?? null;
 }
 
+/** The file's version as the OS keeps it (nanosecond mtime, size, inode), or null when it is absent: a cheap "written since?". */
+function fileVersion(path: string): string | null {
+  const st = statSync(path, { bigint: true, throwIfNoEntry: false });
+  return st ? `${st.mtimeNs}:${st.size}:${st.ino}` : null;
+}
+
 export interface WorkspaceWatcherOptions {
   root: string;
   logger: Logger;
@@ -45,8 +51,11 @@ export class WorkspaceWatcher implements Disposable {
   private readonly ownWrites = new Map<string, OwnWrite>();
   /** Paths the OS reported (chokidar's raw fs.watch events) since the last flush. */
   private readonly rawPaths = new Set<string>();
-  /** Events flush() delivered before chokidar reported them: its report, when it comes, is an echo. */
-  private readonly early = new Map<string, { type: FileChangeType; until: number }>();
+  /**
+   * Events flush() delivered before chokidar reported them, with the file's version then (null:
+   * absent): chokidar's report, when it comes, is an echo if the file is still at that version.
+   */
+  private readonly early = new Map<string, { until: number; version: string | null }>();
   /** The flush under way (flushes run one at a time). */
   private flushing: Promise<void> = Promise.resolve();
   /** false once the OS refused more watches (ENOSPC): the broker keeps serving, unwatched. */
@@ -117,7 +126,8 @@ export class WorkspaceWatcher implements Disposable {
     const early = this.early.get(path);
     if (early !== undefined) {
       this.early.delete(path);
-      if (early.type === type && Date.now() < early.until) return;
+      // Written again since (the next edit of an agent's loop): news, whatever chokidar calls it.
+      if (Date.now() < early.until && fileVersion(path) === early.version) return;
     }
     const own = this.ownWrites.get(path);
     if (own !== undefined) {
@@ -184,7 +194,7 @@ export class WorkspaceWatcher implements Disposable {
     const reportEarly = (path: string, type: FileChangeType) => {
       this.early.delete(path); // an earlier flush's entry must not swallow this newer event
       this.record(path, type);
-      this.early.set(path, { type, until: Date.now() + EARLY_ECHO_MS });
+      this.early.set(path, { until: Date.now() + EARLY_ECHO_MS, version: fileVersion(path) });
     };
     await Promise.all(
       paths.map(async (path) => {

@@ -1,5 +1,5 @@
 import { ResponseError, createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection, type NotificationType, type RequestType, type RequestType0 } from 'vscode-jsonrpc/node';
-import type { InitializeResult, LogMessageParams, ServerCapabilities } from 'vscode-languageserver-protocol';
+import type { DidChangeWatchedFilesParams, FileEvent, InitializeResult, LogMessageParams, ServerCapabilities } from 'vscode-languageserver-protocol';
 import { AGENT_LSP_VERSION, BrokerEpochRequest, BrokerRestartServerRequest, type BrokerEpochResult, BrokerStatusNotification, DisposableStore, Emitter, ErrorCodes, pathToUri, WireError, type AgentLspExperimental, type Disposable } from '@agent-lsp/protocol';
 import { LocalExclusiveAccess, type ExclusiveAccess, type ExclusiveOptions } from './exclusiveAccess.js';
 import { CLIENT_CAPABILITIES } from './clientCapabilities.js';
@@ -58,6 +58,7 @@ export class LspConnection implements Disposable {
   private readonly notificationEmitter = new Emitter<{ method: string; params: unknown }>();
   private readonly refreshEmitter = new Emitter<void>();
   private readonly registrationEmitter = new Emitter<RegistrationChange>();
+  private readonly watchedFilesEmitter = new Emitter<readonly FileEvent[]>();
   private crashError: Error | undefined;
   private initResult: InitializeResult | undefined;
   private folders: string[];
@@ -78,6 +79,8 @@ export class LspConnection implements Disposable {
   readonly onDiagnosticsRefresh = this.refreshEmitter.on.bind(this.refreshEmitter);
   /** Every notification the server sends (after agent-lsp's own handling of it). */
   readonly onServerNotification = this.notificationEmitter.on.bind(this.notificationEmitter);
+  /** Each `workspace/didChangeWatchedFiles` sent to the server, whoever sent it (configReload.ts). */
+  readonly onWatchedFilesSent = this.watchedFilesEmitter.on.bind(this.watchedFilesEmitter);
   readonly startedAt = Date.now();
 
   private constructor(private readonly options: LspConnectionOptions) {
@@ -106,6 +109,7 @@ export class LspConnection implements Disposable {
     this.disposables.add(this.notificationEmitter);
     this.disposables.add(this.refreshEmitter);
     this.disposables.add(this.registrationEmitter);
+    this.disposables.add(this.watchedFilesEmitter);
     installServerHandlers(this.rpc, {
       settings: options.resolved.settings,
       logger: options.logger,
@@ -291,6 +295,7 @@ export class LspConnection implements Disposable {
     if (!NEUTRAL_NOTIFICATIONS.has(method)) this.changes++;
     if (!this.isAlive) return;
     this.rpc.sendNotification(method, params).catch((err: Error) => this.options.logger.debug(`notify ${method}: ${err.message}`));
+    if (method === 'workspace/didChangeWatchedFiles') this.watchedFilesEmitter.fire((params as DidChangeWatchedFilesParams).changes);
   }
 
   setWorkspaceFolders(folders: readonly string[]): void {

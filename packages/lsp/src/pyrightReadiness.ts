@@ -1,3 +1,4 @@
+import { watchPyrightConfig } from './configReload.js';
 import type { ReadinessFamily } from './readinessContext.js';
 
 /** pyright logs this once it knows every source file; references sent after it are complete. */
@@ -8,8 +9,10 @@ const PYRIGHT_FOUND_FILES = /^(Found \d+ source files?|No source files found)/;
  * It switches off background analysis for clients that pull diagnostics, so "analysis finished"
  * never comes.
  */
-export const pyrightReadiness: ReadinessFamily = ({ conn, store }) => {
+export const pyrightReadiness: ReadinessFamily = (ctx) => {
+  const { conn, store } = ctx;
   const { readiness } = conn;
+  watchPyrightConfig(ctx);
   readiness.indexing({ title: 'finding source files' });
   store.add(
     conn.onLogMessage((m) => {

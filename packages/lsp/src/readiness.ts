@@ -22,6 +22,7 @@ export class NotReadyYet extends Error {
 export class Readiness implements Disposable {
   private stateValue: ReadinessState = 'starting';
   private progressValue: ProgressInfo | undefined = { title: 'starting the language server' };
+  private reloadingValue = false;
   private readonly emitter = new Emitter<ReadinessSnapshot>();
   readonly onChange = this.emitter.on.bind(this.emitter);
   readyAt: number | undefined;
@@ -36,6 +37,20 @@ export class Readiness implements Disposable {
     return snap;
   }
 
+  /**
+   * Applying a configuration file that changed on disk (configReload.ts): answers given meanwhile
+   * would describe the old configuration, so queries wait for this even where they would not wait
+   * for indexing.
+   */
+  get reloadingConfig(): boolean {
+    return this.reloadingValue;
+  }
+
+  reloading(progress: ProgressInfo): void {
+    this.reloadingValue = true;
+    this.indexing(progress);
+  }
+
   indexing(progress?: ProgressInfo): void {
     this.stateValue = 'indexing';
     if (progress) this.progressValue = { ...this.progressValue, ...progress };
@@ -45,6 +60,7 @@ export class Readiness implements Disposable {
   ready(): void {
     if (this.stateValue !== 'ready') this.readyAt = Date.now();
     this.stateValue = 'ready';
+    this.reloadingValue = false;
     this.progressValue = undefined;
     this.emitter.fire(this.snapshot());
   }

@@ -3,6 +3,7 @@ import { pathToUri } from '@agent-lsp/protocol';
 import { SIGNAL_FALLBACK_MS, type ReadinessContext, type ReadinessFamily } from './readinessContext.js';
 import { readRegularFileSync } from './diskText.js';
 import { findSeedFile } from './seedFile.js';
+import { watchTsserverConfig } from './configReload.js';
 
 /**
  * TypeScript servers load a project only for an open file, so one source file is opened to load
@@ -17,7 +18,10 @@ function projectLoadReadiness(loading: RegExp, title: string): ReadinessFamily {
  * typescript-language-server: with useSyntaxServer: never, a request waits for the project; its
  * loads show as "Initializing JS/TS language features" progress.
  */
-export const tsserverReadiness = projectLoadReadiness(/Initializing JS\/TS language features/, 'Initializing JS/TS language features');
+export const tsserverReadiness: ReadinessFamily = (ctx) => {
+  openSeedProject(ctx, /Initializing JS\/TS language features/, 'Initializing JS/TS language features');
+  watchTsserverConfig(ctx);
+};
 
 /**
  * typescript-go: every request waits for the project of its file to load (sessions adopt a loaded

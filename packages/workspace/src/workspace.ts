@@ -7,6 +7,7 @@ import {
   ServerCrashedError,
   startDirectConnection,
   syncWithDisk,
+  untilConfigApplied,
   type LspConnection,
   type Logger,
   type OpenDocument,
@@ -376,6 +377,8 @@ export class Workspace implements Disposable {
   async syncFromDisk(paths?: readonly string[], options: { force?: boolean } = {}): Promise<void> {
     // Closed files written just before the query: the front's watcher tells its servers now.
     if (!paths) await this.watcher?.flush();
+    // A configuration file among them: what the servers answer next must follow it (configReload.ts).
+    await Promise.all(this.startedConnections().map(untilConfigApplied));
     const uris = paths?.map(pathToUri);
     await Promise.all(
       this.startedConnections().map(async (conn) => {

@@ -1,0 +1,101 @@
+import { basename, dirname } from 'node:path';
+import type { FileEvent } from 'vscode-languageserver-protocol';
+import { uriToPath } from '@agent-lsp/protocol';
+import type { Readiness } from './readiness.js';
+import type { ReadinessContext } from './readinessContext.js';
+
+/**
+ * A project configuration file changed on disk (pyproject.toml, tsconfig.json): the server applies
+ * it later than it hears of it (pyright after a 100 ms timer; tsserver when its own file watcher
+ * fires, racing our request), and an answer given meanwhile describes the old configuration — files
+ * it excluded, options it set. So the server counts as reloading (`readiness.reloading`) from the
+ * notification until it has applied the change, and queries wait for that (the broker's and the
+ * front's doors, besides the tools' readiness gate).
+ */
+
+/** When the server gives no sign of having applied the change, stop waiting after this long. */
+export const CONFIG_RELOAD_FALLBACK_MS = 10_000;
+
+/** pyright reads these at a workspace folder's root; it logs "Found N source files" after reloading them. */
+const PYRIGHT_CONFIG_FILES = new Set(['pyproject.toml', 'pyrightconfig.json']);
+const PYRIGHT_FOUND_FILES = /^(Found \d+ source files?|No source files found)/;
+
+/** tsconfig.json, tsconfig.build.json, jsconfig.json: anywhere, each may be a project's. */
+const TS_CONFIG_FILE = /^[jt]sconfig(\..+)?\.json$/;
+
+/** The first change of `changes` that `isConfig` accepts, as a path. */
+function configChange(changes: readonly FileEvent[], isConfig: (path: string) => boolean): string | undefined {
+  for (const change of changes) {
+    const path = uriToPath(change.uri);
+    if (path && isConfig(path)) return path;
+  }
+  return undefined;
+}
+
+/**
+ * pyright: a change of pyproject.toml or pyrightconfig.json at a workspace folder's root makes it
+ * reload its configuration and enumerate its files again, which ends with a "Found N source
+ * files" log line. A file it does not read (a pyrightconfig.json created beside the
+ * pyproject.toml it uses) gives no such line: the fallback ends the wait.
+ */
+export function watchPyrightConfig({ conn, store, later }: ReadinessContext): void {
+  const { readiness, logger } = conn;
+  let reloads = 0;
+  store.add(
+    conn.onWatchedFilesSent((changes) => {
+      const folders = new Set(conn.workspaceFolders);
+      const path = configChange(changes, (p) => PYRIGHT_CONFIG_FILES.has(basename(p)) && folders.has(dirname(p)));
+      if (!path || readiness.state !== 'ready') return;
+      const reload = ++reloads;
+      readiness.reloading({ title: 'reloading its configuration', message: basename(path) });
+      later(CONFIG_RELOAD_FALLBACK_MS, () => {
+        if (reload !== reloads || !readiness.reloadingConfig) return;
+        logger.warn(`${conn.server.displayName} gave no sign of applying ${path} within ${CONFIG_RELOAD_FALLBACK_MS / 1000} s; answering again`);
+        readiness.ready();
+      });
+    }),
+  );
+  store.add(
+    conn.onLogMessage((m) => {
+      if (readiness.reloadingConfig && PYRIGHT_FOUND_FILES.test(m.message)) readiness.ready();
+    }),
+  );
+}
+
+/**
+ * typescript-language-server: tsserver watches its config files itself, so a query sent right
+ * after a change may reach it before its watcher does. `reloadProjects` (through
+ * typescript.tsserverRequest) makes it read every project's configuration again, now, and
+ * answers once it has.
+ */
+export function watchTsserverConfig({ conn, store }: ReadinessContext): void {
+  const { readiness, logger } = conn;
+  let reloads = 0;
+  store.add(
+    conn.onWatchedFilesSent((changes) => {
+      const path = configChange(changes, (p) => TS_CONFIG_FILE.test(basename(p)));
+      if (!path || readiness.state !== 'ready') return;
+      const reload = ++reloads;
+      readiness.reloading({ title: 'reloading projects', message: basename(path) });
+      const done = () => {
+        if (reload === reloads && readiness.reloadingConfig) readiness.ready();
+      };
+      conn
+        .request('workspace/executeCommand', { command: 'typescript.tsserverRequest', arguments: ['reloadProjects', {}] }, { timeoutMs: CONFIG_RELOAD_FALLBACK_MS })
+        .then(done, (err: Error) => {
+          logger.warn(`could not make tsserver reload its projects after ${path} changed: ${err.message}`);
+          if (conn.isAlive) done();
+        });
+    }),
+  );
+}
+
+/**
+ * A query's door: while the server is applying a changed configuration file, the query waits
+ * (bounded: the strategies above end every reload by CONFIG_RELOAD_FALLBACK_MS).
+ */
+export async function untilConfigApplied(conn: { readiness: Readiness }): Promise<void> {
+  if (!conn.readiness.reloadingConfig) return;
+  // Not ready by then: the query goes on, as it would have without the reload.
+  await conn.readiness.waitReady({ timeoutMs: CONFIG_RELOAD_FALLBACK_MS * 2 }).catch(() => undefined);
+}
