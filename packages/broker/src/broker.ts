@@ -5,7 +5,7 @@ import lockfile from 'proper-lockfile';
 import { AGENT_LSP_PROTOCOL_VERSION, AGENT_LSP_VERSION, uriToPath, BrokerStatusNotification, type AgentLspExperimental, type BrokerRestartServerResult, type BrokerStatusParams } from '@agent-lsp/protocol';
 import type { BrokerEvictResult } from '@agent-lsp/protocol';
 import { BrokerFilesChangedNotification, BrokerServerStateNotification, type BrokerFilesChangedParams, type BrokerServerStateParams } from '@agent-lsp/protocol';
-import { untilConfigApplied, type DocumentStore, type LspConnection, type Logger, type ResolvedServer, type ServerDefinition } from '@agent-lsp/lsp';
+import { RootIdentity, untilConfigApplied, type DocumentStore, type LspConnection, type Logger, type ResolvedServer, type ServerDefinition } from '@agent-lsp/lsp';
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
 import { AcceptLoop } from './acceptLoop.js';
 import { BrokerClient } from './brokerClient.js';
@@ -76,6 +76,8 @@ export class Broker implements BrokerHost, LeaseHost {
   private readonly status: StatusWriter;
   private readonly socketPath: string;
   private watcher: WorkspaceWatcher | undefined;
+  /** What the root was when this broker started (serverForRequest). */
+  private readonly rootIdentity: RootIdentity;
   private releaseLock: (() => Promise<void>) | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private lastActivity = Date.now();
@@ -109,6 +111,7 @@ export class Broker implements BrokerHost, LeaseHost {
       onGiveUp: (reason) => void this.stop(reason),
       onHealth: (event) => this.broadcastHealth(event),
     });
+    this.rootIdentity = new RootIdentity(options.root);
     this.socketPath = socketPathFor(options.dir, options.key);
     this.accepting = new AcceptLoop({
       socketPath: this.socketPath,
@@ -193,6 +196,13 @@ export class Broker implements BrokerHost, LeaseHost {
    * Notifications need neither: they carry their own text or answer nothing.
    */
   async serverForRequest(): Promise<LspConnection> {
+    if (this.rootIdentity.replaced()) {
+      // Nothing this broker knows holds any more: it goes, and its clients' next request (a front
+      // asks a read-only one again at once) starts a broker on the new directory.
+      const reason = `the workspace root ${this.options.root} was removed or replaced on disk`;
+      await this.stop(reason);
+      throw new Error(`${reason}; this broker stopped`);
+    }
     const conn = await this.server();
     await this.watcher?.flush();
     await this.documents.refreshUnheld();

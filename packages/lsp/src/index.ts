@@ -29,3 +29,4 @@ export * from './knownServerDefinitions.js';
 export * from './projectExecutables.js';
 export * from './seedFile.js';
 export { untilConfigApplied, CONFIG_RELOAD_FALLBACK_MS } from './configReload.js';
+export { RootIdentity } from './rootIdentity.js';

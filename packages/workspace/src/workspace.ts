@@ -4,6 +4,7 @@ import {
   connectPassive,
   readDiskText,
   RestartBudget,
+  RootIdentity,
   ServerCrashedError,
   startDirectConnection,
   syncWithDisk,
@@ -65,6 +66,9 @@ export class Workspace implements Disposable {
   private readonly connections = new Map<string, Promise<LspConnection>>();
   /** Automatic restarts after crashes, per server. */
   private readonly restartBudgets = new Map<string, RestartBudget>();
+  /** The root the front's watcher watches, as it was then (runCall checks it is still that directory). */
+  private watchedRoot: RootIdentity | undefined;
+  private startingOver: Promise<void> | undefined;
   /** What each connection promise resolved to, so freshness checks never wait for a starting server. */
   private readonly started = new WeakMap<Promise<LspConnection>, LspConnection>();
   /** Watches the primary root for the servers this front runs itself (brokers watch their own). */
@@ -328,6 +332,7 @@ export class Workspace implements Disposable {
    * connection starts another) is asked again, once.
    */
   async runCall<T>(call: { name: string; concurrency: CallConcurrency; readOnly: boolean }, fn: () => Promise<T>): Promise<T> {
+    if (this.watchedRoot?.replaced()) await (this.startingOver ??= this.startOverOnReplacedRoot().finally(() => (this.startingOver = undefined)));
     if (call.concurrency === 'exclusive' || !call.readOnly) this.prefetch.yieldToAgent();
     const once = () => (call.concurrency === 'shared' ? this.section.shared(fn) : fn());
     // After a write, the diagnostics of what it changed are the agent's likely next question.
@@ -412,8 +417,25 @@ export class Workspace implements Disposable {
     return this.watcher?.state ?? 'off';
   }
 
+  /**
+   * The root was removed and made again under the servers this front runs (a brokers checks its
+   * own): their watcher and their view of the tree belong to the old directory, so they stop, and
+   * the call that found it starts them again on the new one.
+   */
+  private async startOverOnReplacedRoot(): Promise<void> {
+    this.options.logger.warn(`the workspace root ${this.watchedRoot?.root ?? ''} was removed or replaced on disk; starting its servers again`);
+    this.watcher?.dispose();
+    this.watcher = undefined;
+    this.watchedRoot = undefined;
+    this.prefetch.clear();
+    const own = [...this.connections].filter(([, p]) => this.started.get(p)?.broker === undefined);
+    for (const [id] of own) this.connections.delete(id);
+    await Promise.all(own.map(async ([, p]) => (await p.catch(() => undefined))?.shutdown()));
+  }
+
   private watch(root: string): void {
     if (this.watcher || root !== this.primaryRoot) return;
+    this.watchedRoot = new RootIdentity(root);
     this.watcher = new DirectModeWatcher(root, this.options.logger, this.section, () => this.startedConnections(), (changes) => this.events.fireFilesChanged('outside', changes));
   }
 
@@ -443,6 +465,7 @@ export class Workspace implements Disposable {
     this.prefetch.dispose();
     this.watcher?.dispose();
     this.watcher = undefined;
+    this.watchedRoot = undefined;
     const all = [...this.connections.values()];
     this.connections.clear();
     await Promise.all(all.map(async (p) => (await p.catch(() => undefined))?.shutdown()));

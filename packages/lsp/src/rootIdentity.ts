@@ -1,0 +1,26 @@
+import { statSync } from 'node:fs';
+
+/** A directory's identity on disk: its device and inode, or undefined when it is not there. */
+function identify(dir: string): string | undefined {
+  const st = statSync(dir, { throwIfNoEntry: false });
+  return st ? `${st.dev}:${st.ino}` : undefined;
+}
+
+/**
+ * A workspace root removed and made again (`rm -rf repo && git clone … repo`, a fresh copy of a
+ * fixture) is another directory at the same path: the watchers on the old one see nothing of it,
+ * and a server keeps answering from the tree it loaded. Whoever holds servers for a root checks
+ * this at each query's door (one stat) and starts them again.
+ */
+export class RootIdentity {
+  private readonly at: string | undefined;
+
+  constructor(readonly root: string) {
+    this.at = identify(root);
+  }
+
+  /** The root was removed, or replaced by another directory, since this was made. */
+  replaced(): boolean {
+    return this.at !== undefined && identify(this.root) !== this.at;
+  }
+}
