@@ -37,14 +37,34 @@ export async function candidatesInFile(ctx: ToolContext, doc: ReadyDocument, pat
   return { candidates, near: candidates.length ? [] : closeMatches(tree, parsed.segments) };
 }
 
-/** Files whose document symbols are examined for one path: the workspace index's best. */
-const MAX_FILES = 25;
+/**
+ * Files whose document symbols are examined for one path. Files whose index entry already has the
+ * path's container (`Job` of `Job.run`) come first, so a common last name (`run`, `__init__`)
+ * declared in hundreds of files does not push the one meant past the limit; files past it are
+ * counted, and the answer says so.
+ */
+const MAX_FILES = 100;
 
+/**
+ * A file that declares the path's last name; with a container in the path, whether an index entry
+ * there names it (`containerMatches`) or names none, so it still may (`mayMatch`: false only when
+ * every entry names another container).
+ */
+interface DeclaringFile {
+  path: string;
+  containerMatches: boolean;
+  mayMatch: boolean;
+}
+
+/** Whether a directory or the file itself (without extension) on `path` is named `name`. */
+function inModuleNamed(path: string, name: string): boolean {
+  return path.split(sep).some((part, i, parts) => (i === parts.length - 1 ? part.replace(/\.[^.]+$/, '') : part) === name);
+}
 
 /** The workspace index's symbols named like the path's last segment (Go's `Rect.Area` and `(*Rect).Area` included). */
-async function indexedFiles(ctx: ToolContext, conn: LspConnection, last: string, others: string[], projectFiles: ProjectCoverage): Promise<string[]> {
+async function indexedFiles(ctx: ToolContext, conn: LspConnection, last: string, container: string | undefined, others: string[], projectFiles: ProjectCoverage): Promise<DeclaringFile[]> {
   const result = await workspaceSymbols(ctx, conn, last, projectFiles);
-  const files: string[] = [];
+  const files = new Map<string, DeclaringFile>();
   for (const s of result) {
     const name = s.name.replace(/^.*[.)]/, '');
     if (name !== last && s.name !== last) {
@@ -52,9 +72,17 @@ async function indexedFiles(ctx: ToolContext, conn: LspConnection, last: string,
       continue;
     }
     const path = uriToPath(s.location.uri);
-    if (path && !files.includes(path) && ctx.workspace.rootList.some((r) => path === r || path.startsWith(r.endsWith(sep) ? r : r + sep))) files.push(path);
+    if (!path || !ctx.workspace.rootList.some((r) => path === r || path.startsWith(r.endsWith(sep) ? r : r + sep))) continue;
+    const containerMatches = container !== undefined && (s.containerName === container || (s.containerName ?? '').endsWith(`.${container}`) || (s.name !== name && s.name.includes(container)));
+    // A top-level entry (no container) matches only through its module's name (`service.run`).
+    const mayMatch = container === undefined || containerMatches || (!s.containerName && inModuleNamed(path, container));
+    const known = files.get(path);
+    if (known) {
+      known.containerMatches ||= containerMatches;
+      known.mayMatch ||= mayMatch;
+    } else files.set(path, { path, containerMatches, mayMatch });
   }
-  return files;
+  return [...files.values()];
 }
 
 /**
@@ -62,10 +90,24 @@ async function indexedFiles(ctx: ToolContext, conn: LspConnection, last: string,
  * the files that declare its last segment, and each file's document symbols decide whether the
  * containers match too.
  */
-export async function findSymbolCandidates(ctx: ToolContext, parsed: ParsedSymbolPath, args: ReadinessArgs & { language_id?: string | undefined }): Promise<{ candidates: SymbolCandidate[]; near: string[] } | NotReadyResult> {
+export async function findSymbolCandidates(
+  ctx: ToolContext,
+  parsed: ParsedSymbolPath,
+  args: ReadinessArgs & { language_id?: string | undefined },
+): Promise<{ candidates: SymbolCandidate[]; near: string[]; unexamined: number } | NotReadyResult> {
   const last = parsed.segments[parsed.segments.length - 1] as string;
+  const container = parsed.segments.length > 1 ? parsed.segments[parsed.segments.length - 2] : undefined;
   const path = parsed.segments.join('.');
-  const files: string[] = [];
+  const declaring = new Map<string, DeclaringFile>();
+  const add = (found: readonly DeclaringFile[]) => {
+    for (const f of found) {
+      const known = declaring.get(f.path);
+      if (known) {
+        known.containerMatches ||= f.containerMatches;
+        known.mayMatch ||= f.mayMatch;
+      } else declaring.set(f.path, { ...f });
+    }
+  };
   const others: string[] = [];
   const conns: { conn: LspConnection; projectFiles: ProjectCoverage }[] = [];
   for (const server of await symbolServers(ctx, args.language_id)) {
@@ -75,13 +117,17 @@ export async function findSymbolCandidates(ctx: ToolContext, parsed: ParsedSymbo
     const notReady = await awaitReady(conn, args, ctx);
     if (notReady) return notReady;
     conns.push({ conn, projectFiles });
-    for (const f of await indexedFiles(ctx, conn, last, others, projectFiles)) if (!files.includes(f)) files.push(f);
+    add(await indexedFiles(ctx, conn, last, container, others, projectFiles));
   }
   // Nothing declares the last name: the files that declare its containers hold the close matches.
-  for (const segment of files.length === 0 ? parsed.segments.slice(0, -1).reverse() : []) {
-    for (const { conn, projectFiles } of conns) for (const f of await indexedFiles(ctx, conn, segment, [], projectFiles)) if (!files.includes(f)) files.push(f);
-    if (files.length > 0) break;
+  for (const segment of declaring.size === 0 ? parsed.segments.slice(0, -1).reverse() : []) {
+    for (const { conn, projectFiles } of conns) add(await indexedFiles(ctx, conn, segment, undefined, [], projectFiles));
+    if (declaring.size > 0) break;
   }
+  // Stable: the index's order within each group.
+  const order = (f: DeclaringFile) => (f.containerMatches ? 0 : f.mayMatch ? 1 : 2);
+  const ranked = [...declaring.values()].sort((a, b) => order(a) - order(b));
+  const files = ranked.map((f) => f.path);
   const candidates: SymbolCandidate[] = [];
   const near: string[] = [];
   for (const file of files.slice(0, MAX_FILES)) {
@@ -92,5 +138,7 @@ export async function findSymbolCandidates(ctx: ToolContext, parsed: ParsedSymbo
     near.push(...found.near.map((n) => `${doc.label}:${n}`));
   }
   candidates.sort((a, b) => a.rank - b.rank || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0) || a.node.selectionRange.start.line - b.node.selectionRange.start.line);
-  return { candidates, near: (near.length ? near : others).slice(0, 5) };
+  // Files left out whose index entries all name another container cannot hold the path.
+  const unexamined = ranked.slice(MAX_FILES).filter((f) => f.mayMatch).length;
+  return { candidates, near: (near.length ? near : others).slice(0, 5), unexamined };
 }

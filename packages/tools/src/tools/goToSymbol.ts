@@ -36,7 +36,9 @@ export const goToSymbol = defineTool({
   output: {
     ...readyOutput,
     total: z.number().optional(),
-    ambiguous: z.boolean().optional().describe('Several match equally.'),
+    ambiguous: z.boolean().optional().describe('Several match equally, or files were left unexamined.'),
+    complete: z.boolean().optional().describe('Every file declaring the name was examined.'),
+    unexamined_files: z.number().optional(),
     definitions: z.array(definitionOut).optional(),
   },
   annotations: READ_ONLY,
@@ -44,17 +46,17 @@ export const goToSymbol = defineTool({
     const parsed = parseSymbolPath(args.symbol_path);
     if (parsed.segments.length === 0) throw new UserError('invalid_argument', 'symbol_path is empty: give a dotted path such as Class.method.');
     const file = args.file_path ?? parsed.file;
-    let found: { candidates: SymbolCandidate[]; near: string[] };
+    let found: { candidates: SymbolCandidate[]; near: string[]; unexamined: number };
     if (file !== undefined) {
       const doc = await openReadyDocument(ctx, { ...args, file_path: file });
       if (isNotReady(doc)) return doc;
-      found = await candidatesInFile(ctx, doc, args.symbol_path);
+      found = { ...(await candidatesInFile(ctx, doc, args.symbol_path)), unexamined: 0 };
     } else {
       const located = await findSymbolCandidates(ctx, parsed, args);
       if ('ready' in located) return located;
       found = located;
     }
-    if (found.candidates.length === 0) throw unknownPath(args.symbol_path, file ?? 'the workspace', found.near);
+    if (found.candidates.length === 0) throw unknownPath(args.symbol_path, file ?? 'the workspace', found.near, found.unexamined);
     const definitions = found.candidates.map((c) => ({
       qualified_name: c.qualified,
       kind: symbolKindName(c.node.kind),
@@ -62,12 +64,16 @@ export const goToSymbol = defineTool({
       ...new PositionMapper(ctx.workspace, c.doc.handle.conn).location(c.doc.handle.uri, c.node.selectionRange),
     }));
     const best = definitions.filter((d) => d.match === definitions[0]?.match).length;
-    return { ready: true, total: definitions.length, ambiguous: best > 1, definitions };
+    const unexamined = found.unexamined > 0 ? { unexamined_files: found.unexamined } : {};
+    return { ready: true, total: definitions.length, ambiguous: best > 1 || found.unexamined > 0, complete: found.unexamined === 0, ...unexamined, definitions };
   },
   text: (r) => {
     if (!r.ready) return notReadyText(r as NotReadyResult);
     const defs = r.definitions ?? [];
-    const head = r.ambiguous ? `Ambiguous: ${defs.length} definitions match; qualify the path (Class.method, file:Name) to pick one:` : `${defs.length} definition(s):`;
-    return [head, ...defs.map((d) => `${d.kind} ${d.qualified_name} ${d.file}:${d.line}:${d.column}${d.match === 'suffix' ? ' (suffix match)' : ''}`)].join('\n');
+    const count = `${r.unexamined_files ? 'at least ' : ''}${defs.length}`;
+    const head = r.ambiguous ? `Ambiguous: ${count} definitions match; qualify the path (Class.method, file:Name) to pick one:` : `${defs.length} definition(s):`;
+    const lines = [head, ...defs.map((d) => `${d.kind} ${d.qualified_name} ${d.file}:${d.line}:${d.column}${d.match === 'suffix' ? ' (suffix match)' : ''}`)];
+    if (r.unexamined_files) lines.push(`${r.unexamined_files} more file(s) declare the name and were not examined: name the file (file:Class.method) to search it.`);
+    return lines.join('\n');
   },
 });
