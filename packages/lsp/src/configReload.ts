@@ -20,8 +20,11 @@ export const CONFIG_RELOAD_FALLBACK_MS = 10_000;
 const PYRIGHT_CONFIG_FILES = new Set(['pyproject.toml', 'pyrightconfig.json']);
 const PYRIGHT_FOUND_FILES = /^(Found \d+ source files?|No source files found)/;
 
-/** tsconfig.json, tsconfig.build.json, jsconfig.json: anywhere, each may be a project's. */
-const TS_CONFIG_FILE = /^[jt]sconfig(\..+)?\.json$/;
+/**
+ * tsconfig.json, tsconfig.build.json, jsconfig.json: anywhere, each may be a project's; and
+ * package.json, whose `type`, `exports` and `imports` decide how modules resolve.
+ */
+const TS_CONFIG_FILE = /^([jt]sconfig(\..+)?\.json|package\.json)$/;
 
 /** The first change of `changes` that `isConfig` accepts, as a path. */
 function configChange(changes: readonly FileEvent[], isConfig: (path: string) => boolean): string | undefined {
