@@ -30,6 +30,14 @@ export function sessionPatch(files: readonly OverlayFile[], label: (path: string
   return { edit: { changes }, diff, files: out };
 }
 
+/** The files whose disk text is no longer the one the session took as its baseline (or that are gone). */
+export function movedOnDisk(files: readonly OverlayFile[]): OverlayFile[] {
+  return files.filter((f) => {
+    const now = readCurrent(f.path);
+    return now === null || contentHash(now.toString('utf8')) !== f.baseHash();
+  });
+}
+
 /**
  * Writes a session's patch through the transaction layer (one transaction, one checkpoint; the
  * servers' buffers follow the disk afterwards). Under the writer lock, before anything is written,
@@ -51,10 +59,7 @@ export async function applySessionPatch(
       for (const f of files) if (f.text !== f.baseText) plan.setText(destination(f.path), f.text);
       return;
     }
-    const moved = files.filter((f) => {
-      const now = readCurrent(f.path);
-      return now === null || contentHash(now.toString('utf8')) !== f.baseHash();
-    });
+    const moved = movedOnDisk(files);
     if (moved.length > 0) {
       throw new SimulationError(
         'disk_changed',

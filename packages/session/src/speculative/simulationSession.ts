@@ -8,6 +8,7 @@ import { evaluateFiles, takeBaseline, type EvaluationHooks, type EvaluationTarge
 import { nothingToEvaluate, reportEvaluation, type Evaluation } from './evaluationReport.js';
 import { OverlayFile } from './overlay.js';
 import { rangeOfText } from './textLocation.js';
+import { movedOnDisk } from './commit.js';
 
 export const SESSION_PHASES = ['created', 'mutated', 'evaluating', 'evaluated', 'committed', 'discarded', 'dirty', 'destroyed'] as const;
 export type SessionPhase = (typeof SESSION_PHASES)[number];
@@ -184,6 +185,15 @@ export class SimulationSession {
         onRestoreFailed: (err) => this.markDirty(err.message),
       });
       const evaluation = reportEvaluation(scope, evaluated, Date.now() - started, (path) => this.label(path));
+      // Written since the baseline (an editor, git, another agent): the answer is about the
+      // session's copy of the old text, not the file as it is; say so, and do not call it sure.
+      const moved = movedOnDisk([...this.files.values()]);
+      if (moved.length > 0) {
+        evaluation.confidence = 'partial';
+        evaluation.notes.push(
+          `${moved.map((f) => this.label(f.path)).join(', ')} changed on disk since this session first touched ${moved.length === 1 ? 'it' : 'them'}: this evaluation describes the session's copy (the text it started from plus its edits), not the file as it is now, and commit_session with apply would refuse. Discard the session and simulate again on the current files.`,
+        );
+      }
       if (this.phaseValue === 'evaluating') this.phaseValue = 'evaluated';
       this.lastEvaluation = evaluation;
       return evaluation;

@@ -1,7 +1,7 @@
 import { join, relative } from 'node:path';
 import { z } from 'zod';
 import { isWithin, UserError } from '@agent-lsp/protocol';
-import { applySessionPatch, resolveWritableDirectory, sessionPatch } from '@agent-lsp/session';
+import { applySessionPatch, movedOnDisk, resolveWritableDirectory, sessionPatch } from '@agent-lsp/session';
 import { sessionOutput, sessionState } from '../simulationOutput.js';
 import { defineTool, SIMULATES, WRITES } from '../toolDefinition.js';
 import { sessionIdInput } from './simulationArgs.js';
@@ -28,18 +28,20 @@ export const commitSession = defineTool({
     files: z.array(z.object({ file: z.string(), edits: z.number() })).optional(),
     checkpoint_id: z.string().optional().describe('With apply: the checkpoint of the write (undo_last undoes it).'),
     written_to: z.array(z.string()).optional().describe('With target: where the edited files were written.'),
+    disk_changed: z.array(z.string()).optional().describe('Files written on disk since the session read them: the patch is against their old text.'),
   },
   annotations: WRITES,
   async handler(args, ctx) {
     const session = ctx.ledger.simulations.get(args.session_id);
     const label = (p: string) => ctx.workspace.display(p);
     const destination = args.target !== undefined ? targetDestination(ctx.workspace.rootList, args.target) : undefined;
-    const { patch, checkpointId } = await session.commit(async (files) => {
+    const { patch, checkpointId, moved } = await session.commit(async (files) => {
       const patch = sessionPatch(files, label);
+      const moved = movedOnDisk(files).map((f) => label(f.path));
       const write = (args.apply === true || destination !== undefined) && patch.files.length > 0;
       const checkpoint = write ? await applySessionPatch(ctx.ledger.transactions, ctx.call, ctx.signal, files, patch, label, destination) : undefined;
       session.markCommitted();
-      return { patch, checkpointId: checkpoint?.id };
+      return { patch, checkpointId: checkpoint?.id, moved };
     });
     return {
       ...sessionState(session),
@@ -49,12 +51,14 @@ export const commitSession = defineTool({
       files: patch.files.map((f) => ({ file: label(f.path), edits: f.edits })),
       ...(checkpointId ? { checkpoint_id: checkpointId } : {}),
       ...(checkpointId && destination ? { written_to: patch.files.map((f) => ctx.workspace.display(destination(f.path))) } : {}),
+      ...(moved.length > 0 ? { disk_changed: moved } : {}),
     };
   },
   text: (r) => {
     const files = (r.files ?? []).map((f) => f.file).join(', ') || 'no file';
     const head = r.written_to ? `Committed and written to ${r.written_to.join(', ')} (originals unchanged). Checkpoint ${r.checkpoint_id ?? '?'}.` : r.applied ? `Committed and written: ${files}. Checkpoint ${r.checkpoint_id ?? '?'} (undo_last undoes it).` : `Committed as a patch (nothing written): ${files}. Apply it with apply_edit, or commit with apply: true.`;
-    return `${head}\n${r.diff ?? ''}`.trimEnd();
+    const moved = r.disk_changed?.length ? `\n${r.disk_changed.join(', ')} changed on disk since the session read ${r.disk_changed.length === 1 ? 'it' : 'them'}: this patch is against the old text and may not apply.` : '';
+    return `${head}${moved}\n${r.diff ?? ''}`.trimEnd();
   },
 });
 
