@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UserError } from '@agent-lsp/protocol';
-import { MAX_DOCUMENT_BYTES, mayHaveChanged, readDiskText } from './diskText.js';
+import { MAX_DOCUMENT_BYTES, mayHaveChanged, readDiskText, readRegularTextSync } from './diskText.js';
 
 describe('readDiskText', () => {
   let dir: string;
@@ -49,5 +49,33 @@ describe('readDiskText', () => {
     writeFileSync(big, '');
     truncateSync(big, MAX_DOCUMENT_BYTES + 1); // sparse: no 64 MiB written
     await expect(readDiskText(big, 'huge.ts')).rejects.toThrow(/huge\.ts is 67108865 bytes; agent-lsp opens documents of at most 67108864 bytes/);
+  });
+});
+
+describe('readRegularTextSync', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'agent-lsp-disk-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads a regular file as UTF-8, byte order mark and invalid bytes as Buffer decodes them', () => {
+    const path = join(dir, 'a.py');
+    const bytes = Buffer.concat([Buffer.from('\uFEFFcafé 😀\r\n'), Buffer.from([0xff, 0xc3]), Buffer.from('x\n')]);
+    writeFileSync(path, bytes);
+    expect(readRegularTextSync(path)).toBe(bytes.toString('utf8'));
+  });
+
+  it('answers undefined for a missing file, a directory, a FIFO (without blocking) and a file past the size limit', () => {
+    expect(readRegularTextSync(join(dir, 'missing.py'))).toBeUndefined();
+    expect(readRegularTextSync(join(dir, 'missing', 'below.py'))).toBeUndefined();
+    expect(readRegularTextSync(dir)).toBeUndefined();
+    const fifo = join(dir, 'pipe.py');
+    execFileSync('mkfifo', [fifo]);
+    expect(readRegularTextSync(fifo)).toBeUndefined();
+    const big = join(dir, 'huge.ts');
+    writeFileSync(big, '');
+    truncateSync(big, MAX_DOCUMENT_BYTES + 1);
+    expect(readRegularTextSync(big)).toBeUndefined();
   });
 });

@@ -98,7 +98,15 @@ export function readRegularFileSync(path: string): DiskFile | undefined {
  * files), where a sha256 of each was work for nothing.
  */
 export function readRegularTextSync(path: string): string | undefined {
-  return readRegularFileBytesSync(path)?.data.toString('utf8');
+  try {
+    // Plain numbers and no throw for a missing file: this runs for every file an answer names.
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (!st?.isFile() || st.size > MAX_DOCUMENT_BYTES) return undefined;
+    // Decoded while read (no Buffer in between).
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 function readRegularFileBytesSync(path: string): { data: Buffer; st: BigIntStats } | undefined {

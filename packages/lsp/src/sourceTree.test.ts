@@ -20,6 +20,15 @@ describe('walkSourceTree', () => {
     expect([...walkSourceTree(root, { maxDepth: 1 })].map((p) => relative(root, p))).toEqual(['a.py', 'b.py', 'builder/ok.py', 'pkg/z.py']);
   });
 
+  it('sorts names by code unit, the same in every locale (capitals first)', async () => {
+    writeFileSync(join(root, 'C.py'), '');
+    writeFileSync(join(root, 'é.py'), '');
+    const walked: string[] = [];
+    for await (const p of walkSourceTreeAsync(root, { maxDepth: 0 })) walked.push(relative(root, p));
+    expect(walked).toEqual(['C.py', 'a.py', 'b.py', 'é.py']);
+    expect([...walkSourceTree(root, { maxDepth: 0 })].map((p) => relative(root, p))).toEqual(walked);
+  });
+
   it('walks the same files in the same order without blocking', async () => {
     const walked = async (options?: { maxDepth?: number; maxEntries?: number }) => {
       const out: string[] = [];

@@ -1,5 +1,5 @@
 import type { Diagnostic } from 'vscode-languageserver-protocol';
-import { fromLspRange } from './position.js';
+import { fromLspRange, type PositionText } from './position.js';
 
 export const AGENT_SEVERITIES = ['error', 'warning', 'information', 'hint'] as const;
 export type AgentSeverity = (typeof AGENT_SEVERITIES)[number];
@@ -32,7 +32,7 @@ export function diagnosticMessage(m: Diagnostic['message']): string {
  * diagnosed (its UTF-16 columns become characters); without it the server's numbers are shifted to
  * 1-based as they are.
  */
-export function toAgentDiagnostic(file: string, lines: string | string[] | undefined, d: Diagnostic): AgentDiagnostic {
+export function toAgentDiagnostic(file: string, lines: PositionText | undefined, d: Diagnostic): AgentDiagnostic {
   const r = d.range;
   const out: AgentDiagnostic = {
     file,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromLspPosition, fromLspRange, splitLines, toLspPosition, toLspRange, type UserPosition } from './position.js';
+import { fromLspPosition, fromLspRange, LineTable, splitLines, toLspPosition, toLspRange, type UserPosition } from './position.js';
 import { userErrorFrom } from '../../../test/helpers/userErrors.js';
 
 /** The LSP position of 1-based `line`:`column` (code points) in `text`. */
@@ -162,6 +162,47 @@ describe('fromLspPosition', () => {
 
   it('maps the end-of-line offset to the column just past the line', () => {
     expect(fromLspPosition('a😀', { line: 0, character: 3 })).toEqual({ line: 1, column: 3 });
+  });
+});
+
+describe('LineTable', () => {
+  // Texts whose line ends and characters each take a path of their own: \n only (no \r), \r\n,
+  // a lone \r, \r\r\n, empty lines, a final line end or none, BMP non-ASCII, astral characters.
+  const texts = [
+    '',
+    'x',
+    'abc\ndef\n',
+    '\n\n\n',
+    'a\r\n😀b\rc',
+    '\r\r\n\r\n\n\r',
+    'café 漢字 x\r\nplain\r\n',
+    'one 😀 two 😀😀\nthree\n\u{1F600}\u{10FFFF}end',
+    'no surrogate é\rlast line without end',
+    'x😀y\r\n\r\n漢😀',
+  ];
+
+  it('converts every position exactly as the split lines do, past line and text ends too', () => {
+    for (const text of texts) {
+      const table = new LineTable(text);
+      const lines = splitLines(text);
+      expect(table.lineCount).toBe(lines.length);
+      for (let line = -1; line <= lines.length + 1; line++) {
+        expect(table.line(line)).toBe(lines[line] ?? '');
+        const width = (lines[line] ?? '').length;
+        for (let character = 0; character <= width + 2; character++) {
+          expect(fromLspPosition(table, { line, character })).toEqual(fromLspPosition(lines, { line, character }));
+        }
+      }
+      const range = { start: { line: 0, character: 1 }, end: { line: lines.length - 1, character: 3 } };
+      expect(fromLspRange(table, range)).toEqual(fromLspRange(text, range));
+    }
+  });
+
+  it('counts UTF-16 offsets after an astral character as characters, and not after BMP ones', () => {
+    const table = new LineTable('plain\r\n😀 = total\ncafé 漢字 x');
+    expect(fromLspPosition(table, { line: 1, character: 5 })).toEqual({ line: 2, column: 5 });
+    expect(fromLspPosition(table, { line: 2, character: 8 })).toEqual({ line: 3, column: 9 });
+    expect(fromLspPosition(table, { line: 0, character: 99 })).toEqual({ line: 1, column: 6 });
   });
 });
 

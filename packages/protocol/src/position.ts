@@ -87,8 +87,73 @@ export function toLspPosition(text: string, pos: UserPosition, what = 'position'
   return { line: pos.line - 1, character: utf16OffsetOfCodePoint(lineText, pos.column - 1) };
 }
 
+/**
+ * A text's lines as LSP counts them (\n, \r\n and \r end a line), without splitting it into line
+ * strings: where each line starts, found once. Converting a thousand references reads a few hundred
+ * files, and splitting every one of them into lines was most of that work and of its garbage.
+ */
+export class LineTable {
+  /** UTF-16 offset where each line starts. */
+  private readonly starts: number[] = [0];
+  /** Whether the text holds a surrogate (an astral character): without one, a UTF-16 offset is a character index. */
+  private readonly astral: boolean;
+
+  constructor(private readonly text: string) {
+    this.astral = SURROGATE.test(text);
+    if (!text.includes('\r')) {
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+      return;
+    }
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === LF) this.starts.push(i + 1);
+      else if (c === CR) {
+        if (text.charCodeAt(i + 1) === LF) i++;
+        this.starts.push(i + 1);
+      }
+    }
+  }
+
+  /** Lines in the text (splitLines(text).length). */
+  get lineCount(): number {
+    return this.starts.length;
+  }
+
+  /** Line `n` (0-based) without its line end, '' past the text (splitLines(text)[n] ?? ''). */
+  line(n: number): string {
+    const end = this.endOf(n);
+    return end === undefined ? '' : this.text.slice(this.starts[n], end);
+  }
+
+  /** Where line `n`'s text ends (before its line end); undefined for no such line. */
+  private endOf(n: number): number | undefined {
+    if (!Number.isInteger(n) || n < 0 || n >= this.starts.length) return undefined;
+    if (n + 1 === this.starts.length) return this.text.length;
+    const next = this.starts[n + 1] as number;
+    // The line end before the next line: \n, \r, or \r\n.
+    return this.text.charCodeAt(next - 1) === LF && next - 2 >= (this.starts[n] as number) && this.text.charCodeAt(next - 2) === CR ? next - 2 : next - 1;
+  }
+
+  /** fromLspPosition on this text. */
+  position(pos: Position): UserPosition {
+    const end = this.endOf(pos.line);
+    if (end === undefined) return { line: pos.line + 1, column: codePointOfUtf16Offset('', pos.character) + 1 };
+    const start = this.starts[pos.line] as number;
+    // Without surrogates a UTF-16 offset is already a character index, clamped to the line.
+    const column = this.astral ? codePointOfUtf16Offset(this.text.slice(start, end), pos.character) : Math.max(0, Math.min(pos.character, end - start));
+    return { line: pos.line + 1, column: column + 1 };
+  }
+}
+
+const LF = 10;
+const CR = 13;
+
+/** A text to convert positions in: the text, its lines (splitLines), or its LineTable. */
+export type PositionText = string | readonly string[] | LineTable;
+
 /** Converts an LSP position in `text` to 1-based line and code-point column. */
-export function fromLspPosition(text: string | string[], pos: Position): UserPosition {
+export function fromLspPosition(text: PositionText, pos: Position): UserPosition {
+  if (text instanceof LineTable) return text.position(pos);
   const lines = typeof text === 'string' ? splitLines(text) : text;
   const lineText = lines[pos.line] ?? '';
   return { line: pos.line + 1, column: codePointOfUtf16Offset(lineText, pos.character) + 1 };
@@ -106,7 +171,7 @@ export function toLspRange(text: string, range: UserRange): Range {
   return { start, end };
 }
 
-export function fromLspRange(text: string | string[], range: Range): UserRange {
+export function fromLspRange(text: PositionText, range: Range): UserRange {
   const lines = typeof text === 'string' ? splitLines(text) : text;
   const s = fromLspPosition(lines, range.start);
   const e = fromLspPosition(lines, range.end);

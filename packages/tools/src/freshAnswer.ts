@@ -25,17 +25,23 @@ function urisOf(result: Locations): string[] {
  * were opened.
  */
 export async function openChangedFiles(conn: LspConnection, registry: ServerRegistry, uris: readonly string[]): Promise<number> {
-  let opened = 0;
+  const candidates: { uri: string; path: string; languageId: string }[] = [];
   for (const uri of uris) {
     if (conn.documents.get(uri)) continue;
     const path = uriToPath(uri);
     const route = path ? registry.forFile(path) : undefined;
     if (!path || route?.server.id !== conn.server.id) continue;
-    const changedAt = await stat(path).then((s) => s.mtimeMs, () => undefined);
-    if (changedAt === undefined || changedAt < conn.startedAt) continue;
+    candidates.push({ uri, path, languageId: route.languageId });
+  }
+  // Their stats at once: an answer names up to hundreds of files, and one stat after another
+  // stood between the server's answer and ours.
+  const changed = await Promise.all(candidates.map(({ path }) => stat(path).then((s) => s.mtimeMs >= conn.startedAt, () => false)));
+  let opened = 0;
+  for (const [i, { uri, path, languageId }] of candidates.entries()) {
+    if (!changed[i]) continue;
     const file = await readDiskText(path).catch(() => undefined);
     if (!file || conn.documents.get(uri)) continue;
-    conn.documents.sync(uri, route.languageId, file.text, { internal: true, disk: file.state });
+    conn.documents.sync(uri, languageId, file.text, { internal: true, disk: file.state });
     opened++;
   }
   return opened;

@@ -1,5 +1,5 @@
-import { basename } from 'node:path';
-import { walkSourceTreeAsync, type ServerDefinition, type ServerRegistry } from '@agent-lsp/lsp';
+import { extname } from 'node:path';
+import { walkSourceDirsAsync, type ServerDefinition, type ServerRegistry } from '@agent-lsp/lsp';
 
 const MAX_ENTRIES = 20_000;
 
@@ -10,13 +10,25 @@ export interface DetectedLanguage {
 
 /**
  * Which servers a workspace needs, by counting source files (bounded walk, vendored dirs skipped;
- * asynchronous, so a large tree does not stall the process while it is counted).
+ * asynchronous, so a large tree does not stall the process while it is counted). Files are counted
+ * by what routes them (their extension, or their name when they have none) and each of those is
+ * routed once: routing every file of a big tree was most of start_lsp's time.
  */
 export async function detectLanguages(root: string, registry: ServerRegistry): Promise<DetectedLanguage[]> {
+  const byRouteKey = new Map<string, { name: string; files: number }>();
+  for await (const { files } of walkSourceDirsAsync(root, { maxEntries: MAX_ENTRIES })) {
+    for (const name of files) {
+      // The key ServerRegistry.forFile routes a file by.
+      const key = extname(name).toLowerCase() || name.toLowerCase();
+      const seen = byRouteKey.get(key);
+      if (seen) seen.files++;
+      else byRouteKey.set(key, { name, files: 1 });
+    }
+  }
   const counts = new Map<ServerDefinition, number>();
-  for await (const path of walkSourceTreeAsync(root, { maxEntries: MAX_ENTRIES })) {
-    const route = registry.forFile(basename(path));
-    if (route) counts.set(route.server, (counts.get(route.server) ?? 0) + 1);
+  for (const { name, files } of byRouteKey.values()) {
+    const route = registry.forFile(name);
+    if (route) counts.set(route.server, (counts.get(route.server) ?? 0) + files);
   }
   return [...counts].map(([server, files]) => ({ server, files })).sort((a, b) => b.files - a.files);
 }

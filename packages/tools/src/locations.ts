@@ -1,5 +1,5 @@
 import type { Diagnostic, Location, LocationLink, Range } from 'vscode-languageserver-protocol';
-import { fromLspRange, splitLines, toAgentDiagnostic, uriToPath } from '@agent-lsp/protocol';
+import { fromLspRange, LineTable, toAgentDiagnostic, uriToPath } from '@agent-lsp/protocol';
 import { readRegularTextSync, type LspConnection } from '@agent-lsp/lsp';
 import type { Workspace } from '@agent-lsp/workspace';
 import { locationTargets } from './freshAnswer.js';
@@ -10,7 +10,7 @@ import type { DiagnosticOut, LocationOut } from './schemas.js';
  * text: the server's copy when the file is open, else the disk, read once per call.
  */
 export class PositionMapper {
-  private readonly lines = new Map<string, string[] | undefined>();
+  private readonly lines = new Map<string, LineTable | undefined>();
   /** Each file's displayed name, once per file (a thousand references name a few hundred files). */
   private readonly files = new Map<string, string>();
 
@@ -19,14 +19,14 @@ export class PositionMapper {
     private readonly conn: LspConnection,
   ) {}
 
-  private linesOf(uri: string): string[] | undefined {
+  private linesOf(uri: string): LineTable | undefined {
     if (this.lines.has(uri)) return this.lines.get(uri);
     let text = this.conn.documents.get(uri)?.text;
     if (text === undefined) {
       const path = uriToPath(uri);
       text = path ? readRegularTextSync(path) : undefined;
     }
-    const lines = text === undefined ? undefined : splitLines(text);
+    const lines = text === undefined ? undefined : new LineTable(text);
     this.lines.set(uri, lines);
     return lines;
   }
