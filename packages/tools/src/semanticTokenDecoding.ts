@@ -29,8 +29,8 @@ export function decodeSemanticTokens(data: readonly number[], legend: SemanticTo
     line += deltaLine;
     start = deltaLine === 0 ? start + deltaStart : deltaStart;
     const lineText = lines[line] ?? '';
-    const from = fromLspPosition(lines as string[], { line, character: start });
-    const to = fromLspPosition(lines as string[], { line, character: start + length });
+    const from = fromLspPosition(lines, { line, character: start });
+    const to = fromLspPosition(lines, { line, character: start + length });
     const modifiers: string[] = [];
     legend.tokenModifiers.forEach((name, bit) => {
       if (bits & (1 << bit)) modifiers.push(name);
