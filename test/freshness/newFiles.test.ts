@@ -1,8 +1,8 @@
 // A file created outside agent-lsp (by an agent's own edit tool, git checkout, a generator) that
 // uses a symbol must be among that symbol's references at the next query, and gone once deleted;
 // the same for a file nobody opened that starts using it. The query follows the write at once.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BrokerTestScope } from '../helpers/brokers.js';
 import { ok } from '../helpers/mcpClient.js';
@@ -17,6 +17,12 @@ afterEach(async () => {
 const NEW_FILE = {
   python: { path: 'app/extra_user.py', text: 'from app.geometry import distance, Point\n\nprint(distance(Point(0, 0), Point(1, 1)))\n' },
   typescript: { path: 'src/extraUser.ts', text: 'import { totalArea } from "./shapes.js";\n\nexport const none = totalArea([]);\n' },
+} as const;
+
+/** A file using the symbol, in a directory that does not exist yet. */
+const NESTED_FILE = {
+  python: { path: 'app/fresh_pkg/user.py', text: 'from app.geometry import distance, Point\n\nprint(distance(Point(0, 0), Point(2, 2)))\n' },
+  typescript: { path: 'src/freshDir/user.ts', text: 'import { totalArea } from "../shapes.js";\n\nexport const nested = totalArea([]);\n' },
 } as const;
 
 /** A file of the fixture that does not use the symbol, and what makes it use it. */
@@ -51,6 +57,12 @@ for (const mode of ['always', 'never'] as const) {
         expect(await refs()).toContain(OTHER_FILE[s.language as 'python' | 'typescript'].path);
         writeFileSync(other, otherBefore);
         expect(await refs()).toEqual(before);
+        // A directory made and a file written in it at once (chokidar may know the directory but
+        // not have read it yet when the query comes).
+        const nested = NESTED_FILE[s.language as 'python' | 'typescript'];
+        mkdirSync(join(root, dirname(nested.path)));
+        writeFileSync(join(root, nested.path), nested.text);
+        expect(await refs()).toContain(nested.path);
       });
     }
   });

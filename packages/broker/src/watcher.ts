@@ -202,10 +202,12 @@ export class WorkspaceWatcher implements Disposable {
         const st = await stat(path).catch(() => undefined);
         if (st?.isFile()) reportEarly(path, wasKnown ? FileChangeType.Changed : FileChangeType.Created);
         else if (!st && wasKnown && known[path] === undefined) reportEarly(path, FileChangeType.Deleted);
-        else if (st?.isDirectory() && !wasKnown && !WorkspaceWatcher.isIgnored(this.options.root, path, true)) {
-          // A directory that appeared whole (git checkout, mv): its files are new too.
+        else if (st?.isDirectory() && !WorkspaceWatcher.isIgnored(this.options.root, path, true)) {
+          // A directory that appeared whole (git checkout, mv), or one chokidar knows but has not
+          // read yet (mkdir, then a file written in it at once): files it does not know are new.
           for await (const file of walkSourceTreeAsync(path, { maxEntries: MAX_EARLY_DIRECTORY_FILES })) {
-            if (!WorkspaceWatcher.isIgnored(this.options.root, file)) reportEarly(file, FileChangeType.Created);
+            if (WorkspaceWatcher.isIgnored(this.options.root, file) || known[dirname(file)]?.includes(basename(file)) === true) continue;
+            reportEarly(file, FileChangeType.Created);
           }
         }
       }),
