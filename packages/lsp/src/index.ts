@@ -28,3 +28,4 @@ export * from './knownServers.js';
 export * from './knownServerDefinitions.js';
 export * from './projectExecutables.js';
 export * from './seedFile.js';
+export * from './wholeMessageWriter.js';
