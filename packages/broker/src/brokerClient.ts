@@ -3,8 +3,7 @@ import { isAbsolute } from 'node:path';
 import {
   createMessageConnection,
   ResponseError,
-  SocketMessageWriter,
-  StreamMessageReader,
+  ReadableStreamMessageReader,
   type CancellationToken,
   type MessageConnection,
   type NotificationType,
@@ -37,7 +36,8 @@ import {
   type BrokerClientInfo,
   type BrokerRestartServerResult,
 } from '@agent-lsp/protocol';
-import { guardFrames } from './frameGuard.js';
+import { wholeMessageWriter } from '@agent-lsp/lsp';
+import { guardedStream } from './frameGuard.js';
 import {
   checkAcquire,
   checkDidChange,
@@ -109,17 +109,17 @@ export class BrokerClient {
     private readonly socket: Socket,
     private readonly host: BrokerHost,
   ) {
-    const guarded = guardFrames(socket, (reason) => {
+    const guarded = guardedStream(socket, (reason) => {
       host.logger.warn(`client ${id} sent a bad frame (${reason}); closing that client`);
       this.close();
     });
-    const reader = checkedReader(new StreamMessageReader(guarded), (problem) => this.refuse(problem));
+    const reader = checkedReader(new ReadableStreamMessageReader(guarded), (problem) => this.refuse(problem));
     // A body that is not JSON (or a read error) is this client's fault: it goes, the others stay.
     reader.onError((err) => {
       host.logger.warn(`client ${id} sent an unreadable message (${err.message}); closing that client`);
       this.close();
     });
-    this.rpc = createMessageConnection(reader, new SocketMessageWriter(socket));
+    this.rpc = createMessageConnection(reader, wholeMessageWriter(socket));
     this.install();
     this.rpc.onClose(() => this.close());
     this.rpc.onError(([err]) => host.logger.debug(`client ${id}: ${err.message}`));

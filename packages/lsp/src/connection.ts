@@ -1,4 +1,4 @@
-import { ResponseError, createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection, type NotificationType, type RequestType, type RequestType0 } from 'vscode-jsonrpc/node';
+import { ResponseError, createMessageConnection, StreamMessageReader, type MessageConnection, type NotificationType, type RequestType, type RequestType0 } from 'vscode-jsonrpc/node';
 import type { DidChangeWatchedFilesParams, FileEvent, InitializeResult, LogMessageParams, ServerCapabilities } from 'vscode-languageserver-protocol';
 import { AGENT_LSP_VERSION, BrokerEpochRequest, BrokerRestartServerRequest, type BrokerEpochResult, BrokerStatusNotification, DisposableStore, Emitter, ErrorCodes, pathToUri, WireError, type AgentLspExperimental, type Disposable } from '@agent-lsp/protocol';
 import { LocalExclusiveAccess, type ExclusiveAccess, type ExclusiveOptions } from './exclusiveAccess.js';
@@ -8,6 +8,7 @@ import { DocumentStore } from './documents.js';
 import { ConnectionClosedError, ServerCrashedError } from './errors.js';
 import { trackedRequest, type PendingRequest, type RequestOptions } from './trackedRequest.js';
 import type { Logger } from './logger.js';
+import { wholeMessageWriter } from './wholeMessageWriter.js';
 import { ProgressTracker } from './progress.js';
 import { Readiness } from './readiness.js';
 import { attachReadinessStrategy } from './readinessStrategies.js';
@@ -86,7 +87,7 @@ export class LspConnection implements Disposable {
   private constructor(private readonly options: LspConnectionOptions) {
     this.folders = [...options.workspaceFolders];
     this.access = options.exclusiveAccess ?? new LocalExclusiveAccess();
-    this.rpc = createMessageConnection(new StreamMessageReader(options.transport.input), new StreamMessageWriter(options.transport.output));
+    this.rpc = createMessageConnection(new StreamMessageReader(options.transport.input), wholeMessageWriter(options.transport.output));
     this.documents = new DocumentStore({
       didOpen: (p) => this.notify('textDocument/didOpen', p),
       didChange: (p) => this.notify('textDocument/didChange', p),

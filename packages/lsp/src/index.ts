@@ -30,3 +30,4 @@ export * from './projectExecutables.js';
 export * from './seedFile.js';
 export { untilConfigApplied, CONFIG_RELOAD_FALLBACK_MS } from './configReload.js';
 export { RootIdentity } from './rootIdentity.js';
+export * from './wholeMessageWriter.js';
