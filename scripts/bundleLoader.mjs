@@ -25,7 +25,7 @@ import { Script } from 'node:vm';
  * defaults, and so does a node started with its own semi-space flags.
  */
 const nodeFlags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
-const ownFlags = !process.argv.includes('daemon-broker') && !/--(max|min)-semi-space-size|--semi-space-growth-factor/.test(nodeFlags) ? '--semi-space-growth-factor=1' : '';
+const ownFlags = !process.argv.includes('daemon-broker') && !/--(max|min)-semi-space-size|--semi-space-growth-factor/.test(nodeFlags) ? '--semi-space-growth-factor=1 --heap-growing-percent=50' : '';
 if (ownFlags) setFlagsFromString(ownFlags);
 
 /** FNV-1a, 32 bits, hex: names V8's flags in the cache's name (V8 rejects a cache made under other flags). */

@@ -90,7 +90,11 @@ export function toLspPosition(text: string, pos: UserPosition, what = 'position'
 /** Converts an LSP position in `text` to 1-based line and code-point column. */
 export function fromLspPosition(text: string | string[], pos: Position): UserPosition {
   const lines = typeof text === 'string' ? splitLines(text) : text;
-  const lineText = lines[pos.line] ?? '';
+  return fromLspPositionOnLine(lines[pos.line] ?? '', pos);
+}
+
+/** fromLspPosition given only the text of the position's line. */
+export function fromLspPositionOnLine(lineText: string, pos: Position): UserPosition {
   return { line: pos.line + 1, column: codePointOfUtf16Offset(lineText, pos.character) + 1 };
 }
 
