@@ -126,6 +126,35 @@ async function daemonMemory(env) {
   };
 }
 
+/**
+ * Memory after each agent's first `find_references`: four fronts sharing one broker (fronts, broker
+ * process and language server apart) against four fronts each with its own server. Returns the
+ * Markdown paragraph and table.
+ */
+export async function agentsMemory(corpus, env, log) {
+  log('  memory: 4 agents sharing a broker vs 4 direct…');
+  const shared = await fronts(env, corpus, 'always', 4);
+  const daemons = await daemonMemory(env);
+  const sharedFronts = memoryOf(shared.map((f) => f.pid), true, daemons.pids);
+  await Promise.all(shared.map((f) => f.client.close()));
+  await stopDaemons({ all: true }, env);
+  const separate = await fronts(env, corpus, 'never', 4);
+  const separateMemory = memoryOf(separate.map((f) => f.pid));
+  await Promise.all(separate.map((f) => f.client.close()));
+  const sharedTotal = { rss: sharedFronts.rss + daemons.broker.rss + daemons.server.rss, uss: sharedFronts.uss + daemons.broker.uss + daemons.server.uss };
+  const both = (m) => `${mib(m.rss)} (${mib(m.uss)})`;
+  log(`  memory: shared ${both(sharedTotal)} = fronts ${both(sharedFronts)} + broker ${both(daemons.broker)} + server ${both(daemons.server)}; separate ${both(separateMemory)}`);
+  return `Memory after each agent's first \`find_references\`, RSS and in brackets private memory (USS: what
+the process alone holds; RSS also counts the node binary's pages, shared by every node process, once
+per process). A front counts with its children but not the broker it spawned; the language server with tsserver:
+
+| | fronts | broker process | language server | total | ratio (RSS) | ratio (private) |
+| --- | --- | --- | --- | --- | --- | --- |
+| 4 agents sharing one broker | ${both(sharedFronts)} | ${both(daemons.broker)} | ${both(daemons.server)} | ${both(sharedTotal)} | ${(sharedTotal.rss / separateMemory.rss).toFixed(2)}× | ${(sharedTotal.uss / separateMemory.uss).toFixed(2)}× |
+| 4 agents, each with its own server | ${both(separateMemory)} (fronts with their servers) | – | – | ${both(separateMemory)} | 1.00× | 1.00× |
+`;
+}
+
 export async function brokerOverhead(corpus, env, log) {
   const registry = new ServerRegistry();
   const server = registry.forLanguage(corpus.language);
@@ -168,18 +197,7 @@ export async function brokerOverhead(corpus, env, log) {
   }
   await stopDaemons({ all: true }, env);
 
-  log('  memory: 4 agents sharing a broker vs 4 direct…');
-  const shared = await fronts(env, corpus, 'always', 4);
-  const daemons = await daemonMemory(env);
-  const sharedFronts = memoryOf(shared.map((f) => f.pid), true, daemons.pids);
-  await Promise.all(shared.map((f) => f.client.close()));
-  await stopDaemons({ all: true }, env);
-  const separate = await fronts(env, corpus, 'never', 4);
-  const separateMemory = memoryOf(separate.map((f) => f.pid));
-  await Promise.all(separate.map((f) => f.client.close()));
-  const sharedTotal = { rss: sharedFronts.rss + daemons.broker.rss + daemons.server.rss, uss: sharedFronts.uss + daemons.broker.uss + daemons.server.uss };
-  const both = (m) => `${mib(m.rss)} (${mib(m.uss)})`;
-  log(`  memory: shared ${both(sharedTotal)} = fronts ${both(sharedFronts)} + broker ${both(daemons.broker)} + server ${both(daemons.server)}; separate ${both(separateMemory)}`);
+  const memory = await agentsMemory(corpus, env, log);
 
   const section = `### ${corpus.name}
 
@@ -195,14 +213,24 @@ Load on one broker (each client its own socket, like a front):
 | --- | --- | --- | --- | --- | --- |
 ${loadRow}
 
-Memory after each agent's first \`find_references\`, RSS and in brackets private memory (USS: what
-the process alone holds; RSS also counts the node binary's pages, shared by every node process, once
-per process). A front counts with its children but not the broker it spawned; the language server with tsserver:
-
-| | fronts | broker process | language server | total | ratio (RSS) | ratio (private) |
-| --- | --- | --- | --- | --- | --- | --- |
-| 4 agents sharing one broker | ${both(sharedFronts)} | ${both(daemons.broker)} | ${both(daemons.server)} | ${both(sharedTotal)} | ${(sharedTotal.rss / separateMemory.rss).toFixed(2)}× | ${(sharedTotal.uss / separateMemory.uss).toFixed(2)}× |
-| 4 agents, each with its own server | ${both(separateMemory)} (fronts with their servers) | – | – | ${both(separateMemory)} | 1.00× | 1.00× |
-`;
+${memory}`;
   return { section, samples: hop.samples };
+}
+
+// `node test/bench/brokerOverhead.mjs --memory`: the memory table alone, on effect's sources in a
+// temporary dir and AGENT_LSP_HOME.
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--memory')) {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { loadavg, tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { effectSources } = await import('./corpora.mjs');
+  const tmp = mkdtempSync(join(tmpdir(), 'agent-lsp-agents-memory-'));
+  const env = { ...process.env, AGENT_LSP_HOME: join(tmp, 'home') };
+  try {
+    process.stderr.write(`load average ${loadavg()[0].toFixed(1)}\n`);
+    process.stdout.write(await agentsMemory(effectSources(tmp), env, (line) => process.stderr.write(`${line}\n`)));
+  } finally {
+    await stopDaemons({ all: true, force: true }, env);
+    rmSync(tmp, { recursive: true, force: true });
+  }
 }

@@ -14,11 +14,12 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(REPO, 'bin', 'agent-lsp');
 const FIXTURE = join(REPO, 'test', 'fixtures', 'python-basic');
 
-/** Resident set and its peak, MiB, from /proc. */
+/** Resident set, its peak and the private part (USS: what this process alone holds), MiB, from /proc. */
 function rss(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const kib = (text, field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN);
+  return { rss: kib(status, 'VmRSS') / 1024, peak: kib(status, 'VmHWM') / 1024, uss: (kib(rollup, 'Private_Clean') + kib(rollup, 'Private_Dirty')) / 1024 };
 }
 
 /** The calls an agent makes, in turn: references, definition, hover, document symbols. */
@@ -59,6 +60,7 @@ export const VARIANTS = [
   { name: 'bundle without code cache (AGENT_LSP_NO_CODE_CACHE=1)', env: { AGENT_LSP_NO_CODE_CACHE: '1' }, nodeArgs: [] },
   { name: 'bundle with code cache, V8\'s default young generation (--semi-space-growth-factor=2)', env: {}, nodeArgs: ['--semi-space-growth-factor=2'] },
   { name: 'bundle with code cache, young generation kept small (the default: the loader sets --semi-space-growth-factor=1)', env: {}, nodeArgs: [] },
+  { name: 'the default, but V8\'s own old-generation growth (--heap-growing-percent=0; the loader sets 50)', env: {}, nodeArgs: ['--heap-growing-percent=0'] },
   { name: 'the default, --lite-mode', env: {}, nodeArgs: ['--lite-mode'] },
 ];
 
@@ -77,11 +79,12 @@ export async function frontMemory({ runs = 3, log = () => undefined, variants = 
       const results = [];
       for (let i = 0; i < runs; i++) results.push(await measure({ ...baseEnv, ...v.env }, root, v.nodeArgs));
       const pick = (f) => med(results.map(f));
-      rows.push(`| ${v.name} | ${mib(pick((r) => r.afterStart.rss))} | ${mib(pick((r) => r.afterFirst.rss))} | ${mib(pick((r) => r.after100.rss))} | ${mib(pick((r) => r.after100.peak))} | ${Math.round(pick((r) => r.callsMs))} ms |`);
+      const both = (stage) => `${mib(pick((r) => r[stage].rss))} (${mib(pick((r) => r[stage].uss))})`;
+      rows.push(`| ${v.name} | ${both('afterStart')} | ${both('afterFirst')} | ${both('after100')} | ${mib(pick((r) => r.after100.peak))} | ${Math.round(pick((r) => r.callsMs))} ms |`);
       log(`  ${rows.at(-1)}`);
     }
     return [
-      `A front's RSS on a warm broker (python-basic fixture; median of ${runs} fronts per row; load average ${loadavg()[0].toFixed(1)}). 100 calls: find_references, go_to_definition, inspect_symbol, list_symbols in turn.`,
+      `A front's RSS and in brackets its private memory (USS) on a warm broker (python-basic fixture; median of ${runs} fronts per row; load average ${loadavg()[0].toFixed(1)}). 100 calls: find_references, go_to_definition, inspect_symbol, list_symbols in turn.`,
       '',
       '| front | after start (tools/list) | after the first find_references | after 100 calls | peak | the 100 calls took |',
       '| --- | --- | --- | --- | --- | --- |',

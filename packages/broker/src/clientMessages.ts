@@ -1,14 +1,6 @@
 import { statSync } from 'node:fs';
 import type { Disposable, Message, MessageReader, DataCallback, NotificationMessage } from 'vscode-jsonrpc/node';
-import {
-  FileChangeType,
-  Range,
-  TextDocumentContentChangeEvent,
-  TextDocumentIdentifier,
-  TextDocumentItem,
-  VersionedTextDocumentIdentifier,
-} from 'vscode-languageserver-protocol';
-import { uriToPath } from '@agent-lsp/protocol';
+import { uriToPath, FileChangeType, Range, TextDocumentContentChangeEvent, TextDocumentIdentifier, TextDocumentItem, VersionedTextDocumentIdentifier } from '@agent-lsp/protocol';
 
 /**
  * The shapes of the client messages the broker interprets itself. Any LSP client may connect, and

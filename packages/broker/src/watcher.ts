@@ -2,8 +2,8 @@ import { statSync, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
-import { pathToUri, type Disposable } from '@agent-lsp/protocol';
+import type { FileEvent } from 'vscode-languageserver-protocol';
+import { pathToUri, type Disposable, FileChangeType } from '@agent-lsp/protocol';
 import { inNotIndexedDir, isNotIndexedDir, readRegularFileSync, walkSourceTreeAsync, type Logger } from '@agent-lsp/lsp';
 
 const BATCH_MS = 100;

@@ -1,12 +1,5 @@
-import {
-  CodeActionKind,
-  DiagnosticTag,
-  MarkupKind,
-  SemanticTokenModifiers,
-  SemanticTokenTypes,
-  type SymbolKind,
-  type ClientCapabilities,
-} from 'vscode-languageserver-protocol';
+import { CodeActionKind, DiagnosticTag, MarkupKind, SemanticTokenModifiers, SemanticTokenTypes } from '@agent-lsp/protocol';
+import type { SymbolKind, ClientCapabilities } from 'vscode-languageserver-protocol';
 
 const allSymbolKinds = Array.from({ length: 26 }, (_, i) => (i + 1) as SymbolKind);
 

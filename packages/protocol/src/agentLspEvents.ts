@@ -1,4 +1,4 @@
-import { NotificationType } from 'vscode-languageserver-protocol';
+import { NotificationType } from './lspValues.js';
 import type { FileEvent } from 'vscode-languageserver-protocol';
 
 /**

@@ -1,4 +1,4 @@
-import { NotificationType, NotificationType0, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
+import { NotificationType, NotificationType0, RequestType, RequestType0 } from './lspValues.js';
 
 /**
  * The broker's own LSP extensions (`$/agentLsp/*`), declared once and imported by both ends.

@@ -1,4 +1,4 @@
-import { RequestType0 } from 'vscode-languageserver-protocol';
+import { RequestType0 } from './lspValues.js';
 
 export interface BrokerEpochResult {
   /**

@@ -1,4 +1,4 @@
-import { RequestType } from 'vscode-languageserver-protocol';
+import { RequestType } from './lspValues.js';
 
 export interface BrokerEvictParams {
   /** Why, for the broker's log: the memory budget, the usage measured, who asked. */

@@ -1,4 +1,4 @@
-import { RequestType } from 'vscode-languageserver-protocol';
+import { RequestType } from './lspValues.js';
 
 export interface BrokerDocumentStatusParams {
   uri: string;

@@ -14,3 +14,4 @@ export * from './agentLspEvents.js';
 export * from './startupMarks.js';
 export * from './brokerEvict.js';
 export * from './brokerEpoch.js';
+export * from './lspValues.js';

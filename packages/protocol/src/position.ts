@@ -155,7 +155,11 @@ export type PositionText = string | readonly string[] | LineTable;
 export function fromLspPosition(text: PositionText, pos: Position): UserPosition {
   if (text instanceof LineTable) return text.position(pos);
   const lines = typeof text === 'string' ? splitLines(text) : text;
-  const lineText = lines[pos.line] ?? '';
+  return fromLspPositionOnLine(lines[pos.line] ?? '', pos);
+}
+
+/** fromLspPosition given only the text of the position's line. */
+export function fromLspPositionOnLine(lineText: string, pos: Position): UserPosition {
   return { line: pos.line + 1, column: codePointOfUtf16Offset(lineText, pos.character) + 1 };
 }
 

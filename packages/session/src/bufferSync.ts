@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
-import { FileChangeType } from 'vscode-languageserver-protocol';
-import { pathToUri } from '@agent-lsp/protocol';
+import { pathToUri, FileChangeType } from '@agent-lsp/protocol';
 import type { Logger } from '@agent-lsp/lsp';
 import type { Workspace } from '@agent-lsp/workspace';
 

@@ -1,7 +1,8 @@
 import type { Diagnostic, Location, LocationLink, Range } from 'vscode-languageserver-protocol';
-import { fromLspRange, LineTable, toAgentDiagnostic, uriToPath } from '@agent-lsp/protocol';
+import { fromLspPositionOnLine, fromLspRange, LineTable, toAgentDiagnostic, uriToPath } from '@agent-lsp/protocol';
 import { readRegularTextSync, type LspConnection } from '@agent-lsp/lsp';
 import type { Workspace } from '@agent-lsp/workspace';
+import { DiskLineReader } from './diskLines.js';
 import { locationTargets } from './freshAnswer.js';
 import type { DiagnosticOut, LocationOut } from './schemas.js';
 
@@ -39,7 +40,7 @@ export class PositionMapper {
     return fromLspRange(lines, range);
   }
 
-  location(uri: string, range: Range): LocationOut {
+  private fileOf(uri: string): string {
     let file = this.files.get(uri);
     if (file === undefined) {
       // Files a server names become readable by the agent (a definition in typeshed, say).
@@ -47,19 +48,40 @@ export class PositionMapper {
       file = this.workspace.displayUri(uri);
       this.files.set(uri, file);
     }
-    return { file, ...this.range(uri, range) };
+    return file;
   }
 
-  /** Normalizes Location | Location[] | LocationLink[] | null into sorted, de-duplicated locations. */
+  location(uri: string, range: Range): LocationOut {
+    return { file: this.fileOf(uri), ...this.range(uri, range) };
+  }
+
+  /**
+   * Normalizes Location | Location[] | LocationLink[] | null into sorted, de-duplicated locations.
+   * Files the server does not hold open are read one at a time as bytes, only the lines named
+   * becoming strings (see DiskLineReader), and never kept for later calls of this mapper.
+   */
   locations(result: Location | Location[] | LocationLink[] | null | undefined): LocationOut[] {
+    const byUri = new Map<string, Range[]>();
+    for (const { uri, range } of locationTargets(result)) {
+      const ranges = byUri.get(uri);
+      if (ranges) ranges.push(range);
+      else byUri.set(uri, [range]);
+    }
     const out: LocationOut[] = [];
     const seen = new Set<string>();
-    for (const { uri, range } of locationTargets(result)) {
-      const loc = this.location(uri, range);
-      const key = `${loc.file}:${loc.line}:${loc.column}:${loc.end_line}:${loc.end_column}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push(loc);
+    const disk = new DiskLineReader();
+    for (const [uri, ranges] of byUri) {
+      const file = this.fileOf(uri);
+      const path = this.lines.has(uri) || this.conn.documents.get(uri) ? undefined : uriToPath(uri);
+      const fromDisk = path !== undefined && disk.load(path);
+      for (const range of ranges) {
+        const at = fromDisk ? rangeOnLines(disk, range) : this.range(uri, range);
+        const loc = { file, ...at };
+        const key = `${loc.file}:${loc.line}:${loc.column}:${loc.end_line}:${loc.end_column}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push(loc);
+      }
     }
     return out.sort(compareLocations);
   }
@@ -67,6 +89,13 @@ export class PositionMapper {
   diagnostic(uri: string, d: Diagnostic): DiagnosticOut {
     return toAgentDiagnostic(this.workspace.displayUri(uri), this.linesOf(uri), d);
   }
+}
+
+function rangeOnLines(disk: DiskLineReader, range: Range): { line: number; column: number; end_line: number; end_column: number } {
+  const startLine = disk.line(range.start.line);
+  const s = fromLspPositionOnLine(startLine, range.start);
+  const e = fromLspPositionOnLine(range.end.line === range.start.line ? startLine : disk.line(range.end.line), range.end);
+  return { line: s.line, column: s.column, end_line: e.line, end_column: e.column };
 }
 
 /** Ordinal, not locale-aware: stable across machines, and much faster on thousands of references. */

@@ -1,7 +1,7 @@
 import { dirname, relative, sep } from 'node:path';
 import { findSeedFile, readDiskText, walkSourceTreeAsync, type LspConnection } from '@agent-lsp/lsp';
-import { pathToUri, uriToPath } from '@agent-lsp/protocol';
-import { SymbolKind, type SymbolInformation, type WorkspaceSymbol } from 'vscode-languageserver-protocol';
+import { pathToUri, uriToPath, SymbolKind } from '@agent-lsp/protocol';
+import type { SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol';
 import type { ToolContext } from './toolDefinition.js';
 
 /** Project files whose directory is one tsserver project. */

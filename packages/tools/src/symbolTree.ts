@@ -1,5 +1,5 @@
-import { SymbolKind, type DocumentSymbol, type Position, type Range, type SymbolInformation } from 'vscode-languageserver-protocol';
-import { isWithin, pathToUri, uriToPath } from '@agent-lsp/protocol';
+import type { DocumentSymbol, Position, Range, SymbolInformation } from 'vscode-languageserver-protocol';
+import { isWithin, pathToUri, uriToPath, SymbolKind } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import type { ToolContext } from './toolDefinition.js';
 import type { QueryFn } from './freshAnswer.js';

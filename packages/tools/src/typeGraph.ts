@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
-import { SymbolKind, type Location, type Position, type TypeHierarchyItem } from 'vscode-languageserver-protocol';
-import { isWithin, UserError, uriToPath } from '@agent-lsp/protocol';
+import type { Location, Position, TypeHierarchyItem } from 'vscode-languageserver-protocol';
+import { isWithin, UserError, uriToPath, SymbolKind } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import type { ReadyDocument } from './documentQuery.js';
 import { locationTargets, requestLocations } from './freshAnswer.js';

@@ -1,4 +1,5 @@
-import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
+import { FileChangeType } from '@agent-lsp/protocol';
+import type { FileEvent } from 'vscode-languageserver-protocol';
 import type { Disposable } from '@agent-lsp/protocol';
 import { WorkspaceWatcher } from '@agent-lsp/broker';
 import { openCreatedFiles, type LspConnection, type Logger, type ReadWriteLock } from '@agent-lsp/lsp';

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
-import { FileChangeType } from 'vscode-languageserver-protocol';
+import { FileChangeType } from '@agent-lsp/protocol';
 import type { Disposable } from '@agent-lsp/protocol';
 import type { Logger } from '@agent-lsp/lsp';
 import type { FilesChangedEvent, ServerHealthEvent, ServerReadyEvent, Workspace } from '@agent-lsp/workspace';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DocumentHighlightKind, type DocumentHighlight } from 'vscode-languageserver-protocol';
+import { DocumentHighlightKind } from '@agent-lsp/protocol';
+import type { DocumentHighlight } from 'vscode-languageserver-protocol';
 import { isNotReady, openReadyDocument, positionIn, requireSupport } from '../documentQuery.js';
 import { PositionMapper } from '../locations.js';
 import { page, pageFields, pageHeader } from '../paging.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { InlayHintKind, type InlayHint } from 'vscode-languageserver-protocol';
-import { fromLspPosition, splitLines } from '@agent-lsp/protocol';
+import type { InlayHint } from 'vscode-languageserver-protocol';
+import { fromLspPosition, splitLines, InlayHintKind } from '@agent-lsp/protocol';
 import { isNotReady, openReadyDocument, requireSupport } from '../documentQuery.js';
 import { lineWindow, lineWindowInput } from '../lineWindow.js';
 import { page, pageFields, pageHeader } from '../paging.js';

@@ -1,14 +1,6 @@
 import { z } from 'zod';
-import {
-  SymbolKind,
-  type DocumentSymbol,
-  type Hover,
-  type MarkedString,
-  type MarkupContent,
-  type SymbolInformation,
-  type WorkspaceSymbol,
-} from 'vscode-languageserver-protocol';
-import { splitLines, toLspPosition, UserError } from '@agent-lsp/protocol';
+import type { DocumentSymbol, Hover, MarkedString, MarkupContent, SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol';
+import { splitLines, toLspPosition, UserError, SymbolKind } from '@agent-lsp/protocol';
 import type { LspConnection, ServerDefinition } from '@agent-lsp/lsp';
 import { isNotReady, openReadyDocument, positionIn } from '../documentQuery.js';
 import { failedServersText, fanOut, serverOutcomeOutput } from '../fanOut.js';

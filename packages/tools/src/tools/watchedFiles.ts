@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
-import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
-import { pathToUri } from '@agent-lsp/protocol';
+import type { FileEvent } from 'vscode-languageserver-protocol';
+import { pathToUri, FileChangeType } from '@agent-lsp/protocol';
 import { resolveWritablePath } from '@agent-lsp/session';
 import { readyOutput } from '../schemas.js';
 import { defineTool, STATEFUL } from '../toolDefinition.js';

@@ -1,15 +1,18 @@
 import { absolutePath, outputLines, type ParseContext, type ParsedFailure } from './failure.js';
 
+// ● ❯ ⎯ are written \u25CF \u276F \u23AF: a non-ASCII character in the bundle doubles the memory
+// its source takes in every process (see nodeTest.ts).
+
 /** vitest: ` FAIL  src/a.test.ts > suite > test` (jest: ` FAIL  src/a.test.js`, then `● suite › test`). */
 const VITEST_HEADER = /^ ?FAIL {1,2}(\S.*?) > (.+)$/;
 const JEST_FILE = /^ ?FAIL {1,2}(\S+)\s*$/;
-const JEST_TEST = /^ {2}● (.+)$/;
+const JEST_TEST = /^ {2}\u25CF (.+)$/;
 /** vitest's frame marker: ` ❯ src/a.test.ts:9:23` or ` ❯ fn src/a.ts:3:5`. */
-const VITEST_FRAME = /❯ (?:\S+ )?(\S+?):(\d+):(\d+)\s*$/;
+const VITEST_FRAME = /\u276F (?:\S+ )?(\S+?):(\d+):(\d+)\s*$/;
 /** A V8 stack frame: `at fn (file:line:col)` or `at file:line:col`. */
 const STACK_FRAME = /^\s*at (?:.*? \()?(\S+?):(\d+):(\d+)\)?\s*$/;
 /** vitest's separator between failures: `⎯⎯⎯⎯[1/2]⎯`. */
-const SEPARATOR = /^⎯{3,}/;
+const SEPARATOR = /^\u23AF{3,}/;
 
 interface Block {
   test: string;
