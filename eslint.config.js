@@ -35,4 +35,15 @@ export default tseslint.config(
     },
     rules: { ...tseslint.configs.disableTypeChecked.rules, 'no-console': 'off' },
   },
+  {
+    // The start-up snapshot's builder entry: CommonJS, which Node's snapshot builder runs.
+    files: ['scripts/snapshotEntry.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      sourceType: 'commonjs',
+      globals: { process: 'readonly', require: 'readonly', performance: 'readonly' },
+    },
+    rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

@@ -98,6 +98,11 @@ const result = await build({
 // The code cache's name carries the bundle's content hash: a rebuilt bundle never meets an old cache.
 const buildId = createHash('sha256').update(readFileSync(join(OUT, 'agent-lsp.cjs'))).digest('hex').slice(0, 16);
 writeFileSync(join(OUT, 'agent-lsp.mjs'), readFileSync(join(REPO, 'scripts', 'bundleLoader.mjs'), 'utf8').replace('__AGENT_LSP_BUILD_ID__', buildId));
+// The start-up snapshot's builder entry and build script (bin/agent-lsp, scripts/snapshotEntry.cjs),
+// and the build id bin/agent-lsp reads (a sh script reads a file more cheaply than it hashes one).
+writeFileSync(join(OUT, 'agent-lsp-snapshot.cjs'), readFileSync(join(REPO, 'scripts', 'snapshotEntry.cjs')));
+writeFileSync(join(OUT, 'agent-lsp-snapshot-build.mjs'), readFileSync(join(REPO, 'scripts', 'snapshotBuild.mjs')));
+writeFileSync(join(OUT, 'build-id'), `${buildId}\n`);
 const outputs = Object.values(result.metafile.outputs);
 const kib = Math.round(outputs.reduce((sum, o) => sum + o.bytes, 0) / 1024);
 if (process.argv.includes('--meta')) writeFileSync(join(OUT, 'meta.json'), JSON.stringify(result.metafile));

@@ -9,6 +9,7 @@
 // carries the bundle's content hash, Node's version and the architecture; V8 itself rejects a cache
 // of another V8 or other flags (the name carries a hash of the flags too), and a rejected cache is
 // made again. AGENT_LSP_NO_CODE_CACHE=1 runs without reading or writing one.
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
@@ -45,6 +46,15 @@ const bundlePath = fileURLToPath(bundleUrl);
 const useCache = process.env.AGENT_LSP_NO_CODE_CACHE !== '1';
 // One cache per flag set: fronts and brokers (V8's defaults) would otherwise reject each other's.
 const cacheName = `agent-lsp-${BUILD_ID}-${process.version}-${process.arch}-${shortHash(`${nodeFlags} ${ownFlags}`)}.v8-cache`;
+
+/**
+ * bin/agent-lsp, run as a program, found no start-up snapshot for this bundle, install and node
+ * binary and says so with its key (see bin/agent-lsp): this front builds one after its first answer,
+ * in the background (dist/agent-lsp-snapshot-build.mjs), unless a build with this key failed. Not
+ * passed on to the processes this one starts.
+ */
+const snapshotKey = process.env.AGENT_LSP_SNAPSHOT_KEY;
+delete process.env.AGENT_LSP_SNAPSHOT_KEY;
 
 function cacheDirs() {
   const home = process.env.AGENT_LSP_HOME;
@@ -89,6 +99,25 @@ function writeCache(script) {
   }
 }
 
+/** Starts the snapshot's build, detached and at low priority: this front does not wait for it. */
+function buildSnapshot() {
+  const dirs = process.env.AGENT_LSP_SNAPSHOT_DIR ? [process.env.AGENT_LSP_SNAPSHOT_DIR] : cacheDirs();
+  for (const dir of dirs) {
+    try {
+      if (readFileSync(join(dir, 'agent-lsp.blob.failed'), 'utf8').trim() === snapshotKey) return;
+    } catch {
+      // no failed build here
+    }
+  }
+  try {
+    const builder = spawn(process.execPath, [join(dirname(bundlePath), 'agent-lsp-snapshot-build.mjs'), snapshotKey, ...dirs], { detached: true, stdio: 'ignore' });
+    builder.on('error', () => undefined);
+    builder.unref();
+  } catch {
+    // no snapshot: fronts keep starting from the bundle
+  }
+}
+
 /** Compiles and runs the bundle; the source and the cache's bytes are garbage once it returns. */
 function load() {
   const source = readFileSync(bundlePath, 'utf8');
@@ -98,9 +127,14 @@ function load() {
     filename: bundlePath,
     ...(cachedData ? { cachedData } : {}),
   });
-  if (useCache && (!cachedData || script.cachedDataRejected)) {
+  const saveCache = useCache && (!cachedData || script.cachedDataRejected);
+  const makeSnapshot = snapshotKey !== undefined && process.argv[2] !== 'daemon-broker';
+  if (saveCache || makeSnapshot) {
     // Called by the front after a query's answer (packages/protocol/src/startupMarks.ts).
-    globalThis[Symbol.for('agent-lsp.saveCodeCache')] = () => writeCache(script);
+    globalThis[Symbol.for('agent-lsp.saveCodeCache')] = () => {
+      if (saveCache) writeCache(script);
+      if (makeSnapshot) buildSnapshot();
+    };
   }
   const bundle = { exports: {} };
   script.runInThisContext()(bundle.exports, createRequire(bundlePath), bundle, bundlePath, dirname(bundlePath), bundleUrl.href);

@@ -31,8 +31,16 @@ const RUNTIME_DEPENDENCIES = ['pyright', 'typescript-language-server', 'typescri
  */
 const OPTIONAL_DEPENDENCIES = ['@typescript/native-preview'];
 
+/**
+ * bin/agent-lsp's sh part (the shebang and the lines that start with ':'): run as a program, the
+ * installed launcher starts fronts from the start-up snapshot as the checkout's does.
+ */
+const SH_PART = readFileSync(join(REPO, 'bin', 'agent-lsp'), 'utf8')
+  .split('\n')
+  .filter((line, i) => i === 0 || line.startsWith("':' //;"))
+  .join('\n');
 /** bin/agent-lsp of the installed package: the bundle beside it. Brokers are spawned with this file. */
-const LAUNCHER = `#!/usr/bin/env node
+const LAUNCHER = `${SH_PART}
 // The installed agent-lsp (made by scripts/release-pack.mjs): runs the bundle in ../dist.
 import('../dist/agent-lsp.mjs')
   .then(({ main }) => main(process.argv))

@@ -20,7 +20,9 @@ export class ChildTransport implements Transport {
 
   constructor(args: string[] = []) {
     const home = temporaryHome();
-    this.child = spawn(process.execPath, [BIN, 'serve', '--daemon', 'never', ...args], { stdio: ['pipe', 'pipe', 'inherit'], env: envWithHome(home.home) });
+    // AGENT_LSP_TEST_AS_PROGRAM=1: bin/agent-lsp run as a program (from the start-up snapshot when built), as in mcpClient.ts.
+    const asProgram = process.env['AGENT_LSP_TEST_AS_PROGRAM'] === '1';
+    this.child = spawn(asProgram ? BIN : process.execPath, [...(asProgram ? [] : [BIN]), 'serve', '--daemon', 'never', ...args], { stdio: ['pipe', 'pipe', 'inherit'], env: envWithHome(home.home) });
     this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
     void this.exited.then(() => home.remove());
   }

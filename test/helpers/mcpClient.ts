@@ -44,9 +44,12 @@ export interface TestFrontHooks {
 export async function startAgentLsp(options: { args?: string[]; env?: Record<string, string>; cwd?: string; hooks?: TestFrontHooks } = {}): Promise<AgentLspClient> {
   const ownHome = options.env?.['AGENT_LSP_HOME'] === undefined ? temporaryHome() : undefined;
   const entry = options.hooks ? [TEST_FRONT, JSON.stringify(options.hooks)] : [BIN];
+  // AGENT_LSP_TEST_AS_PROGRAM=1: bin/agent-lsp run as a program, as npm's bin link runs it (from the
+  // start-up snapshot when one is built; see test/e2e/startupSnapshot.test.ts).
+  const asProgram = !options.hooks && process.env['AGENT_LSP_TEST_AS_PROGRAM'] === '1';
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [...entry, 'serve', '--daemon', 'never', ...(options.args ?? [])],
+    command: asProgram ? BIN : process.execPath,
+    args: [...(asProgram ? [] : entry), 'serve', '--daemon', 'never', ...(options.args ?? [])],
     env: { ...(process.env as Record<string, string>), ...(ownHome ? { AGENT_LSP_HOME: ownHome.home } : {}), ...options.env },
     stderr: 'pipe',
     ...(options.cwd ? { cwd: options.cwd } : {}),

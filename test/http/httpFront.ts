@@ -32,7 +32,9 @@ export interface HttpSession {
 /** Starts `agent-lsp serve --http --port 0` (with test hooks through the test front when given) and waits for its address. */
 export async function startHttpFront(home: string, options: { args?: string[]; env?: Record<string, string>; hooks?: TestFrontHooks } = {}): Promise<HttpFront> {
   const entry = options.hooks ? [TEST_FRONT, JSON.stringify(options.hooks)] : [BIN];
-  const child = spawn(process.execPath, [...entry, 'serve', '--http', '--port', '0', ...(options.args ?? [])], {
+  // AGENT_LSP_TEST_AS_PROGRAM=1: bin/agent-lsp run as a program (from the start-up snapshot when built), as in test/helpers/mcpClient.ts.
+  const asProgram = !options.hooks && process.env['AGENT_LSP_TEST_AS_PROGRAM'] === '1';
+  const child = spawn(asProgram ? BIN : process.execPath, [...(asProgram ? [] : entry), 'serve', '--http', '--port', '0', ...(options.args ?? [])], {
     env: { ...(process.env as Record<string, string>), AGENT_LSP_HOME: home, ...options.env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

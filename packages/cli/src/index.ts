@@ -1,2 +1,2 @@
-export { buildProgram, main, type FrontInjection } from './main.js';
+export { buildProgram, loadServeModules, main, type FrontInjection } from './main.js';
 export { runDoctor, formatDoctor, type DoctorEntry } from './doctor.js';

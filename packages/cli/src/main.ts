@@ -100,6 +100,11 @@ function out(line: string): void {
   process.stdout.write(line + '\n');
 }
 
+/** What `serve` loads when it runs (the start-up snapshot loads it ahead: scripts/snapshotEntry.cjs). */
+export function loadServeModules() {
+  return Promise.all([import('@agent-lsp/lsp'), import('@agent-lsp/server'), import('@agent-lsp/tools'), import('@agent-lsp/workspace')]);
+}
+
 export function buildProgram(injected: FrontInjection = {}): Command {
   const program = new Command();
   program
@@ -114,12 +119,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     const original = originalCompat(cmd.args, process.env, err);
     if (!original) return program.error(`error: unknown command '${cmd.args[0]}' (see agent-lsp --help)`);
     const root = opts.root !== undefined && opts.root !== '' ? workspaceRoot(opts.root, program) : undefined;
-    const [{ createLogger }, { serveStdio }, { TOOL_GROUPS, loadRunnerConfig }, { connectionFactory, parseDaemonMode }] = await Promise.all([
-      import('@agent-lsp/lsp'),
-      import('@agent-lsp/server'),
-      import('@agent-lsp/tools'),
-      import('@agent-lsp/workspace'),
-    ]);
+    const [{ createLogger }, { serveStdio }, { TOOL_GROUPS, loadRunnerConfig }, { connectionFactory, parseDaemonMode }] = await loadServeModules();
     startupMark('server modules loaded');
     const logger = createLogger({ scope: 'front', ...logLevel() });
     const groups = opts.tools ? opts.tools.split(',').map((g) => g.trim()).filter(Boolean) : undefined;

@@ -5,10 +5,9 @@ import { performance } from 'node:perf_hooks';
  * `agent-lsp-mark <name> <epoch ms>` lines to stderr at the stages of its start and
  * of its first queries. Off (one boolean test) otherwise; stdout is never touched.
  */
-const TRACING = process.env['AGENT_LSP_STARTUP_TRACE'] === '1';
-
 export function startupMark(name: string): void {
-  if (TRACING) process.stderr.write(`agent-lsp-mark ${name} ${(performance.timeOrigin + performance.now()).toFixed(2)}\n`);
+  // Read at each mark, not when the module loads: the start-up snapshot loads it at build time.
+  if (process.env['AGENT_LSP_STARTUP_TRACE'] === '1') process.stderr.write(`agent-lsp-mark ${name} ${(performance.timeOrigin + performance.now()).toFixed(2)}\n`);
 }
 
 /**

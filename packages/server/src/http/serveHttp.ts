@@ -1,4 +1,6 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type * as NodeHttp from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { AGENT_LSP_VERSION } from '@agent-lsp/protocol';
 import type { AgentLspServerOptions } from '../createServer.js';
@@ -45,8 +47,11 @@ export async function serveHttp(options: HttpServeOptions): Promise<void> {
   if (configError) throw new Error(configError);
   const logger = options.agent.logger.child('http');
   // Loaded here, not with the package: the SDK's HTTP transport (hono, undici, http2) is ~15 ms of
-  // every stdio front's start that only --http uses.
+  // every stdio front's start that only --http uses; node:http's parser binding cannot go into
+  // the start-up snapshot (scripts/snapshotEntry.cjs). Required, not imported: the bundle runs in a
+  // vm.Script, which has no dynamic import of node's modules.
   const { HttpSessions, sendJsonRpcError } = await import('./httpSessions.js');
+  const { createServer } = createRequire(import.meta.url)('node:http') as typeof NodeHttp;
   const sessions = new HttpSessions({ agent: options.agent, logger, idleTimeoutMs: options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS });
   const startedAt = Date.now();
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;

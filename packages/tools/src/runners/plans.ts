@@ -88,14 +88,18 @@ function configuredPlan(req: RunRequest, configured: ConfiguredRunner, argv: str
 }
 
 const PYTHON_INSTALL = 'Install Python 3 (e.g. apt-get install python3), or create a .venv in the workspace.';
-/** Python writes no __pycache__ into the workspace; compileall's go here (a cache, reused). */
-const PYCACHE = join(tmpdir(), `agent-lsp-pycache-${process.getuid?.() ?? 'user'}`);
+/**
+ * Python writes no __pycache__ into the workspace; compileall's go here (a cache, reused). A
+ * function, not a constant: TMPDIR and the uid are the running process's, never those of whatever
+ * loaded the module (a start-up snapshot is built by another process).
+ */
+const pycacheDir = (): string => join(tmpdir(), `agent-lsp-pycache-${process.getuid?.() ?? 'user'}`);
 
 async function pythonPlan(req: RunRequest): Promise<RunnerPlan> {
   const interpreter = detectPythonInterpreter(req.dir) ?? detectPythonInterpreter(req.root);
   if (!interpreter) throw missing('python3', PYTHON_INSTALL);
   const python = interpreter.path;
-  const env = { PYTHONDONTWRITEBYTECODE: '1', PYTHONPYCACHEPREFIX: PYCACHE };
+  const env = { PYTHONDONTWRITEBYTECODE: '1', PYTHONPYCACHEPREFIX: pycacheDir() };
   if (req.kind === 'build') {
     const exclude = '(^|/)(\\.[^/]*|node_modules|venv|__pycache__|site-packages|build|dist)/';
     return { language: 'python', runner: 'compileall', argv: [python, '-m', 'compileall', '-q', '-x', exclude, ...(req.target ? targetArg(req) : ['.'])], cwd: req.dir, parsers: ['pythonCompile'], env };
