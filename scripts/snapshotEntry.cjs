@@ -66,9 +66,12 @@ startupSnapshot.setDeserializeMainFunction(() => {
   mark('entry');
   mark('started from the snapshot');
   for (const [event, listener] of signalListeners) process.on(event, listener);
-  // As the bundle's loader does (scripts/bundleLoader.mjs): fronts keep V8's young generation small.
+  // The same flags as the bundle's loader sets (scripts/bundleLoader.mjs, where the why is): fronts
+  // keep V8's young generation small and grow the old one by half at most.
   const nodeFlags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
-  if (!process.argv.includes('daemon-broker') && !/--(max|min)-semi-space-size|--semi-space-growth-factor/.test(nodeFlags)) setFlagsFromString('--semi-space-growth-factor=1');
+  if (!process.argv.includes('daemon-broker') && !/--(max|min)-semi-space-size|--semi-space-growth-factor/.test(nodeFlags)) {
+    setFlagsFromString(`--semi-space-growth-factor=1${/--heap-growing-percent/.test(nodeFlags) ? '' : ' --heap-growing-percent=50'}`);
+  }
   mark('cli loaded');
   bundle.exports.main(process.argv).catch((err) => {
     process.stderr.write(`agent-lsp: ${err && err.message ? err.message : String(err)}\n`);
