@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BrokerTestScope } from '../helpers/brokers.js';
 import { ok } from '../helpers/mcpClient.js';
+import { GRAPH_CASES, type GraphCase } from './scenarios.js';
 
 const scope = new BrokerTestScope();
 
@@ -14,36 +15,16 @@ afterEach(async () => {
   await scope.cleanup();
 });
 
-interface ConfigCase {
-  language: string;
-  fixture: string;
-  query: { file_path: string; position_pattern: string };
-  config: string;
-  /** The config's text with tests/ left out of the project. */
-  withoutTests: (text: string) => string;
-}
-
-const CASES: ConfigCase[] = [
-  {
-    language: 'python',
-    fixture: 'py-graph',
-    query: { file_path: 'graph/service.py', position_pattern: 'def @@summarize' },
-    config: 'pyproject.toml',
-    withoutTests: (text) => `${text}\n[tool.pyright]\nexclude = ["tests"]\n`,
-  },
-  {
-    language: 'typescript',
-    fixture: 'ts-graph',
-    query: { file_path: 'src/service.ts', position_pattern: 'export function @@summarize(' },
-    config: 'tsconfig.json',
-    withoutTests: (text) => JSON.stringify({ ...(JSON.parse(text) as object), include: ['src'] }),
-  },
-];
+/** What excludes tests/ from a graph fixture's project, in its configuration file. */
+const CONFIG: Record<GraphCase['language'], { file: string; withoutTests: (text: string) => string }> = {
+  python: { file: 'pyproject.toml', withoutTests: (text) => `${text}\n[tool.pyright]\nexclude = ["tests"]\n` },
+  typescript: { file: 'tsconfig.json', withoutTests: (text) => JSON.stringify({ ...(JSON.parse(text) as object), include: ['src'] }) },
+};
 
 for (const mode of ['always', 'never'] as const) {
   describe(`a project configuration file changed on disk just before the query (--daemon ${mode})`, () => {
-    for (const c of CASES) {
-      it(`${c.language}: ${c.config} excluding tests/ takes tests/ out of find_references at once, and putting it back brings them back`, async () => {
+    for (const c of GRAPH_CASES) {
+      it(`${c.language}: ${CONFIG[c.language].file} excluding tests/ takes tests/ out of find_references at once, and putting it back brings them back`, async () => {
         const root = join(scope.root(c.fixture), c.fixture);
         const front = await scope.front(scope.home(), ['--daemon', mode]);
         ok(await front.call('start_lsp', { root_dir: root, language_id: c.language }));
@@ -53,11 +34,11 @@ for (const mode of ['always', 'never'] as const) {
         };
         const before = await files();
         expect(before.some((f) => f.startsWith('tests/'))).toBe(true);
-        const config = join(root, c.config);
+        const config = join(root, CONFIG[c.language].file);
         const original = readFileSync(config, 'utf8');
         for (let round = 0; round < 2; round++) {
           // No pause between the write and the query.
-          writeFileSync(config, c.withoutTests(original));
+          writeFileSync(config, CONFIG[c.language].withoutTests(original));
           expect(await files()).toEqual(before.filter((f) => !f.startsWith('tests/')));
           writeFileSync(config, original);
           expect(await files()).toEqual(before);

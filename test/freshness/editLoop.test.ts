@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BrokerTestScope } from '../helpers/brokers.js';
 import { ok } from '../helpers/mcpClient.js';
+import { GRAPH_CASES } from './scenarios.js';
 
 const scope = new BrokerTestScope();
 
@@ -13,14 +14,10 @@ afterEach(async () => {
   await scope.cleanup();
 });
 
-const CASES = [
-  { language: 'python', fixture: 'py-graph', query: { file_path: 'graph/service.py', position_pattern: 'def @@summarize' }, user: 'graph/cli.py', call: (i: number) => `\nsummarize("run ${i}")\n` },
-  { language: 'typescript', fixture: 'ts-graph', query: { file_path: 'src/service.ts', position_pattern: 'export function @@summarize(' }, user: 'src/cli.ts', call: (i: number) => `\nexport const run${i} = summarize('run ${i}');\n` },
-];
 
 for (const mode of ['always', 'never'] as const) {
   describe(`the same file edited outside agent-lsp again and again, a query after each edit (--daemon ${mode})`, () => {
-    for (const c of CASES) {
+    for (const c of GRAPH_CASES) {
       it(`${c.language}: every find_references counts the calls the last edit left`, async () => {
         const root = join(scope.root(c.fixture), c.fixture);
         const front = await scope.front(scope.home(), ['--daemon', mode]);
@@ -34,7 +31,7 @@ for (const mode of ['always', 'never'] as const) {
         const before = await count();
         let text = original;
         for (let i = 1; i <= 4; i++) {
-          text += c.call(i);
+          text += c.call(`run${i}`);
           writeFileSync(user, text);
           expect(await count()).toBe(before + i);
         }

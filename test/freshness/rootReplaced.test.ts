@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BrokerTestScope, closeFront } from '../helpers/brokers.js';
 import { ok } from '../helpers/mcpClient.js';
 import { FIXTURES } from '../helpers/paths.js';
+import { GRAPH_CASES } from './scenarios.js';
 
 const scope = new BrokerTestScope();
 
@@ -15,14 +16,10 @@ afterEach(async () => {
   await scope.cleanup();
 });
 
-const CASES = [
-  { language: 'python', fixture: 'py-graph', query: { file_path: 'graph/service.py', position_pattern: 'def @@summarize' }, user: 'graph/cli.py', call: '\nsummarize("again")\n' },
-  { language: 'typescript', fixture: 'ts-graph', query: { file_path: 'src/service.ts', position_pattern: 'export function @@summarize(' }, user: 'src/cli.ts', call: "\nexport const again = summarize('again');\n" },
-];
 
 for (const mode of ['always', 'never'] as const) {
   describe(`the workspace root removed and copied again between two queries (--daemon ${mode})`, () => {
-    for (const c of CASES) {
+    for (const c of GRAPH_CASES) {
       it(`${c.language}: find_references describes the new directory`, async () => {
         const root = join(scope.root(c.fixture), c.fixture);
         const home = scope.home();
@@ -42,7 +39,7 @@ for (const mode of ['always', 'never'] as const) {
           cpSync(join(FIXTURES, c.fixture), root, { recursive: true });
           await new Promise((r) => setTimeout(r, 1500));
           const user = join(root, c.user);
-          writeFileSync(user, readFileSync(user, 'utf8') + c.call);
+          writeFileSync(user, readFileSync(user, 'utf8') + c.call('again'));
         };
         await replaceRoot();
         expect(await files()).toEqual(expected);

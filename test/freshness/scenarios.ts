@@ -121,3 +121,21 @@ export async function outsideEditsReachTheServer(agent: AgentLspClient, root: st
   const errors = importerSettles > 0 ? await eventually(ask, (e) => e.length > 0, importerSettles) : await ask();
   expect(errors.map((e) => e.message)).toContainEqual(expect.stringMatching(s.missing));
 }
+
+/**
+ * The graph fixtures' `summarize`, used from cli (and tests/): a workspace whose answers change
+ * with outside edits, configuration files and the root itself. `call(tag)` is a line that adds
+ * one more use to `user`.
+ */
+export interface GraphCase {
+  language: 'python' | 'typescript';
+  fixture: string;
+  query: { file_path: string; position_pattern: string };
+  user: string;
+  call: (tag: string) => string;
+}
+
+export const GRAPH_CASES: readonly GraphCase[] = [
+  { language: 'python', fixture: 'py-graph', query: { file_path: 'graph/service.py', position_pattern: 'def @@summarize' }, user: 'graph/cli.py', call: (tag) => `\nsummarize("${tag}")\n` },
+  { language: 'typescript', fixture: 'ts-graph', query: { file_path: 'src/service.ts', position_pattern: 'export function @@summarize(' }, user: 'src/cli.ts', call: (tag) => `\nexport const use_${tag} = summarize('${tag}');\n` },
+];
