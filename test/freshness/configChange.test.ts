@@ -2,7 +2,7 @@
 // include) decides which files a server searches. The servers apply such a change later than they
 // hear of it, so a query sent at once used to be answered under the old configuration; the query
 // must wait until the server has applied it (packages/lsp/src/configReload.ts).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BrokerTestScope } from '../helpers/brokers.js';
@@ -45,5 +45,25 @@ for (const mode of ['always', 'never'] as const) {
         }
       });
     }
+
+    const python = GRAPH_CASES.find((c) => c.language === 'python')!;
+    it('python: a pyrightconfig.json created beside pyproject.toml (which pyright does not watch for) takes tests/ out at once, and removing it brings them back', async () => {
+      const root = join(scope.root(python.fixture), python.fixture);
+      const front = await scope.front(scope.home(), ['--daemon', mode]);
+      ok(await front.call('start_lsp', { root_dir: root, language_id: 'python' }));
+      const files = async () => {
+        const data = ok(await front.call('find_references', { ...python.query, limit: 1000 }));
+        return [...new Set((data['locations'] as { file: string }[]).map((r) => r.file))].sort();
+      };
+      const before = await files();
+      expect(before.some((f) => f.startsWith('tests/'))).toBe(true);
+      const config = join(root, 'pyrightconfig.json');
+      for (let round = 0; round < 2; round++) {
+        writeFileSync(config, JSON.stringify({ exclude: ['tests'] }));
+        expect(await files()).toEqual(before.filter((f) => !f.startsWith('tests/')));
+        rmSync(config);
+        expect(await files()).toEqual(before);
+      }
+    });
   });
 }

@@ -1,6 +1,7 @@
 // A file created outside agent-lsp (by an agent's own edit tool, git checkout, a generator) that
 // uses a symbol must be among that symbol's references at the next query, and gone once deleted;
-// the same for a file nobody opened that starts using it. The query follows the write at once.
+// the same for a file nobody opened that starts using it, or that is deleted. The query follows
+// the write at once.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -63,6 +64,12 @@ for (const mode of ['always', 'never'] as const) {
         mkdirSync(join(root, dirname(nested.path)));
         writeFileSync(join(root, nested.path), nested.text);
         expect(await refs()).toContain(nested.path);
+        // A file of the fixture nobody opened, that uses the symbol, deleted (chokidar forgets a
+        // file when the OS names it, before it reports the deletion).
+        const user = before.find((f) => f !== s.importer && f !== s.target);
+        expect(user).toBeDefined();
+        rmSync(join(root, user!));
+        expect(await refs()).not.toContain(user);
       });
     }
   });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FileEvent } from 'vscode-languageserver-protocol';
 import { createLogger } from '@agent-lsp/lsp';
-import { pathToUri } from '@agent-lsp/protocol';
+import { FileChangeType, pathToUri } from '@agent-lsp/protocol';
 import { WorkspaceWatcher } from './watcher.js';
 
 describe('WorkspaceWatcher', () => {
@@ -90,6 +90,51 @@ describe('WorkspaceWatcher', () => {
     inner.emit('change', file);
     await watcher.flush();
     expect(seen()).toEqual([pathToUri(file), pathToUri(file)]);
+  });
+
+  it('reports the deletion of a file a flush reported created, though chokidar never learnt of it', async () => {
+    // chokidar is slow here: it has not read the new file when it is deleted again (a config file
+    // created and removed between two queries), so only the flushes' own reports reach the server.
+    const inner = (watcher as unknown as { watcher: EventEmitter & { getWatched(): Record<string, string[]> } }).watcher;
+    const emit = inner.emit.bind(inner);
+    inner.emit = (event: string | symbol, ...args: unknown[]) => (event === 'raw' || event === 'error' ? emit(event, ...args) : false);
+    const getWatched = inner.getWatched.bind(inner);
+    inner.getWatched = () => {
+      const watched = getWatched();
+      return { ...watched, [root]: (watched[root] ?? []).filter((name) => name !== 'config.json') };
+    };
+    const file = join(root, 'config.json');
+    writeFileSync(file, '{}');
+    await watcher.flush();
+    rmSync(file);
+    await watcher.flush();
+    writeFileSync(file, '{"a": 1}');
+    await watcher.flush();
+    expect(batches.flat()).toEqual([
+      { uri: pathToUri(file), type: FileChangeType.Created },
+      { uri: pathToUri(file), type: FileChangeType.Deleted },
+      { uri: pathToUri(file), type: FileChangeType.Created },
+    ]);
+  });
+
+  it('reports the deletion of a file chokidar forgot on the OS\'s word but has not reported deleted yet', async () => {
+    const file = join(root, 'known.py');
+    writeFileSync(file, 'x = 1\n');
+    await until(() => seen().includes(pathToUri(file)));
+    batches = [];
+    // What chokidar does on the OS's rename/unlink event: it drops the file from what it watches
+    // at once, and reports the deletion only after a later stat.
+    const inner = (watcher as unknown as { watcher: EventEmitter & { getWatched(): Record<string, string[]> } }).watcher;
+    const emit = inner.emit.bind(inner);
+    inner.emit = (event: string | symbol, ...args: unknown[]) => (event === 'raw' || event === 'error' ? emit(event, ...args) : false);
+    const getWatched = inner.getWatched.bind(inner);
+    inner.getWatched = () => {
+      const watched = getWatched();
+      return { ...watched, [root]: (watched[root] ?? []).filter((name) => name !== 'known.py') };
+    };
+    rmSync(file);
+    await watcher.flush();
+    expect(batches.flat()).toEqual([{ uri: pathToUri(file), type: FileChangeType.Deleted }]);
   });
 
   it('survives the system watch limit (ENOSPC) in a degraded mode', () => {

@@ -160,11 +160,11 @@ export class WorkspaceWatcher implements Disposable {
   /**
    * Delivers at once what the OS has already reported, instead of at the end of the batch: called
    * before a query reaches the server, so a file written, created or deleted just before the query
-   * arrived is news to the server by then. One event-loop turn lets pending OS events arrive (as
-   * chokidar's raw events); chokidar would need several more (a directory read, a stat per entry)
-   * to report a new file, so each path the OS named is stat'ed here and reported as created,
-   * changed or deleted by whether chokidar knew it. `deliver` replaces onChanges (a caller already
-   * inside the section onChanges would take).
+   * arrived is news to the server by then. A poll phase of the event loop lets pending OS events
+   * arrive (as chokidar's raw events); chokidar would need several more (a directory read, a stat
+   * per entry) to report a new file, so each path the OS named is stat'ed here and reported as
+   * created, changed or deleted by whether the server was last told it exists. `deliver` replaces
+   * onChanges (a caller already inside the section onChanges would take).
    */
   flush(deliver?: (changes: FileEvent[]) => void | Promise<void>): Promise<void> {
     // One after the other: a flush that finds the OS's news already taken by one still delivering
@@ -176,6 +176,10 @@ export class WorkspaceWatcher implements Disposable {
 
   private async flushOnce(deliver?: (changes: FileEvent[]) => void | Promise<void>): Promise<void> {
     if (!this.watcher || this.pausedDepth > 0) return;
+    // Two turns: called from an I/O callback, the first setImmediate runs before the loop polls
+    // again, so an event the OS queued a moment ago (a write by this very process, or one racing
+    // the query's own bytes) would not have been read yet.
+    await new Promise((resolve) => setImmediate(resolve));
     await new Promise((resolve) => setImmediate(resolve));
     await this.resolveRawPaths();
     if (this.pending.size === 0 || this.pausedDepth > 0) return;
@@ -196,17 +200,26 @@ export class WorkspaceWatcher implements Disposable {
       this.record(path, type);
       this.early.set(path, { until: Date.now() + EARLY_ECHO_MS, version: fileVersion(path) });
     };
+    // Whether the server was last told the file exists: an earlier flush's report is newer than
+    // what chokidar knows until chokidar reports the path itself (a file created, reported, and
+    // deleted again before chokidar read it is still reported deleted).
+    const serverKnows = (path: string): boolean => {
+      const early = this.early.get(path);
+      return early !== undefined ? early.version !== null : known[dirname(path)]?.includes(basename(path)) === true;
+    };
     await Promise.all(
       paths.map(async (path) => {
-        const wasKnown = known[dirname(path)]?.includes(basename(path)) === true;
         const st = await stat(path).catch(() => undefined);
-        if (st?.isFile()) reportEarly(path, wasKnown ? FileChangeType.Changed : FileChangeType.Created);
-        else if (!st && wasKnown && known[path] === undefined) reportEarly(path, FileChangeType.Deleted);
+        if (st?.isFile()) reportEarly(path, serverKnows(path) ? FileChangeType.Changed : FileChangeType.Created);
+        // Gone: deleted, unless this flush already said so or it is a directory chokidar knows (it
+        // reports the files in it). Not "unless chokidar does not know it": chokidar forgets a file
+        // as soon as the OS says it was renamed or removed, before it reports the deletion.
+        else if (!st && this.early.get(path)?.version !== null && known[path] === undefined) reportEarly(path, FileChangeType.Deleted);
         else if (st?.isDirectory() && !WorkspaceWatcher.isIgnored(this.options.root, path, true)) {
           // A directory that appeared whole (git checkout, mv), or one chokidar knows but has not
           // read yet (mkdir, then a file written in it at once): files it does not know are new.
           for await (const file of walkSourceTreeAsync(path, { maxEntries: MAX_EARLY_DIRECTORY_FILES })) {
-            if (WorkspaceWatcher.isIgnored(this.options.root, file) || known[dirname(file)]?.includes(basename(file)) === true) continue;
+            if (WorkspaceWatcher.isIgnored(this.options.root, file) || serverKnows(file)) continue;
             reportEarly(file, FileChangeType.Created);
           }
         }

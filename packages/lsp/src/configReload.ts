@@ -1,5 +1,5 @@
 import { basename, dirname } from 'node:path';
-import type { FileEvent } from 'vscode-languageserver-protocol';
+import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
 import { uriToPath } from '@agent-lsp/protocol';
 import type { Readiness } from './readiness.js';
 import type { ReadinessContext } from './readinessContext.js';
@@ -38,8 +38,9 @@ function configChange(changes: readonly FileEvent[], isConfig: (path: string) =>
 /**
  * pyright: a change of pyproject.toml or pyrightconfig.json at a workspace folder's root makes it
  * reload its configuration and enumerate its files again, which ends with a "Found N source
- * files" log line. A file it does not read (a pyrightconfig.json created beside the
- * pyproject.toml it uses) gives no such line: the fallback ends the wait.
+ * files" log line. It watches only the file it loaded, so a created one is also announced as a
+ * settings change (which makes it look for configuration files again). A change it has no reason
+ * to apply gives no such line: the fallback ends the wait.
  */
 export function watchPyrightConfig({ conn, store, later }: ReadinessContext): void {
   const { readiness, logger } = conn;
@@ -47,10 +48,15 @@ export function watchPyrightConfig({ conn, store, later }: ReadinessContext): vo
   store.add(
     conn.onWatchedFilesSent((changes) => {
       const folders = new Set(conn.workspaceFolders);
-      const path = configChange(changes, (p) => PYRIGHT_CONFIG_FILES.has(basename(p)) && folders.has(dirname(p)));
+      const isConfig = (p: string) => PYRIGHT_CONFIG_FILES.has(basename(p)) && folders.has(dirname(p));
+      const path = configChange(changes, isConfig);
       if (!path || readiness.state !== 'ready') return;
       const reload = ++reloads;
       readiness.reloading({ title: 'reloading its configuration', message: basename(path) });
+      // A pyrightconfig.json created beside the pyproject.toml it loaded, or the first one.
+      if (changes.some((c) => c.type === FileChangeType.Created && isConfig(uriToPath(c.uri) ?? ''))) {
+        conn.notify('workspace/didChangeConfiguration', { settings: null });
+      }
       later(CONFIG_RELOAD_FALLBACK_MS, () => {
         if (reload !== reloads || !readiness.reloadingConfig) return;
         logger.warn(`${conn.server.displayName} gave no sign of applying ${path} within ${CONFIG_RELOAD_FALLBACK_MS / 1000} s; answering again`);
