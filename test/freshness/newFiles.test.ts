@@ -2,7 +2,7 @@
 // uses a symbol must be among that symbol's references at the next query, and gone once deleted;
 // the same for a file nobody opened that starts using it, or that is deleted. The query follows
 // the write at once.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BrokerTestScope } from '../helpers/brokers.js';
@@ -70,6 +70,32 @@ for (const mode of ['always', 'never'] as const) {
         expect(user).toBeDefined();
         rmSync(join(root, user!));
         expect(await refs()).not.toContain(user);
+      });
+
+      it(`${s.language}: the files of a directory nobody opened leave at once when it is removed or renamed`, async () => {
+        const root = join(scope.root(s.fixture), s.fixture);
+        const nested = NESTED_FILE[s.language as 'python' | 'typescript'];
+        const [dir, name] = [dirname(nested.path), nested.path.slice(dirname(nested.path).length + 1)];
+        // Two such directories exist before the front starts: nothing has opened their files.
+        for (const d of [`${dir}_moved`, `${dir}_removed`]) {
+          mkdirSync(join(root, d));
+          writeFileSync(join(root, d, name), nested.text);
+        }
+        const front = await scope.front(scope.home(), ['--daemon', mode]);
+        ok(await front.call('start_lsp', { root_dir: root, language_id: s.language }));
+        const refs = async () => {
+          const data = ok(await front.call('find_references', { file_path: s.importer, position_pattern: s.use, limit: 1000 }));
+          return (data['locations'] as { file: string }[]).map((r) => r.file);
+        };
+        const before = await refs();
+        expect(before).toEqual(expect.arrayContaining([`${dir}_moved/${name}`, `${dir}_removed/${name}`]));
+        rmSync(join(root, `${dir}_removed`), { recursive: true });
+        expect(await refs()).not.toContain(`${dir}_removed/${name}`);
+        // mv: the OS names the directory only, none of its files.
+        renameSync(join(root, `${dir}_moved`), join(root, `${dir}_elsewhere`));
+        const afterMove = await refs();
+        expect(afterMove).not.toContain(`${dir}_moved/${name}`);
+        expect(afterMove).toContain(`${dir}_elsewhere/${name}`);
       });
     }
   });

@@ -170,10 +170,14 @@ export class Broker implements BrokerHost, LeaseHost {
         this.broadcastFilesChanged({ origin: 'outside', changes });
         // Open documents that are the disk's take the new text first; then the server hears of all.
         const created = changes.filter((c) => c.type === FileChangeType.Created).map((c) => c.uri);
+        const deleted = changes.filter((c) => c.type === FileChangeType.Deleted).map((c) => c.uri);
         return this.documents
           .diskChanged(changes.map((c) => c.uri))
           .finally(() => this.instance.connection?.notify('workspace/didChangeWatchedFiles', { changes }))
-          .then(() => this.documents.openCreated(created, this.options.server));
+          .then(() => {
+            this.documents.closeDeleted(deleted, this.options.server);
+            return this.documents.openCreated(created, this.options.server);
+          });
       },
     });
     this.watcher.start();

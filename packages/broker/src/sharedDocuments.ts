@@ -4,7 +4,7 @@ import type {
   DidOpenTextDocumentParams,
 } from 'vscode-languageserver-protocol';
 import { applyTextEdits, uriToPath } from '@agent-lsp/protocol';
-import { mayHaveChangedSync, openCreatedFiles, syncWithDisk, type DocumentStore, type ServerDefinition } from '@agent-lsp/lsp';
+import { closeDeletedFiles, mayHaveChangedSync, openCreatedFiles, syncWithDisk, type DocumentStore, type ServerDefinition } from '@agent-lsp/lsp';
 
 const LINGER_MS = 5 * 60_000;
 /** Up to this many unheld documents are stat'ed synchronously before a request (see refreshUnheld). */
@@ -265,6 +265,12 @@ export class SharedDocuments {
     } catch {
       // the server went away meanwhile: a restarted one gets the clients' documents afresh
     }
+  }
+
+  /** Files just deleted on disk that no client holds: the server drops them at once (closeDeletedFiles). */
+  closeDeleted(uris: readonly string[], server: Pick<ServerDefinition, 'extensions'>): void {
+    const store = this.server();
+    if (store) closeDeletedFiles(store, server, uris);
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { EventEmitter } from 'node:events';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -135,6 +135,20 @@ describe('WorkspaceWatcher', () => {
     rmSync(file);
     await watcher.flush();
     expect(batches.flat()).toEqual([{ uri: pathToUri(file), type: FileChangeType.Deleted }]);
+  });
+
+  it('reports the files chokidar knew in a directory that was moved away, and those of its new name', async () => {
+    const before = join(root, 'pkg', 'mod.py');
+    mkdirSync(join(root, 'pkg'));
+    writeFileSync(before, 'x = 1\n');
+    await until(() => seen().includes(pathToUri(before)));
+    batches = [];
+    // The OS names the directory only; chokidar forgets its files at once.
+    renameSync(join(root, 'pkg'), join(root, 'moved'));
+    await watcher.flush();
+    const after = join(root, 'moved', 'mod.py');
+    expect(batches.flat()).toEqual(expect.arrayContaining([{ uri: pathToUri(before), type: FileChangeType.Deleted }, { uri: pathToUri(after), type: FileChangeType.Created }]));
+    expect(batches.flat()).toHaveLength(2);
   });
 
   it('survives the system watch limit (ENOSPC) in a degraded mode', () => {

@@ -31,6 +31,20 @@ function fileVersion(path: string): string | null {
   return st ? `${st.mtimeNs}:${st.size}:${st.ino}` : null;
 }
 
+/** The files chokidar knows in `dir` and its subdirectories (`known`: its getWatched()). */
+function knownFilesUnder(known: Record<string, string[]>, dir: string): string[] {
+  const files: string[] = [];
+  const walk = (d: string) => {
+    for (const name of known[d] ?? []) {
+      const path = join(d, name);
+      if (known[path] !== undefined) walk(path);
+      else files.push(path);
+    }
+  };
+  walk(dir);
+  return files;
+}
+
 export interface WorkspaceWatcherOptions {
   root: string;
   logger: Logger;
@@ -74,7 +88,10 @@ export class WorkspaceWatcher implements Disposable {
 
   start(): void {
     const { root, logger } = this.options;
-    const w = watch(root, { ignoreInitial: true, persistent: true, ignored: (path: string, stats?: Stats) => WorkspaceWatcher.isIgnored(root, path, stats?.isDirectory() === true) });
+    // atomic: false — chokidar would hold each deletion back 100 ms (to report an editor's
+    // delete-and-rename save as one change), after it has already forgotten the file: a query in
+    // between could learn of the deletion from nobody.
+    const w = watch(root, { ignoreInitial: true, persistent: true, atomic: false, ignored: (path: string, stats?: Stats) => WorkspaceWatcher.isIgnored(root, path, stats?.isDirectory() === true) });
     this.watcher = w;
     w.on('add', (p: string) => this.record(p, FileChangeType.Created));
     w.on('change', (p: string) => this.record(p, FileChangeType.Changed));
@@ -210,11 +227,16 @@ export class WorkspaceWatcher implements Disposable {
     await Promise.all(
       paths.map(async (path) => {
         const st = await stat(path).catch(() => undefined);
+        const reportedGone = (file: string) => this.early.get(file)?.version === null;
         if (st?.isFile()) reportEarly(path, serverKnows(path) ? FileChangeType.Changed : FileChangeType.Created);
-        // Gone: deleted, unless this flush already said so or it is a directory chokidar knows (it
-        // reports the files in it). Not "unless chokidar does not know it": chokidar forgets a file
-        // as soon as the OS says it was renamed or removed, before it reports the deletion.
-        else if (!st && this.early.get(path)?.version !== null && known[path] === undefined) reportEarly(path, FileChangeType.Deleted);
+        else if (!st && known[path] !== undefined) {
+          // A directory chokidar knows, gone (rm -rf, mv), that chokidar has not looked at yet:
+          // the files it knew in it (the OS names them one by one only for a removal).
+          for (const file of knownFilesUnder(known, path)) if (!reportedGone(file)) reportEarly(file, FileChangeType.Deleted);
+        }
+        // Gone, unless a flush already said so. Not "unless chokidar does not know it": chokidar
+        // forgets a file as soon as the OS says it was renamed or removed, before it reports that.
+        else if (!st && !reportedGone(path)) reportEarly(path, FileChangeType.Deleted);
         else if (st?.isDirectory() && !WorkspaceWatcher.isIgnored(this.options.root, path, true)) {
           // A directory that appeared whole (git checkout, mv), or one chokidar knows but has not
           // read yet (mkdir, then a file written in it at once): files it does not know are new.

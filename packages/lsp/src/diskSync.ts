@@ -104,3 +104,24 @@ export async function openCreatedFiles(store: DocumentStore, server: Pick<Server
   );
   return opened;
 }
+
+/**
+ * Files just deleted on disk, of the server's languages, that the server does not hold open: each
+ * is opened and closed again at once. tsserver hears of deletions only from its own watchers, on
+ * a timer (typescript-language-server passes workspace/didChangeWatchedFiles on only in its
+ * client-watcher mode), so a query right after the deletion would still search the file; closing
+ * a document whose file is gone drops it from every project at once. At most MAX_OPENED_CREATED
+ * per call.
+ */
+export function closeDeletedFiles(store: DocumentStore, server: Pick<ServerDefinition, 'extensions'>, uris: readonly string[]): void {
+  let count = 0;
+  for (const uri of uris) {
+    if (count === MAX_OPENED_CREATED) return;
+    const path = uriToPath(uri);
+    const languageId = path === undefined ? undefined : server.extensions[extname(path).toLowerCase()];
+    if (languageId === undefined || store.get(uri) !== undefined) continue;
+    count++;
+    store.sync(uri, languageId, '', { internal: true });
+    store.close(uri);
+  }
+}

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pathToUri } from '@agent-lsp/protocol';
-import { syncWithDisk } from './diskSync.js';
+import { closeDeletedFiles, syncWithDisk } from './diskSync.js';
 import { readDiskText, type DiskState } from './diskText.js';
 import { DocumentStore, type DocumentNotifier } from './documents.js';
 
@@ -149,5 +149,18 @@ describe('syncWithDisk', () => {
     expect((await syncWithDisk(store, [uri], { ownText: 'replace' })).resynced).toEqual([]);
     expect((await syncWithDisk(store, [uri], { ownText: 'replace', force: true })).resynced).toEqual([uri]);
     expect(store.get(uri)?.text).toBe('a = 9\n');
+  });
+});
+
+describe('closeDeletedFiles', () => {
+  it("opens and closes each deleted file of the server's languages that it does not hold, and nothing else", () => {
+    const { store, sent } = recordingStore();
+    const held = pathToUri('/w/held.ts');
+    store.sync(held, 'typescript', 'x');
+    sent.length = 0;
+    closeDeletedFiles(store, { extensions: { '.ts': 'typescript' } }, [pathToUri('/w/gone.ts'), held, pathToUri('/w/notes.md'), pathToUri('/w/dir')]);
+    expect(sent).toEqual(['open gone.ts v1 ', 'close gone.ts']);
+    expect(store.get(held)?.text).toBe('x');
+    expect(store.get(pathToUri('/w/gone.ts'))).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@ import { FileChangeType } from '@agent-lsp/protocol';
 import type { FileEvent } from 'vscode-languageserver-protocol';
 import type { Disposable } from '@agent-lsp/protocol';
 import { WorkspaceWatcher } from '@agent-lsp/broker';
-import { openCreatedFiles, type LspConnection, type Logger, type ReadWriteLock } from '@agent-lsp/lsp';
+import { closeDeletedFiles, openCreatedFiles, type LspConnection, type Logger, type ReadWriteLock } from '@agent-lsp/lsp';
 
 export type WatchState = 'on' | 'degraded';
 
@@ -50,10 +50,12 @@ export class DirectModeWatcher implements Disposable {
   private async announce(changes: FileEvent[]): Promise<void> {
     if (changes.length === 0) return;
     const created = changes.filter((c) => c.type === FileChangeType.Created).map((c) => c.uri);
+    const deleted = changes.filter((c) => c.type === FileChangeType.Deleted).map((c) => c.uri);
     for (const conn of this.connections()) {
       // A broker's own watcher reports the same files to its server.
       if (conn.broker) continue;
       conn.notify('workspace/didChangeWatchedFiles', { changes });
+      closeDeletedFiles(conn.documents, conn.server, deleted);
       await openCreatedFiles(conn.documents, conn.server, created);
     }
   }
