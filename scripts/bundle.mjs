@@ -79,9 +79,7 @@ rmSync(OUT, { recursive: true, force: true });
 // One CommonJS file, not ES module chunks: Node 20 gives V8's code cache only to vm.Script, and the
 // loader (scripts/bundleLoader.mjs, written as dist/agent-lsp.mjs) runs the bundle through one. The
 // modules the CLI imports dynamically stay lazy: esbuild wraps them in functions run on first import.
-const result = await build({
-  entryPoints: [join(PACKAGES, 'cli', 'dist', 'index.js')],
-  outfile: join(OUT, 'agent-lsp.cjs'),
+const options = {
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -94,17 +92,30 @@ const result = await build({
   define: { __AGENT_LSP_TOOL_SCHEMAS__: JSON.stringify(JSON.stringify(schemas)) },
   logLevel: 'warning',
   plugins: [ownImportMetaUrl, englishOnlyZodLocales, jsoncParserEsm],
-});
+};
+// The broker process has an entry and a bundle of its own (packages/cli/src/brokerMain.ts): it
+// compiles and holds a fifth of the front's code, none of the MCP SDK, tools or schemas.
+const [result, brokerResult] = await Promise.all([
+  build({ ...options, entryPoints: [join(PACKAGES, 'cli', 'dist', 'index.js')], outfile: join(OUT, 'agent-lsp.cjs') }),
+  build({ ...options, entryPoints: [join(PACKAGES, 'cli', 'dist', 'brokerMain.js')], outfile: join(OUT, 'agent-lsp-broker.cjs') }),
+]);
 // The code cache's name carries the bundle's content hash: a rebuilt bundle never meets an old cache.
-const buildId = createHash('sha256').update(readFileSync(join(OUT, 'agent-lsp.cjs'))).digest('hex').slice(0, 16);
-writeFileSync(join(OUT, 'agent-lsp.mjs'), readFileSync(join(REPO, 'scripts', 'bundleLoader.mjs'), 'utf8').replace('__AGENT_LSP_BUILD_ID__', buildId));
+const contentHash = (file) => createHash('sha256').update(readFileSync(join(OUT, file))).digest('hex').slice(0, 16);
+const buildId = contentHash('agent-lsp.cjs');
+writeFileSync(
+  join(OUT, 'agent-lsp.mjs'),
+  readFileSync(join(REPO, 'scripts', 'bundleLoader.mjs'), 'utf8').replace('__AGENT_LSP_BUILD_ID__', buildId).replace('__AGENT_LSP_BROKER_BUILD_ID__', contentHash('agent-lsp-broker.cjs')),
+);
 // The start-up snapshot's builder entry and build script (bin/agent-lsp, scripts/snapshotEntry.cjs),
 // and the build id bin/agent-lsp reads (a sh script reads a file more cheaply than it hashes one).
 writeFileSync(join(OUT, 'agent-lsp-snapshot.cjs'), readFileSync(join(REPO, 'scripts', 'snapshotEntry.cjs')));
 writeFileSync(join(OUT, 'agent-lsp-snapshot-build.mjs'), readFileSync(join(REPO, 'scripts', 'snapshotBuild.mjs')));
 writeFileSync(join(OUT, 'build-id'), `${buildId}\n`);
-const outputs = Object.values(result.metafile.outputs);
-const kib = Math.round(outputs.reduce((sum, o) => sum + o.bytes, 0) / 1024);
-if (process.argv.includes('--meta')) writeFileSync(join(OUT, 'meta.json'), JSON.stringify(result.metafile));
+const kibOf = (r) => Math.round(Object.values(r.metafile.outputs).reduce((sum, o) => sum + o.bytes, 0) / 1024);
+const kib = kibOf(result);
+if (process.argv.includes('--meta')) {
+  writeFileSync(join(OUT, 'meta.json'), JSON.stringify(result.metafile));
+  writeFileSync(join(OUT, 'meta-broker.json'), JSON.stringify(brokerResult.metafile));
+}
 if (OUT === MAPPED_OUT) writeFileSync(join(OUT, 'README'), 'Built by scripts/bundle.mjs (pnpm build); bin/agent-lsp runs agent-lsp.mjs when it is newer than the packages\' builds.\n');
-process.stderr.write(`bundle: ${OUT === MAPPED_OUT ? 'dist' : OUT}/agent-lsp.cjs, ${kib} KiB, and its loader agent-lsp.mjs\n`);
+process.stderr.write(`bundle: ${OUT === MAPPED_OUT ? 'dist' : OUT}/agent-lsp.cjs, ${kib} KiB, the broker's agent-lsp-broker.cjs, ${kibOf(brokerResult)} KiB, and their loader agent-lsp.mjs\n`);
