@@ -122,12 +122,12 @@ function buildSnapshot() {
   }
 }
 
-/** Compiles and runs the bundle; the source and the cache's bytes are garbage once it returns. */
+/** Compiles and runs the bundle; the cache's bytes are garbage once it returns (the source stays: V8 compiles functions from it as they are first called). */
 function load() {
   const source = readFileSync(bundlePath, 'utf8');
   const cachedData = useCache ? readCache() : undefined;
-  // The same wrapper as Node's CommonJS loader, plus the bundle's own URL (its modules' import.meta.url).
-  const script = new Script(`(function (exports, require, module, __filename, __dirname, __agentLspBundleUrl) {${source}\n})`, {
+  // The bundle is one function expression (scripts/bundle.mjs wraps it): compiled as it is read, no copy.
+  const script = new Script(source, {
     filename: bundlePath,
     ...(cachedData ? { cachedData } : {}),
   });
