@@ -44,7 +44,9 @@ const [{ toolSchemas }, { selectTools }] = await Promise.all([
   import(pathToFileURL(join(PACKAGES, 'server', 'dist', 'toolList.js')).href),
   import(pathToFileURL(join(PACKAGES, 'tools', 'dist', 'index.js')).href),
 ]);
-const schemas = toolSchemas(selectTools());
+const schemasJson = JSON.stringify(toolSchemas(selectTools()));
+// Beside the bundle, read by tools/list (packages/server/src/toolList.ts); named by its content.
+const schemasFile = `tool-schemas-${createHash('sha256').update(schemasJson).digest('hex').slice(0, 16)}.json`;
 
 /**
  * zod re-exports all its ~60 locales as a namespace (`z.locales`), a 260 KiB share of the bundle
@@ -94,7 +96,7 @@ const options = {
   // at load, the ~1.5 MB source was a second string in every process until a full collection.
   banner: { js: '(function (exports, require, module, __filename, __dirname, __agentLspBundleUrl) {' },
   footer: { js: '})' },
-  define: { __AGENT_LSP_TOOL_SCHEMAS__: JSON.stringify(JSON.stringify(schemas)) },
+  define: { __AGENT_LSP_TOOL_SCHEMAS__: JSON.stringify(schemasFile) },
   logLevel: 'warning',
   plugins: [ownImportMetaUrl, englishOnlyZodLocales, jsoncParserEsm],
 };
@@ -116,6 +118,7 @@ writeFileSync(
 writeFileSync(join(OUT, 'agent-lsp-snapshot.cjs'), readFileSync(join(REPO, 'scripts', 'snapshotEntry.cjs')));
 writeFileSync(join(OUT, 'agent-lsp-snapshot-build.mjs'), readFileSync(join(REPO, 'scripts', 'snapshotBuild.mjs')));
 writeFileSync(join(OUT, 'build-id'), `${buildId}\n`);
+writeFileSync(join(OUT, schemasFile), schemasJson);
 const kibOf = (r) => Math.round(Object.values(r.metafile.outputs).reduce((sum, o) => sum + o.bytes, 0) / 1024);
 const kib = kibOf(result);
 if (process.argv.includes('--meta')) {

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brokerPids, closeFront, EXPECTED_REFERENCES, fixtureRoot, PYTHON_DISTANCE, referenceCount, startFront, stopAllBrokers } from '../helpers/brokers.js';
-import { ok } from '../helpers/mcpClient.js';
+import { ok, startAgentLsp } from '../helpers/mcpClient.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 import { temporaryHome } from '../helpers/testHome.js';
 
@@ -10,6 +10,7 @@ import { temporaryHome } from '../helpers/testHome.js';
  * `pnpm build` bundles the broker apart (dist/agent-lsp-broker.cjs, from packages/cli/src/brokerMain.ts):
  * a broker compiles and holds the broker and the LSP client, not the MCP SDK and the tools. The
  * loader runs it for `daemon-broker`, with a code cache of its own that the first broker stores.
+ * The front bundle leaves the tools' JSON Schemas to a file beside it, read at each tools/list.
  */
 const DIST = join(REPO_ROOT, 'dist');
 let home: { home: string; remove(): void };
@@ -69,4 +70,21 @@ describe('the broker bundle', () => {
       await closeFront(front);
     }
   }, 300_000);
+
+  it('leaves the tools\' JSON Schemas to a file beside the front bundle, which tools/list sends', async () => {
+    const front = readFileSync(join(DIST, 'agent-lsp.cjs'), 'utf8');
+    const files = readdirSync(DIST).filter((f) => /^tool-schemas-[0-9a-f]{16}\.json$/.test(f));
+    expect(files).toHaveLength(1);
+    expect(front).toContain(JSON.stringify(files[0]));
+    expect(front).not.toContain('inputSchema\\":{');
+    const schemas = JSON.parse(readFileSync(join(DIST, files[0]!), 'utf8')) as Record<string, { inputSchema: unknown; outputSchema: unknown }>;
+    const client = await startAgentLsp({ env: { AGENT_LSP_HOME: home.home } });
+    try {
+      const { tools } = await client.client.listTools();
+      expect(tools.length).toBe(Object.keys(schemas).length);
+      for (const tool of tools) expect({ name: tool.name, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema }).toEqual({ name: tool.name, ...schemas[tool.name] });
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
 });
