@@ -44,7 +44,9 @@ const [{ toolSchemas }, { selectTools }] = await Promise.all([
   import(pathToFileURL(join(PACKAGES, 'server', 'dist', 'toolList.js')).href),
   import(pathToFileURL(join(PACKAGES, 'tools', 'dist', 'index.js')).href),
 ]);
-const schemas = toolSchemas(selectTools());
+const schemasJson = JSON.stringify(toolSchemas(selectTools()));
+// Beside the bundle, read by tools/list (packages/server/src/toolList.ts); named by its content.
+const schemasFile = `tool-schemas-${createHash('sha256').update(schemasJson).digest('hex').slice(0, 16)}.json`;
 
 /**
  * zod re-exports all its ~60 locales as a namespace (`z.locales`), a 260 KiB share of the bundle
@@ -79,9 +81,7 @@ rmSync(OUT, { recursive: true, force: true });
 // One CommonJS file, not ES module chunks: Node 20 gives V8's code cache only to vm.Script, and the
 // loader (scripts/bundleLoader.mjs, written as dist/agent-lsp.mjs) runs the bundle through one. The
 // modules the CLI imports dynamically stay lazy: esbuild wraps them in functions run on first import.
-const result = await build({
-  entryPoints: [join(PACKAGES, 'cli', 'dist', 'index.js')],
-  outfile: join(OUT, 'agent-lsp.cjs'),
+const options = {
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -91,20 +91,39 @@ const result = await build({
   keepNames: true,
   legalComments: 'eof',
   metafile: true,
-  define: { __AGENT_LSP_TOOL_SCHEMAS__: JSON.stringify(JSON.stringify(schemas)) },
+  // The file is the function its loader runs (scripts/bundleLoader.mjs, snapshotEntry.cjs): the same
+  // wrapper as Node's CommonJS loader, plus the bundle's own URL (its modules' import.meta.url). Wrapped
+  // at load, the ~1.5 MB source was a second string in every process until a full collection.
+  banner: { js: '(function (exports, require, module, __filename, __dirname, __agentLspBundleUrl) {' },
+  footer: { js: '})' },
+  define: { __AGENT_LSP_TOOL_SCHEMAS__: JSON.stringify(schemasFile) },
   logLevel: 'warning',
   plugins: [ownImportMetaUrl, englishOnlyZodLocales, jsoncParserEsm],
-});
+};
+// The broker process has an entry and a bundle of its own (packages/cli/src/brokerMain.ts): it
+// compiles and holds a fifth of the front's code, none of the MCP SDK, tools or schemas.
+const [result, brokerResult] = await Promise.all([
+  build({ ...options, entryPoints: [join(PACKAGES, 'cli', 'dist', 'index.js')], outfile: join(OUT, 'agent-lsp.cjs') }),
+  build({ ...options, entryPoints: [join(PACKAGES, 'cli', 'dist', 'brokerMain.js')], outfile: join(OUT, 'agent-lsp-broker.cjs') }),
+]);
 // The code cache's name carries the bundle's content hash: a rebuilt bundle never meets an old cache.
-const buildId = createHash('sha256').update(readFileSync(join(OUT, 'agent-lsp.cjs'))).digest('hex').slice(0, 16);
-writeFileSync(join(OUT, 'agent-lsp.mjs'), readFileSync(join(REPO, 'scripts', 'bundleLoader.mjs'), 'utf8').replace('__AGENT_LSP_BUILD_ID__', buildId));
+const contentHash = (file) => createHash('sha256').update(readFileSync(join(OUT, file))).digest('hex').slice(0, 16);
+const buildId = contentHash('agent-lsp.cjs');
+writeFileSync(
+  join(OUT, 'agent-lsp.mjs'),
+  readFileSync(join(REPO, 'scripts', 'bundleLoader.mjs'), 'utf8').replace('__AGENT_LSP_BUILD_ID__', buildId).replace('__AGENT_LSP_BROKER_BUILD_ID__', contentHash('agent-lsp-broker.cjs')),
+);
 // The start-up snapshot's builder entry and build script (bin/agent-lsp, scripts/snapshotEntry.cjs),
 // and the build id bin/agent-lsp reads (a sh script reads a file more cheaply than it hashes one).
 writeFileSync(join(OUT, 'agent-lsp-snapshot.cjs'), readFileSync(join(REPO, 'scripts', 'snapshotEntry.cjs')));
 writeFileSync(join(OUT, 'agent-lsp-snapshot-build.mjs'), readFileSync(join(REPO, 'scripts', 'snapshotBuild.mjs')));
 writeFileSync(join(OUT, 'build-id'), `${buildId}\n`);
-const outputs = Object.values(result.metafile.outputs);
-const kib = Math.round(outputs.reduce((sum, o) => sum + o.bytes, 0) / 1024);
-if (process.argv.includes('--meta')) writeFileSync(join(OUT, 'meta.json'), JSON.stringify(result.metafile));
+writeFileSync(join(OUT, schemasFile), schemasJson);
+const kibOf = (r) => Math.round(Object.values(r.metafile.outputs).reduce((sum, o) => sum + o.bytes, 0) / 1024);
+const kib = kibOf(result);
+if (process.argv.includes('--meta')) {
+  writeFileSync(join(OUT, 'meta.json'), JSON.stringify(result.metafile));
+  writeFileSync(join(OUT, 'meta-broker.json'), JSON.stringify(brokerResult.metafile));
+}
 if (OUT === MAPPED_OUT) writeFileSync(join(OUT, 'README'), 'Built by scripts/bundle.mjs (pnpm build); bin/agent-lsp runs agent-lsp.mjs when it is newer than the packages\' builds.\n');
-process.stderr.write(`bundle: ${OUT === MAPPED_OUT ? 'dist' : OUT}/agent-lsp.cjs, ${kib} KiB, and its loader agent-lsp.mjs\n`);
+process.stderr.write(`bundle: ${OUT === MAPPED_OUT ? 'dist' : OUT}/agent-lsp.cjs, ${kib} KiB, the broker's agent-lsp-broker.cjs, ${kibOf(brokerResult)} KiB, and their loader agent-lsp.mjs\n`);

@@ -41,11 +41,15 @@ function shortHash(text) {
 }
 
 const BUILD_ID = '__AGENT_LSP_BUILD_ID__';
-const bundleUrl = new URL('./agent-lsp.cjs', import.meta.url);
+const BROKER_BUILD_ID = '__AGENT_LSP_BROKER_BUILD_ID__';
+// `daemon-broker` runs the broker's own bundle (packages/cli/src/brokerMain.ts): a fifth of the
+// code to compile and hold, none of the MCP SDK or the tools.
+const isBroker = process.argv[2] === 'daemon-broker';
+const bundleUrl = new URL(isBroker ? './agent-lsp-broker.cjs' : './agent-lsp.cjs', import.meta.url);
 const bundlePath = fileURLToPath(bundleUrl);
 const useCache = process.env.AGENT_LSP_NO_CODE_CACHE !== '1';
 // One cache per flag set: fronts and brokers (V8's defaults) would otherwise reject each other's.
-const cacheName = `agent-lsp-${BUILD_ID}-${process.version}-${process.arch}-${shortHash(`${nodeFlags} ${ownFlags}`)}.v8-cache`;
+const cacheName = `${isBroker ? `agent-lsp-broker-${BROKER_BUILD_ID}` : `agent-lsp-${BUILD_ID}`}-${process.version}-${process.arch}-${shortHash(`${nodeFlags} ${ownFlags}`)}.v8-cache`;
 
 /**
  * bin/agent-lsp, run as a program, found no start-up snapshot for this bundle, install and node
@@ -118,17 +122,17 @@ function buildSnapshot() {
   }
 }
 
-/** Compiles and runs the bundle; the source and the cache's bytes are garbage once it returns. */
+/** Compiles and runs the bundle; the cache's bytes are garbage once it returns (the source stays: V8 compiles functions from it as they are first called). */
 function load() {
   const source = readFileSync(bundlePath, 'utf8');
   const cachedData = useCache ? readCache() : undefined;
-  // The same wrapper as Node's CommonJS loader, plus the bundle's own URL (its modules' import.meta.url).
-  const script = new Script(`(function (exports, require, module, __filename, __dirname, __agentLspBundleUrl) {${source}\n})`, {
+  // The bundle is one function expression (scripts/bundle.mjs wraps it): compiled as it is read, no copy.
+  const script = new Script(source, {
     filename: bundlePath,
     ...(cachedData ? { cachedData } : {}),
   });
   const saveCache = useCache && (!cachedData || script.cachedDataRejected);
-  const makeSnapshot = snapshotKey !== undefined && process.argv[2] !== 'daemon-broker';
+  const makeSnapshot = snapshotKey !== undefined && !isBroker;
   if (saveCache || makeSnapshot) {
     // Called by the front after a query's answer (packages/protocol/src/startupMarks.ts).
     globalThis[Symbol.for('agent-lsp.saveCodeCache')] = () => {

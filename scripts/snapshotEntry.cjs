@@ -29,8 +29,9 @@ if (typeof Array.prototype.toSorted !== 'function') {
 const bundlePath = process.env.AGENT_LSP_SNAPSHOT_BUNDLE;
 if (!bundlePath) throw new Error('AGENT_LSP_SNAPSHOT_BUNDLE: the bundle to snapshot (dist/agent-lsp.cjs)');
 const source = readFileSync(bundlePath, 'utf8');
-// The same wrapper as the bundle's loader (scripts/bundleLoader.mjs); the builder's require loads node's own modules only, all the bundle needs.
-const wrapper = runInThisContext(`(function (exports, require, module, __filename, __dirname, __agentLspBundleUrl) {${source}\n})`, { filename: bundlePath });
+// The bundle is one function expression (scripts/bundle.mjs wraps it), run as the bundle's loader runs it
+// (scripts/bundleLoader.mjs); the builder's require loads node's own modules only, all the bundle needs.
+const wrapper = runInThisContext(source, { filename: bundlePath });
 const bundle = { exports: {} };
 wrapper(bundle.exports, require, bundle, bundlePath, dirname(bundlePath), pathToFileURL(bundlePath).href);
 

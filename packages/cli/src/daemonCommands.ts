@@ -1,6 +1,10 @@
 import { realpathSync } from 'node:fs';
 import { Broker, brokerKey, brokerLogPath, daemonDir, rotatingLogSink, formatDaemons, listDaemons, stopDaemons, type MemoryBudget, type StopResult } from '@agent-lsp/broker';
 import { createLogger, resolveScoped, type LogLevel, type ServerRegistry } from '@agent-lsp/lsp';
+import { saveCodeCache } from '@agent-lsp/protocol';
+
+/** When a broker stores the code cache: its first client's requests have gone through by then. */
+const BROKER_CODE_CACHE_DELAY_MS = 5000;
 
 export interface BrokerCommandOptions {
   root: string;
@@ -51,6 +55,9 @@ export async function runBrokerCommand(registry: ServerRegistry, opts: BrokerCom
   const onSignal = (signal: NodeJS.Signals) => void broker.stop(signal);
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
+  // Without a code cache each broker compiles its bundle afresh, and the parser's memory stays with
+  // the process (~12 MiB for the whole CLI): the first broker stores one once it has served a while.
+  setTimeout(saveCodeCache, BROKER_CODE_CACHE_DELAY_MS).unref();
   const outcome = await broker.run();
   logger.info(`exiting (${outcome})`);
   return 0;

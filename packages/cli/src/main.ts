@@ -1,15 +1,17 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { chooseTsServer, loadCustomServers, parseLogLevel, ServerRegistry, tsServerOfServerId, type ServerDefinition, type TsServer } from '@agent-lsp/lsp';
+import { chooseTsServer, type TsServer } from '@agent-lsp/lsp';
 import { AGENT_LSP_VERSION, startupMark } from '@agent-lsp/protocol';
 import type { BrokerLeaseOptions } from '@agent-lsp/broker';
 import type { AgentLspServerOptions } from '@agent-lsp/server';
 import type { AuditTailOptions } from './auditCommand.js';
-import type { BrokerCommandOptions, DaemonStopOptions } from './daemonCommands.js';
+import type { DaemonStopOptions } from './daemonCommands.js';
 import type { DoctorCommandOptions } from './doctorCommand.js';
 import type { HttpServeFlags } from './httpServe.js';
 import type { LspCommandOptions } from './lspCommand.js';
+import { registerBrokerCommand } from './brokerCommand.js';
+import { configPathFrom, logLevel, registryFrom } from './commandOptions.js';
 import { registerInstallCommands } from './installCommands.js';
 import { originalCompat } from './originalCompat.js';
 import { registerRecoverCommand } from './recoverCommand.js';
@@ -42,16 +44,6 @@ export interface FrontInjection {
   lease?: BrokerLeaseOptions;
 }
 
-/** `--config`, else AGENT_LSP_CONFIG: the custom servers file, absolute (brokers get it passed on). */
-function configPathFrom(option: string | undefined): string | undefined {
-  const path = option ?? process.env['AGENT_LSP_CONFIG'];
-  return path ? resolve(path) : undefined;
-}
-
-function registryFrom(configPath: string | undefined, first: readonly ServerDefinition[] = [], typescriptServer?: TsServer): ServerRegistry {
-  return new ServerRegistry([...first, ...(configPath ? loadCustomServers(configPath) : [])], typescriptServer ? { typescriptServer } : {});
-}
-
 /** `--ts-server`, else AGENT_LSP_TS_SERVER, else the config's typescript_server, else tsls; an unknown name ends the command. */
 function tsServerFrom(flag: string | undefined, configPath: string | undefined, program: Command): TsServer {
   try {
@@ -62,11 +54,6 @@ function tsServerFrom(flag: string | undefined, configPath: string | undefined, 
 }
 
 const TS_SERVER_HELP = 'the TypeScript/JavaScript server: tsls (typescript-language-server, default) | tsgo (typescript-go) (or AGENT_LSP_TS_SERVER, or typescript_server in --config)';
-
-function logLevel(fallback?: 'info') {
-  const level = parseLogLevel(process.env['AGENT_LSP_LOG']) ?? fallback;
-  return level ? { level } : {};
-}
 
 /** `--root`/AGENT_LSP_ROOT: an existing directory (relative to the current one), as its realpath. */
 function workspaceRoot(dir: string, program: Command): string {
@@ -210,22 +197,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
       process.exitCode = await runDoctorCommand(opts, out, err);
     });
 
-  program
-    .command('daemon-broker')
-    .description('(internal) run a broker daemon; fronts start these by themselves')
-    .requiredOption('--root <dir>', 'workspace root')
-    .requiredOption('--language <id>', 'server id or language')
-    .requiredOption('--key <key>', 'broker key (checked against root and profile)')
-    .option('--idle-timeout <ms>', 'stop after this long without clients', String(30 * 60_000))
-    .option('--max-in-flight <n>', 'requests in flight at the server at once, taken round-robin between clients (0: unbounded)')
-    .option('--config <file>', 'JSON file with custom language servers (or AGENT_LSP_CONFIG)')
-    .option('--scope <json>', 'directories to index, a JSON array (start_lsp scope)')
-    .action(async (opts: BrokerCommandOptions & { config?: string }) => {
-      const { runBrokerCommand } = await import('./daemonCommands.js');
-      // The server id it was spawned for decides which TypeScript server it runs, not its environment.
-      process.exitCode = await runBrokerCommand(registryFrom(configPathFrom(opts.config), [], tsServerOfServerId(opts.language)), opts, logLevel('info'));
-      process.exit();
-    });
+  registerBrokerCommand(program);
 
   program
     .command('lsp')

@@ -20,6 +20,11 @@ const SAVE_CODE_CACHE = Symbol.for('agent-lsp.saveCodeCache');
 
 export function toolAnswered(tool: string): void {
   if (tool === 'start_lsp') return;
+  saveCodeCache();
+}
+
+/** Lets the bundle's loader store V8's code cache now, once per process (a no-op when there is one, or no loader). */
+export function saveCodeCache(): void {
   const slot = globalThis as { [SAVE_CODE_CACHE]?: () => void };
   const save = slot[SAVE_CODE_CACHE];
   if (typeof save !== 'function') return;

@@ -5,12 +5,13 @@ import type { Logger, ServerRegistry } from '@agent-lsp/lsp';
 import { join } from 'node:path';
 import { AgentLedger, workspaceStateDir, type AgentLedgerOptions } from '@agent-lsp/session';
 import { builtinSkills, SkillPhaseTracker } from '@agent-lsp/skills';
-import { inferredRootOutput, selectTools, skillPhaseRules, type RunnerConfig } from '@agent-lsp/tools';
+import { selectTools, skillPhaseRules, type RunnerConfig } from '@agent-lsp/tools';
 import { Workspace, type ConnectionFactory } from '@agent-lsp/workspace';
 import { McpLogForwarder } from './mcpLogForwarder.js';
-import { phaseGate, phaseWarningOutput } from './phaseGate.js';
+import { phaseGate } from './phaseGate.js';
 import { servePrompts } from './prompts.js';
 import { serveCompactToolList } from './toolList.js';
+import { serveToolCalls } from './toolCalls.js';
 import { runTool } from './toolRunner.js';
 import { serveResources } from './resources/resourceHandlers.js';
 import { AgentNotifications } from './notifications/agentNotifications.js';
@@ -76,29 +77,26 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
   const skillPhases = new SkillPhaseTracker(skillPhaseRules(selectTools()));
   const inPhase = phaseGate(skillPhases, ledger);
   // Aliases run the same tool under another name; serveCompactToolList leaves them out of tools/list.
-  const names = defs.flatMap((def) => [def.name, ...(def.aliases ?? [])].map((name) => ({ name, def })));
-  for (const { name, def } of names) {
-    mcp.registerTool(
-      name,
-      { title: def.title, description: def.description, inputSchema: def.input, outputSchema: { ...inferredRootOutput, ...phaseWarningOutput, ...def.output }, annotations: { title: def.title, ...def.annotations } },
-      (args: Record<string, unknown>, extra) =>
-        inPhase(def.name, args, () => runTool(
-          def,
-          args,
-          {
-            signal: extra.signal,
-            progressToken: extra._meta?.progressToken,
-            sendProgress: (params) => extra.sendNotification({ method: 'notifications/progress', params }),
-            setLogLevel: (level) => logForwarder.setLevel(level),
-            skillPhases,
-            runners: options.runners,
-          },
-          workspace,
-          ledger,
-          options.logger.child(def.name),
-        )),
-    );
-  }
+  const callable = new Map(defs.flatMap((def) => [def.name, ...(def.aliases ?? [])].map((name) => [name, def] as const)));
+  serveToolCalls(mcp, callable, (def, args, extra) =>
+    inPhase(def.name, args, () =>
+      runTool(
+        def,
+        args,
+        {
+          signal: extra.signal,
+          progressToken: extra._meta?.progressToken,
+          sendProgress: (params) => extra.sendNotification({ method: 'notifications/progress', params }),
+          setLogLevel: (level) => logForwarder.setLevel(level),
+          skillPhases,
+          runners: options.runners,
+        },
+        workspace,
+        ledger,
+        options.logger.child(def.name),
+      ),
+    ),
+  );
 
   serveCompactToolList(mcp, defs);
   servePrompts(mcp, builtinSkills());

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -45,29 +46,40 @@ export function toolSchemas(defs: readonly AnyToolDefinition[]): Record<string, 
 }
 
 /**
- * The bundle (scripts/bundle.mjs) replaces this identifier with the schemas, as a JSON string, of
- * the very tool definitions it bundles: converting ~60 zod schemas was the largest part of a fresh
- * front's start. A string costs next to nothing to load in processes that never list tools (the
- * broker). Unbundled, it does not exist and the schemas are converted on the first tools/list.
+ * The bundle (scripts/bundle.mjs) replaces this identifier with the name of a file beside it that
+ * holds the schemas, as JSON, of the very tool definitions it bundles: converting ~60 zod schemas
+ * was the largest part of a fresh front's start. Read at each tools/list (once a session, ~180 KB)
+ * rather than kept: not in the bundle's source, nor parsed in the heap of every front and broker.
+ * Unbundled, it does not exist and the schemas are converted on the first tools/list.
  */
 declare const __AGENT_LSP_TOOL_SCHEMAS__: string | undefined;
+/** The bundle's own URL: a parameter of the function the bundle is (scripts/bundle.mjs). */
+declare const __agentLspBundleUrl: string;
 
 function prebuiltSchemas(): Record<string, ToolSchemas> | undefined {
-  return typeof __AGENT_LSP_TOOL_SCHEMAS__ === 'undefined' ? undefined : (JSON.parse(__AGENT_LSP_TOOL_SCHEMAS__) as Record<string, ToolSchemas>);
+  if (typeof __AGENT_LSP_TOOL_SCHEMAS__ === 'undefined') return undefined;
+  try {
+    return JSON.parse(readFileSync(new URL(__AGENT_LSP_TOOL_SCHEMAS__, __agentLspBundleUrl), 'utf8')) as Record<string, ToolSchemas>;
+  } catch {
+    // gone or damaged: converted from the definitions, as unbundled
+    return undefined;
+  }
 }
 
 /**
  * Answers tools/list with compact schemas (the catalogue is sent into the agent's context on every
  * turn; see test/e2e/catalogSize.test.ts): no `execution` (MCP's default, taskSupport forbidden, is
- * ours) and no annotation title (the tool has one). Calls still go through the SDK's own handler.
- * The list is built on the first tools/list, not at start.
+ * ours) and no annotation title (the tool has one). Calls are answered by serveToolCalls (toolCalls.ts).
+ * The list is built at each tools/list, not at start.
  */
 export function serveCompactToolList(mcp: McpServer, defs: readonly AnyToolDefinition[]): void {
-  let tools: Tool[] | undefined;
+  let converted: Record<string, ToolSchemas> | undefined;
   const build = (): Tool[] => {
     const prebuilt = prebuiltSchemas();
     const missing = prebuilt ? defs.filter((def) => !prebuilt[def.name]) : defs;
-    const schemas = { ...prebuilt, ...toolSchemas(missing) };
+    // Converted schemas are kept (they cost a conversion); read ones are read again next time.
+    if (missing.length) converted ??= toolSchemas(defs);
+    const schemas = { ...prebuilt, ...converted };
     return defs.map((def) => ({
       name: def.name,
       title: def.title,
@@ -78,7 +90,7 @@ export function serveCompactToolList(mcp: McpServer, defs: readonly AnyToolDefin
     }));
   };
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => {
-    tools ??= build();
+    const tools = build();
     startupMark('tools/list served');
     return { tools };
   });

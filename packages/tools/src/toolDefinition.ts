@@ -43,15 +43,14 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
-export interface ToolDefinition<I extends z.ZodRawShape = z.ZodRawShape, O extends z.ZodRawShape = z.ZodRawShape> {
+/** A tool's fields other than its schemas. */
+interface ToolFields<I extends z.ZodRawShape, O extends z.ZodRawShape> {
   name: string;
   /** Other names the tool answers to (the original's short names); callable, not listed in tools/list. */
   aliases?: readonly string[];
   title: string;
   description: string;
   group: ToolGroup;
-  input: I;
-  output: O;
   annotations: ToolAnnotations;
   /** How the call uses the servers (see CallConcurrency); `shared` when absent. */
   concurrency?: CallConcurrency;
@@ -60,11 +59,37 @@ export interface ToolDefinition<I extends z.ZodRawShape = z.ZodRawShape, O exten
   text(result: z.infer<z.ZodObject<O>>): string;
 }
 
+export interface ToolDefinition<I extends z.ZodRawShape = z.ZodRawShape, O extends z.ZodRawShape = z.ZodRawShape> extends ToolFields<I, O> {
+  /** The zod input shape, built on first read (see defineTool). */
+  readonly input: I;
+  /** The zod output shape, built on first read. */
+  readonly output: O;
+}
+
+/** What a tool file gives defineTool: its zod shapes as functions that build them. */
+export interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> extends ToolFields<I, O> {
+  input: () => I;
+  output: () => O;
+}
+
 export type AnyToolDefinition = ToolDefinition<z.ZodRawShape, z.ZodRawShape>;
 
-/** Identity helper that keeps the input/output types of a tool tied together. */
-export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(def: ToolDefinition<I, O>): AnyToolDefinition {
+/**
+ * Keeps the input/output types of a tool tied together, and builds its zod shapes on their first
+ * read, once: a front builds the schemas of the tools it is called with (tools/list is answered
+ * from JSON Schemas made at build time), not ~60 tools' worth of zod objects at start, which were
+ * a third of its heap.
+ */
+export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(spec: ToolSpec<I, O>): AnyToolDefinition {
+  const { input, output, ...fields } = spec;
+  const def: ToolDefinition<I, O> = Object.defineProperties(fields, { input: { get: once(input), enumerable: true }, output: { get: once(output), enumerable: true } }) as typeof fields &
+    Pick<ToolDefinition<I, O>, 'input' | 'output'>;
   return def;
+}
+
+function once<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
 }
 
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };

@@ -75,7 +75,7 @@ export const applyFix = defineTool({
   title: 'Apply a fix (code action)',
   description: 'Applies a code action from suggest_fixes (action_id), or by file_path + title or kind, as one checkpointed transaction.',
   group: 'editing',
-  input: {
+  input: () => ({
     action_id: z.string().optional().describe('From suggest_fixes.'),
     file_path: z.string().optional().describe('Or: the file, with title or kind.'),
     title: z.string().optional().describe('Exact action title.'),
@@ -86,8 +86,8 @@ export const applyFix = defineTool({
     end_column: oneBased('end_column').optional(),
     dry_run: z.boolean().optional().describe('Preview only.'),
     ...readinessInput,
-  },
-  output: { ...writeOutput, title: z.string().optional().describe('The action applied.'), command: z.string().optional(), result: z.unknown().optional().describe('What the command answered.') },
+  }),
+  output: () => ({ ...writeOutput, title: z.string().optional().describe('The action applied.'), command: z.string().optional(), result: z.unknown().optional().describe('What the command answered.') }),
   annotations: WRITES,
   async handler(args, ctx) {
     let stored: StoredAction | NotReadyResult;

@@ -27,8 +27,8 @@ export const getCompletions = defineTool({
   title: 'Completions',
   description: 'The completions at a position, in the server\'s order.',
   group: 'analysis',
-  input: { ...positionInput, ...readinessInput, ...pagingInput },
-  output: { ...readyOutput, ...pagingOutput, is_incomplete: z.boolean().optional(), items: z.array(completionOut).optional() },
+  input: () => ({ ...positionInput, ...readinessInput, ...pagingInput }),
+  output: () => ({ ...readyOutput, ...pagingOutput, is_incomplete: z.boolean().optional(), items: z.array(completionOut).optional() }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const doc = await openReadyDocument(ctx, args);
@@ -76,8 +76,8 @@ export const getSignatureHelp = defineTool({
   title: 'Signature help',
   description: 'The signature of the call around a position, and the parameter at the cursor.',
   group: 'analysis',
-  input: { ...positionInput, ...readinessInput },
-  output: { ...readyOutput, found: z.boolean().optional(), active_signature: z.number().optional(), signatures: z.array(signatureOut).optional() },
+  input: () => ({ ...positionInput, ...readinessInput }),
+  output: () => ({ ...readyOutput, found: z.boolean().optional(), active_signature: z.number().optional(), signatures: z.array(signatureOut).optional() }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const doc = await openReadyDocument(ctx, args);

@@ -39,21 +39,21 @@ export const findCallers = defineTool({
   title: 'Find callers (call hierarchy)',
   description: 'Who calls the function at a position (or what it calls), up to 4 levels deep.',
   group: 'navigation',
-  input: {
+  input: () => ({
     ...positionInput,
     direction: z.enum(['incoming', 'outgoing', 'both']).optional(),
     depth: z.number().int().min(1).max(4).optional().describe('Default 1.'),
     ...readinessInput,
     ...pagingInput,
-  },
-  output: {
+  }),
+  output: () => ({
     ...readyOutput,
     ...pagingOutput,
     symbol: symbolRefOutput.optional(),
     derived_from: z.literal('references').optional().describe('Callers derived from references, not the server\'s call hierarchy.'),
     notes: z.array(z.string()).optional(),
     calls: z.array(callEntryOutput).optional(),
-  },
+  }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const doc = await openReadyDocument(ctx, args);

@@ -45,8 +45,8 @@ export const listCheckpoints = defineTool({
   title: 'List checkpoints',
   description: 'The checkpoints of this workspace\'s writes, newest first.',
   group: 'editing',
-  input: { ...rootInput, ...pagingInput },
-  output: { ...readyOutput, ...pagingOutput, root: z.string().optional(), checkpoints: z.array(checkpointOut).optional() },
+  input: () => ({ ...rootInput, ...pagingInput }),
+  output: () => ({ ...readyOutput, ...pagingOutput, root: z.string().optional(), checkpoints: z.array(checkpointOut).optional() }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     if (args.root_dir === undefined) await ctx.workspace.ensureRoots(undefined, NO_ROOT);
@@ -63,8 +63,8 @@ export const checkpointDiff = defineTool({
   title: 'Diff of a checkpoint',
   description: 'The diff of what one checkpointed call changed.',
   group: 'editing',
-  input: { checkpoint_id: z.string().min(1).describe('From list_checkpoints.'), ...rootInput },
-  output: { ...readyOutput, checkpoint: checkpointOut.optional(), diff: z.string().optional() },
+  input: () => ({ checkpoint_id: z.string().min(1).describe('From list_checkpoints.'), ...rootInput }),
+  output: () => ({ ...readyOutput, checkpoint: checkpointOut.optional(), diff: z.string().optional() }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     if (args.root_dir === undefined) await ctx.workspace.ensureRoots(undefined, NO_ROOT);
@@ -140,12 +140,12 @@ export const rollbackTo = defineTool({
   title: 'Roll back to a checkpoint',
   description: 'Restores the files a checkpoint (and later ones) touched. Refuses if one changed elsewhere, unless force.',
   group: 'editing',
-  input: {
+  input: () => ({
     checkpoint_id: z.string().min(1).describe('From list_checkpoints.'),
     position: z.enum(ROLLBACK_POSITIONS).optional().describe('Before that call (default) or after it.'),
     ...rollbackInput,
-  },
-  output: rollbackOutput,
+  }),
+  output: () => rollbackOutput,
   annotations: { ...WRITES, idempotentHint: true },
   handler: (args, ctx) => rollback(ctx, args, { checkpointId: args.checkpoint_id, position: args.position ?? 'before' }),
   text: rollbackText,
@@ -156,8 +156,8 @@ export const undoLast = defineTool({
   title: 'Undo the last write',
   description: 'Rolls back the newest checkpoint. Refuses if a file changed elsewhere, unless force.',
   group: 'editing',
-  input: rollbackInput,
-  output: rollbackOutput,
+  input: () => rollbackInput,
+  output: () => rollbackOutput,
   annotations: WRITES,
   // No checkpoint id: the newest checkpoint, whatever made it (a rollback included).
   handler: (args, ctx) => rollback(ctx, args, { position: 'before' }),

@@ -126,16 +126,16 @@ export const getCrossRepoReferences = defineTool({
   title: 'Cross-repository references',
   description: 'References to the symbol at a position from other repositories (consumer_roots), by repository.',
   group: 'analysis',
-  input: {
+  input: () => ({
     ...positionInput,
     consumer_roots: z.array(z.string()).min(1).describe('Absolute paths.'),
     ...readinessInput,
-  },
-  output: {
+  }),
+  output: () => ({
     ...readyOutput,
     total: z.number().optional(),
     repositories: z.array(repositoryOutput).optional().describe('Own root first, then each consumer root; files relative to their root.'),
-  },
+  }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const doc = await openReadyDocument(ctx, args);

@@ -30,14 +30,14 @@ export const getDaemonStatus = defineTool({
   title: 'Broker daemon status',
   description: 'The warm language-server brokers on this machine: state, clients, memory, pids.',
   group: 'lifecycle',
-  input: {},
-  output: {
+  input: () => ({}),
+  output: () => ({
     ...readyOutput,
     home: z.string().optional(),
     daemons: z.array(daemonOut).optional(),
     stale: z.array(z.object({ key: z.string(), dir: z.string(), reason: z.string() })).optional(),
     orphans: z.array(z.object({ pid: z.number(), key: z.string().optional() })).optional(),
-  },
+  }),
   annotations: READ_ONLY,
   async handler() {
     return { ready: true, ...daemonsReportOut(await listDaemons()) };

@@ -74,13 +74,13 @@ export const detectChanges = defineTool({
   title: 'Detect changes and their risk',
   description: 'git diff against a ref → the symbols changed → who uses them (test / non-test) → a risk level per symbol.',
   group: 'analysis',
-  input: {
+  input: () => ({
     base: z.string().optional().describe('Git ref to compare with, default HEAD.'),
     staged: z.boolean().optional().describe('Only staged changes.'),
     ...readinessInput,
     ...pagingInput,
-  },
-  output: {
+  }),
+  output: () => ({
     ...readyOutput,
     ...pagingOutput,
     base: z.string().optional(),
@@ -89,7 +89,7 @@ export const detectChanges = defineTool({
     changed_files: z.array(z.object({ file: z.string(), status: z.string(), symbols: z.number() })).optional(),
     skipped_files: z.array(z.string()).optional().describe('Changed files no language server covers, deleted or outside the roots.'),
     symbols: z.array(changedSymbolOutput).optional().describe('Changed symbols, riskiest first (paged).'),
-  },
+  }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     await ctx.workspace.ensureRoots(undefined, 'Call start_lsp with root_dir (a directory inside a git repository) first.');

@@ -28,13 +28,13 @@ export const getDiagnostics = defineTool({
   title: 'Get diagnostics',
   description: 'Errors and warnings of a file as it is on disk now (without file_path: of every open file).',
   group: 'analysis',
-  input: {
+  input: () => ({
     file_path: z.string().optional().describe('Omit for every open file.'),
     group_by: z.enum(DIAGNOSTIC_GROUPINGS).optional().describe('symbol: by enclosing function/class.'),
     ...readinessInput,
     ...pagingInput,
-  },
-  output: {
+  }),
+  output: () => ({
     ...readyOutput,
     ...pagingOutput,
     errors: z.number().optional(),
@@ -43,7 +43,7 @@ export const getDiagnostics = defineTool({
     servers: z.array(serverOutcomeOutput).optional().describe('Without file_path: every server asked; one with an error gave no answer (complete is then false).'),
     groups: z.array(groupOut).optional().describe('With group_by: every group and its counts, in the order of diagnostics.'),
     diagnostics: z.array(groupedDiagnostic).optional(),
-  },
+  }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const targets: { conn: LspConnection; uri: string }[] = [];

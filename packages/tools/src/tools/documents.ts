@@ -8,11 +8,11 @@ export const openDocument = defineTool({
   title: 'Open document',
   description: 'Opens a file in its server. Queries open their files themselves; this warms up.',
   group: 'workspace',
-  input: {
+  input: () => ({
     file_path: z.string(),
     language_id: z.string().optional().describe('Default: from the extension.'),
-  },
-  output: { ...readyOutput, file: z.string().optional(), language_id: z.string().optional(), version: z.number().optional(), lines: z.number().optional() },
+  }),
+  output: () => ({ ...readyOutput, file: z.string().optional(), language_id: z.string().optional(), version: z.number().optional(), lines: z.number().optional() }),
   annotations: STATEFUL,
   async handler(args, ctx) {
     await ctx.workspace.ensureRoots(args.file_path);
@@ -37,8 +37,8 @@ export const closeDocument = defineTool({
   title: 'Close document',
   description: 'Closes a file in its server.',
   group: 'workspace',
-  input: { file_path: z.string() },
-  output: { ...readyOutput, file: z.string().optional(), closed: z.boolean().optional() },
+  input: () => ({ file_path: z.string() }),
+  output: () => ({ ...readyOutput, file: z.string().optional(), closed: z.boolean().optional() }),
   annotations: STATEFUL,
   async handler(args, ctx) {
     await ctx.workspace.ensureRoots(args.file_path);

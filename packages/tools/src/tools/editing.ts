@@ -15,14 +15,14 @@ export const applyEdit = defineTool({
   title: 'Apply an edit',
   description: 'Writes a WorkspaceEdit, or file_path + old_text → new_text, as one transaction with a checkpoint.',
   group: 'editing',
-  input: {
+  input: () => ({
     workspace_edit: workspaceEditSchema.optional(),
     file_path: z.string().optional().describe('With old_text and new_text.'),
     old_text: z.string().optional().describe('Occurs once in the file.'),
     new_text: z.string().optional().describe('Replacement.'),
     dry_run: z.boolean().optional().describe('Write nothing.'),
-  },
-  output: writeOutput,
+  }),
+  output: () => writeOutput,
   annotations: WRITES,
   async handler(args, ctx) {
     const textForm = args.file_path !== undefined || args.old_text !== undefined || args.new_text !== undefined;
@@ -46,14 +46,14 @@ export const executeCommand = defineTool({
   title: 'Execute a server command',
   description: 'Runs a server command; the edits it applies are written as one checkpointed transaction.',
   group: 'editing',
-  input: {
+  input: () => ({
     command: z.string().min(1).describe('e.g. "_typescript.organizeImports".'),
     arguments: z.array(z.unknown()).optional().describe('As the server expects them.'),
     file_path: z.string().optional().describe('A file the command is about.'),
     language_id: z.string().optional().describe('Or: which server runs it.'),
     ...readinessInput,
-  },
-  output: { ...writeOutput, result: z.unknown().optional().describe('What the server answered.') },
+  }),
+  output: () => ({ ...writeOutput, result: z.unknown().optional().describe('What the server answered.') }),
   annotations: WRITES,
   async handler(args, ctx) {
     // The request wraps them two levels deep; deeper than the limit, no server or broker takes it.

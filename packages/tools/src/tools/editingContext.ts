@@ -69,12 +69,12 @@ export const getEditingContext = defineTool({
   title: 'Editing context of a file',
   description: 'Before editing a file: its outline, imports, callers of its top-level symbols from other files, and what it calls. ETag: if_none_match.',
   group: 'analysis',
-  input: {
+  input: () => ({
     file_path: z.string(),
     if_none_match: z.string().optional().describe('The etag of an earlier answer: unchanged → not_modified.'),
     ...readinessInput,
-  },
-  output: {
+  }),
+  output: () => ({
     ...readyOutput,
     etag: z.string().optional().describe('Hash of the file text and this answer.'),
     not_modified: z.boolean().optional(),
@@ -87,7 +87,7 @@ export const getEditingContext = defineTool({
     calls_total: z.number().optional(),
     calls: z.array(calleeEntry).optional(),
     notes: z.array(z.string()).optional(),
-  },
+  }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const doc = await openReadyDocument(ctx, args);

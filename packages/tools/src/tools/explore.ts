@@ -21,12 +21,12 @@ export const exploreSymbol = defineTool({
   title: 'Explore symbol',
   description: 'One call: hover, definition, implementations, incoming callers and references (count + first page) of the symbol at a position.',
   group: 'navigation',
-  input: {
+  input: () => ({
     ...positionInput,
     reference_limit: z.number().int().nonnegative().optional().describe('References listed, default 20.'),
     ...readinessInput,
-  },
-  output: {
+  }),
+  output: () => ({
     ...readyOutput,
     symbol: symbolRefOutput.optional(),
     hover: z.string().optional(),
@@ -37,7 +37,7 @@ export const exploreSymbol = defineTool({
     references_total: z.number().optional().describe('Every reference, declaration excluded.'),
     references: z.array(location).optional().describe('The first reference_limit (find_references pages the rest).'),
     notes: z.array(z.string()).optional(),
-  },
+  }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const doc = await openReadyDocument(ctx, args);

@@ -68,15 +68,15 @@ export const suggestFixes = defineTool({
   title: 'Suggest fixes (code actions)',
   description: 'Quick fixes and refactorings for a range, each with an action_id and a preview of its edit. Applies nothing (apply_fix does).',
   group: 'analysis',
-  input: { ...rangeInput, only: z.string().optional().describe('A kind, e.g. source.organizeImports.'), ...readinessInput },
-  output: {
+  input: () => ({ ...rangeInput, only: z.string().optional().describe('A kind, e.g. source.organizeImports.'), ...readinessInput }),
+  output: () => ({
     ...readyOutput,
     diagnostics: z.array(diagnostic).optional(),
     actions: z.array(actionOut).optional(),
     total: z.number().optional(),
     complete: z.boolean().optional(),
     missing: z.string().optional().describe('Kinds of action this server never offers.'),
-  },
+  }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const doc = await openReadyDocument(ctx, args);

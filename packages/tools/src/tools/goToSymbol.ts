@@ -27,20 +27,20 @@ export const goToSymbol = defineTool({
   title: 'Go to symbol by path',
   description: 'Definition(s) of a dotted symbol path (Class.method, module.fn, file.ts:Ns.fn), exact container matches first; says when ambiguous.',
   group: 'navigation',
-  input: {
+  input: () => ({
     symbol_path: symbolPathInput,
     file_path: z.string().optional().describe('Search only this file.'),
     language_id: z.string().optional().describe('Search only this language.'),
     ...readinessInput,
-  },
-  output: {
+  }),
+  output: () => ({
     ...readyOutput,
     total: z.number().optional(),
     ambiguous: z.boolean().optional().describe('Several match equally, or files were left unexamined.'),
     complete: z.boolean().optional().describe('Every file declaring the name was examined.'),
     unexamined_files: z.number().optional(),
     definitions: z.array(definitionOut).optional(),
-  },
+  }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const parsed = parseSymbolPath(args.symbol_path);

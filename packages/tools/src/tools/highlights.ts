@@ -27,8 +27,8 @@ export const getDocumentHighlights = defineTool({
   title: 'Document highlights',
   description: 'Every occurrence of the symbol at a position in the same file, each marked read, write or text.',
   group: 'navigation',
-  input: { ...positionInput, ...readinessInput, ...pagingInput },
-  output: { ...readyOutput, ...pagingOutput, file: z.string().optional(), highlights: z.array(highlightOut).optional() },
+  input: () => ({ ...positionInput, ...readinessInput, ...pagingInput }),
+  output: () => ({ ...readyOutput, ...pagingOutput, file: z.string().optional(), highlights: z.array(highlightOut).optional() }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const doc = await openReadyDocument(ctx, args);

@@ -16,14 +16,14 @@ export const blastRadius = defineTool({
   title: 'Blast radius of files',
   description: 'Every use of the top-level symbols of files from other files, test vs non-test, by file.',
   group: 'analysis',
-  input: {
+  input: () => ({
     changed_files: z.array(z.string()).min(1),
     include_transitive: z.boolean().optional().describe('Also uses of the users.'),
     filter: z.string().optional().describe('Only symbols whose name contains this.'),
     ...readinessInput,
     ...pagingInput,
-  },
-  output: {
+  }),
+  output: () => ({
     ...readyOutput,
     ...pagingOutput,
     test_rule: z.string().optional(),
@@ -32,7 +32,7 @@ export const blastRadius = defineTool({
     non_test_references: z.number().optional(),
     symbols: z.array(symbolImpactOutput).optional(),
     files: z.array(fileImpactOutput).optional().describe('Files using them (paged; non-test first).'),
-  },
+  }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     await ctx.workspace.ensureRoots(args.changed_files[0]);

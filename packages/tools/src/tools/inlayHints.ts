@@ -27,8 +27,8 @@ export const getInlayHints = defineTool({
   title: 'Inlay hints',
   description: 'Inferred types and parameter names the server would show inline, for a file or a range of its lines.',
   group: 'analysis',
-  input: { file_path: filePath, ...lineWindowInput, ...readinessInput, ...pagingInput },
-  output: { ...readyOutput, ...pagingOutput, hints: z.array(hintOut).optional() },
+  input: () => ({ file_path: filePath, ...lineWindowInput, ...readinessInput, ...pagingInput }),
+  output: () => ({ ...readyOutput, ...pagingOutput, hints: z.array(hintOut).optional() }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const doc = await openReadyDocument(ctx, args);

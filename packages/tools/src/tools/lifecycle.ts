@@ -64,14 +64,14 @@ export const startLsp = defineTool({
   title: 'Start language servers for a workspace',
   description: 'Sets the workspace root; with language_id also starts that server and waits for its indexing. Call this first.',
   group: 'lifecycle',
-  input: {
+  input: () => ({
     root_dir: z.string().describe('Absolute project directory.'),
     language_id: z.string().optional().describe('Start this server now: python, typescript, go, c, cpp, rust, …'),
     connect: z.string().optional().describe('host:port of a running server to use (needs language_id).'),
     scope: scopeInput,
     ...readinessInput,
-  },
-  output: { ...readyOutput, scope: scopeOutput, root: z.string().optional(), detected: z.array(z.object({ language: z.string(), server: z.string(), files: z.number(), installed: z.boolean() })).optional(), servers: z.array(serverOut).optional() },
+  }),
+  output: () => ({ ...readyOutput, scope: scopeOutput, root: z.string().optional(), detected: z.array(z.object({ language: z.string(), server: z.string(), files: z.number(), installed: z.boolean() })).optional(), servers: z.array(serverOut).optional() }),
   annotations: STATEFUL,
   async handler(args, ctx) {
     // Check everything before changing anything: a bad call leaves the workspace as it was.
@@ -110,12 +110,12 @@ export const restartLspServer = defineTool({
   title: 'Restart language server',
   description: 'Restarts a language server (or all), e.g. after installing packages.',
   group: 'lifecycle',
-  input: {
+  input: () => ({
     root_dir: z.string().optional().describe('Switch to this root first.'),
     language_id: z.string().optional().describe('Only this language.'),
     ...readinessInput,
-  },
-  output: { ...readyOutput, servers: z.array(serverOut).optional() },
+  }),
+  output: () => ({ ...readyOutput, servers: z.array(serverOut).optional() }),
   annotations: { ...STATEFUL, idempotentHint: false },
   async handler(args, ctx) {
     if (args.root_dir) await ctx.workspace.setRoot(absoluteRootDir(args.root_dir));
@@ -143,18 +143,18 @@ export const getServerCapabilities = defineTool({
   title: 'Server capabilities',
   description: 'What a language server supports (for file_path or language_id).',
   group: 'lifecycle',
-  input: {
+  input: () => ({
     file_path: z.string().optional().describe('A file of the server.'),
     language_id: z.string().optional().describe('Or: its language.'),
-  },
-  output: {
+  }),
+  output: () => ({
     ...readyOutput,
     server: z.string().optional(),
     version: z.string().optional(),
     capabilities: z.record(z.string(), z.unknown()).optional(),
     dynamic_registrations: z.array(z.string()).optional(),
     supported_requests: z.array(z.string()).optional(),
-  },
+  }),
   annotations: { ...READ_ONLY },
   async handler(args, ctx) {
     await ctx.workspace.ensureRoots(args.file_path);
@@ -179,12 +179,12 @@ export const detectLspServers = defineTool({
   title: 'Detect language servers',
   description: 'The languages in a directory and whether their servers are installed.',
   group: 'lifecycle',
-  input: { root_dir: z.string().optional().describe('Default: the workspace root.') },
-  output: {
+  input: () => ({ root_dir: z.string().optional().describe('Default: the workspace root.') }),
+  output: () => ({
     ...readyOutput,
     root: z.string().optional(),
     languages: z.array(z.object({ language: z.string(), server: z.string(), files: z.number(), installed: z.boolean(), command: z.array(z.string()).optional(), install_hint: z.string().optional() })).optional(),
-  },
+  }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     let root: string;
@@ -219,8 +219,8 @@ export const listWorkspaceFolders = defineTool({
   title: 'List workspace folders',
   description: 'The workspace roots.',
   group: 'workspace',
-  input: {},
-  output: foldersOutput,
+  input: () => ({}),
+  output: () => foldersOutput,
   annotations: READ_ONLY,
   handler: (_args, ctx) => Promise.resolve({ ready: true, folders: [...ctx.workspace.rootList] }),
   text: (r) => ((r.folders ?? []).length ? (r.folders ?? []).join('\n') : 'No workspace yet: call start_lsp.'),
@@ -231,8 +231,8 @@ export const addWorkspaceFolder = defineTool({
   title: 'Add workspace folder',
   description: 'Adds a workspace root.',
   group: 'workspace',
-  input: { path: z.string().describe('Absolute.') },
-  output: foldersOutput,
+  input: () => ({ path: z.string().describe('Absolute.') }),
+  output: () => foldersOutput,
   annotations: STATEFUL,
   async handler(args, ctx) {
     return { ready: true, folders: await ctx.workspace.addFolder(args.path) };
@@ -245,8 +245,8 @@ export const removeWorkspaceFolder = defineTool({
   title: 'Remove workspace folder',
   description: 'Removes a workspace root.',
   group: 'workspace',
-  input: { path: z.string().describe('Absolute.') },
-  output: foldersOutput,
+  input: () => ({ path: z.string().describe('Absolute.') }),
+  output: () => foldersOutput,
   annotations: STATEFUL,
   async handler(args, ctx) {
     return { ready: true, folders: await ctx.workspace.removeFolder(args.path) };

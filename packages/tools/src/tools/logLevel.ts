@@ -7,8 +7,8 @@ export const setLogLevel = defineTool({
   title: 'Set log level',
   description: "Sends agent-lsp's own log at this level and above to the client as MCP log notifications (as logging/setLevel does).",
   group: 'workspace',
-  input: { level: z.enum(LOG_LEVEL_NAMES) },
-  output: { level: z.string() },
+  input: () => ({ level: z.enum(LOG_LEVEL_NAMES) }),
+  output: () => ({ level: z.string() }),
   annotations: STATEFUL,
   handler(args, ctx) {
     if (!ctx.setLogLevel) throw new UserError('not_supported', 'No MCP client listens to this agent-lsp, so there is no log level to set.');

@@ -36,8 +36,8 @@ function locationTool(spec: LocationToolSpec): AnyToolDefinition {
     title: spec.title,
     description: spec.description,
     group: 'navigation',
-    input: { ...positionInput, ...spec.extraInput, ...readinessInput, ...pagingInput },
-    output: locationListOutput,
+    input: () => ({ ...positionInput, ...spec.extraInput, ...readinessInput, ...pagingInput }),
+    output: () => locationListOutput,
     annotations: READ_ONLY,
     async handler(args, ctx) {
       const doc = await openReadyDocument(ctx, args);

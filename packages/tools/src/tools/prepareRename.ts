@@ -53,14 +53,14 @@ export const prepareRename = defineTool({
   title: 'Check a rename',
   description: 'Whether the symbol at a position can be renamed: its range and current name, or why not (whitespace, keyword, library symbol).',
   group: 'navigation',
-  input: { ...positionInput, ...readinessInput },
-  output: {
+  input: () => ({ ...positionInput, ...readinessInput }),
+  output: () => ({
     ...readyOutput,
     renameable: z.boolean().optional(),
     reason: z.string().optional().describe('Why not, when renameable is false.'),
     range: rangeOut.optional(),
     placeholder: z.string().optional().describe('The name a rename replaces.'),
-  },
+  }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const doc = await openReadyDocument(ctx, args);

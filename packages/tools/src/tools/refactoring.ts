@@ -24,15 +24,15 @@ export const renameSymbol = defineTool({
   title: 'Rename symbol',
   description: 'Renames the symbol at a position everywhere, as one checkpointed transaction; dry_run previews. Flags places the server missed.',
   group: 'editing',
-  input: {
+  input: () => ({
     ...positionInput,
     new_name: z.string().min(1),
     dry_run: z.boolean().optional().describe('Preview only (default false).'),
     exclude_globs: z.array(z.string().min(1)).optional().describe('Leave files matching these globs unchanged, e.g. "vendor/**".'),
     ...pagingInput,
     ...readinessInput,
-  },
-  output: {
+  }),
+  output: () => ({
     ...writeOutput,
     edits: z.array(renameEditOut).optional().describe('Dry run: one page of the edits (1-based, characters, in the files as they are).'),
     ...pagingOutput,
@@ -40,7 +40,7 @@ export const renameSymbol = defineTool({
     possibly_missed: z.array(missedOut).optional().describe('References, or word-bounded uses of the old name in the touched files, that no edit covers.'),
     possibly_missed_total: z.number().optional(),
     excluded_files: z.array(z.string()).optional().describe('Files the rename would edit that exclude_globs left unchanged.'),
-  },
+  }),
   annotations: WRITES,
   async handler(args, ctx) {
     const doc = await openReadyDocument(ctx, args);
@@ -120,8 +120,8 @@ export const formatDocument = defineTool({
   title: 'Format document',
   description: 'Formats a file: the edits, or with apply: true written (checkpointed).',
   group: 'editing',
-  input: { file_path: positionInput.file_path, ...formatInput },
-  output: formatOutput,
+  input: () => ({ file_path: positionInput.file_path, ...formatInput }),
+  output: () => formatOutput,
   annotations: WRITES,
   async handler(args, ctx) {
     const doc = await openReadyDocument(ctx, args);
@@ -137,8 +137,8 @@ export const formatRange = defineTool({
   title: 'Format range',
   description: 'Formats a range: the edits, or with apply: true written (checkpointed).',
   group: 'editing',
-  input: { ...rangeInput, ...formatInput },
-  output: formatOutput,
+  input: () => ({ ...rangeInput, ...formatInput }),
+  output: () => formatOutput,
   annotations: WRITES,
   async handler(args, ctx) {
     const doc = await openReadyDocument(ctx, args);

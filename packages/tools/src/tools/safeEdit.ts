@@ -68,15 +68,15 @@ export const safeApplyEdit = defineTool({
   description: 'Writes an edit (checkpointed) only if a speculative check finds at most max_net_delta new errors; else lists them.',
   group: 'editing',
   concurrency: 'exclusive',
-  input: {
+  input: () => ({
     file_path: z.string().optional().describe('With old_text and new_text.'),
     old_text: z.string().optional().describe('Occurs once in the file.'),
     new_text: z.string().optional(),
     workspace_edit: z.object({ changes: z.record(z.string(), z.array(z.unknown())) }).optional().describe('{changes: {uri: [{range, newText}]}} (LSP form).'),
     max_net_delta: z.number().optional().describe('Errors it may add (default 0).'),
     ...evaluationInput,
-  },
-  output: { ...evaluationOutput, ...writeOutput, max_net_delta: z.number().optional(), refused: z.string().optional().describe('Why nothing was written.') },
+  }),
+  output: () => ({ ...evaluationOutput, ...writeOutput, max_net_delta: z.number().optional(), refused: z.string().optional().describe('Why nothing was written.') }),
   annotations: WRITES,
   async handler(args, ctx) {
     await ctx.workspace.ensureRoots(args.file_path);

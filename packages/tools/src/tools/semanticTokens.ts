@@ -32,8 +32,8 @@ export const getSemanticTokens = defineTool({
   title: 'Semantic tokens',
   description: 'How the server classifies each token of a file or line range: type (class, parameter, …), modifiers and text; paged.',
   group: 'analysis',
-  input: { file_path: filePath, ...lineWindowInput, ...readinessInput, ...pagingInput },
-  output: { ...readyOutput, ...pagingOutput, tokens: z.array(tokenOut).optional() },
+  input: () => ({ file_path: filePath, ...lineWindowInput, ...readinessInput, ...pagingInput }),
+  output: () => ({ ...readyOutput, ...pagingOutput, tokens: z.array(tokenOut).optional() }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const doc = await openReadyDocument(ctx, args);

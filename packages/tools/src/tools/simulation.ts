@@ -26,12 +26,12 @@ export const createSimulationSession = defineTool({
   description: 'Starts a speculative session: edits held in memory, never on disk, judged by the real server.',
   group: 'simulation',
   concurrency: 'exclusive',
-  input: {
+  input: () => ({
     workspace_root: z.string().optional().describe('Default: the current workspace.'),
     language: z.string().describe('python, typescript, go, cpp, …'),
     ...readinessInput,
-  },
-  output: { ...sessionOutput, language: z.string().optional(), workspace_root: z.string().optional() },
+  }),
+  output: () => ({ ...sessionOutput, language: z.string().optional(), workspace_root: z.string().optional() }),
   annotations: SIMULATES,
   async handler(args, ctx) {
     const session = await newSession(ctx, args);
@@ -47,8 +47,8 @@ export const simulateEdit = defineTool({
   description: 'Applies an edit (a range or old_text) to a session\'s in-memory view. Does not evaluate.',
   group: 'simulation',
   concurrency: 'exclusive',
-  input: { ...sessionIdInput, ...editInput },
-  output: { ...sessionOutput, file: z.string().optional(), edit_applied: z.boolean().optional(), version_after: z.number().optional().describe('The session\'s own version of the file after the edit (1, 2, …).') },
+  input: () => ({ ...sessionIdInput, ...editInput }),
+  output: () => ({ ...sessionOutput, file: z.string().optional(), edit_applied: z.boolean().optional(), version_after: z.number().optional().describe('The session\'s own version of the file after the edit (1, 2, …).') }),
   annotations: SIMULATES,
   async handler(args, ctx) {
     const session = ctx.ledger.simulations.get(args.session_id);
@@ -68,8 +68,8 @@ export const evaluateSession = defineTool({
   description: 'The errors a session\'s edits introduce and resolve (net_delta) against the files on disk.',
   group: 'simulation',
   concurrency: 'exclusive',
-  input: { ...sessionIdInput, ...evaluationInput },
-  output: evaluationOutput,
+  input: () => ({ ...sessionIdInput, ...evaluationInput }),
+  output: () => evaluationOutput,
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const session = ctx.ledger.simulations.get(args.session_id);
@@ -90,14 +90,14 @@ export const simulateChain = defineTool({
   description: 'Applies edits in order, evaluating after each; says through which step they are safe.',
   group: 'simulation',
   concurrency: 'exclusive',
-  input: { ...sessionIdInput, edits: z.array(z.object(editInput)).min(1).describe('In order; each on the text after the previous.'), ...evaluationInput },
-  output: {
+  input: () => ({ ...sessionIdInput, edits: z.array(z.object(editInput)).min(1).describe('In order; each on the text after the previous.'), ...evaluationInput }),
+  output: () => ({
     ...sessionOutput,
     steps: z.array(chainStep).optional(),
     safe_to_apply_through_step: z.number().optional(),
     cumulative_delta: z.number().optional().describe('net_delta with every step applied.'),
     confidence: z.enum(CONFIDENCES).optional().describe('The weakest confidence of any step.'),
-  },
+  }),
   annotations: SIMULATES,
   async handler(args, ctx) {
     const session = ctx.ledger.simulations.get(args.session_id);
@@ -129,15 +129,15 @@ export const previewEdit = defineTool({
   description: 'One edit\'s effect on the diagnostics, nothing written (in a temporary session, or session_id\'s).',
   group: 'simulation',
   concurrency: 'exclusive',
-  input: {
+  input: () => ({
     workspace_root: z.string().optional().describe('Default: the current workspace.'),
     language: z.string().optional().describe('Default: from the extension.'),
     ...editInput,
     ...evaluationInput,
     session_id: z.string().optional().describe('Add to this session instead of a temporary one.'),
     ...readinessInput,
-  },
-  output: evaluationOutput,
+  }),
+  output: () => evaluationOutput,
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const { scope, timeoutMs } = scopeOf(args);

@@ -12,15 +12,15 @@ export const commitSession = defineTool({
   description: 'Ends a session with its edits as a patch; apply: true writes them (checkpointed).',
   group: 'simulation',
   concurrency: 'none',
-  input: {
+  input: () => ({
     ...sessionIdInput,
     apply: z.boolean().optional().describe('Write them (default: the patch only).'),
     target: z
       .string()
       .optional()
       .describe('Write under this directory instead (inside the workspace).'),
-  },
-  output: {
+  }),
+  output: () => ({
     ...sessionOutput,
     applied: z.boolean().optional().describe('true when the files were written.'),
     workspace_edit: z.object({ changes: z.record(z.string(), z.array(z.unknown())) }).optional().describe('The edits, as an LSP WorkspaceEdit (for apply_edit, or any client).'),
@@ -29,7 +29,7 @@ export const commitSession = defineTool({
     checkpoint_id: z.string().optional().describe('With apply: the checkpoint of the write (undo_last undoes it).'),
     written_to: z.array(z.string()).optional().describe('With target: where the edited files were written.'),
     disk_changed: z.array(z.string()).optional().describe('Files written on disk since the session read them: the patch is against their old text.'),
-  },
+  }),
   annotations: WRITES,
   async handler(args, ctx) {
     const session = ctx.ledger.simulations.get(args.session_id);
@@ -82,8 +82,8 @@ export const discardSession = defineTool({
   description: 'Drops a session\'s edits (nothing was written).',
   group: 'simulation',
   concurrency: 'none',
-  input: sessionIdInput,
-  output: { ...sessionOutput, edits_discarded: z.number().optional() },
+  input: () => sessionIdInput,
+  output: () => ({ ...sessionOutput, edits_discarded: z.number().optional() }),
   annotations: SIMULATES,
   async handler(args, ctx) {
     const session = ctx.ledger.simulations.get(args.session_id);
@@ -99,8 +99,8 @@ export const destroySession = defineTool({
   description: 'Releases a session in any phase; its id becomes invalid.',
   group: 'simulation',
   concurrency: 'none',
-  input: sessionIdInput,
-  output: sessionOutput,
+  input: () => sessionIdInput,
+  output: () => sessionOutput,
   annotations: SIMULATES,
   handler: (args, ctx) => Promise.resolve(sessionState(ctx.ledger.simulations.destroy(args.session_id))),
   text: (r) => `Session ${r.session_id ?? '?'} destroyed.`,

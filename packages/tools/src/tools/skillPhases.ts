@@ -53,11 +53,11 @@ export const activateSkill = defineTool({
   title: 'Activate a skill',
   description: 'Holds your next tool calls to a skill\'s phase order (e.g. no write before a simulation): block refuses, warn warns.',
   group: 'skills',
-  input: {
+  input: () => ({
     skill_name: z.string().min(1).describe('A skill (prompt) name with phases, e.g. lsp-safe-edit.'),
     mode: z.enum(['warn', 'block']).default('warn').describe('block refuses out-of-order calls; warn lets them through with a warning.'),
-  },
-  output: statusOutput,
+  }),
+  output: () => statusOutput,
   annotations: STATEFUL,
   handler(args, ctx) {
     const phases = tracker(ctx);
@@ -75,8 +75,8 @@ export const deactivateSkill = defineTool({
   title: 'Deactivate the skill',
   description: 'Ends phase enforcement of the active skill.',
   group: 'skills',
-  input: {},
-  output: statusOutput,
+  input: () => ({}),
+  output: () => statusOutput,
   annotations: STATEFUL,
   handler(_args, ctx) {
     const last = tracker(ctx).deactivate();
@@ -90,8 +90,8 @@ export const getSkillPhase = defineTool({
   title: 'Current skill phase',
   description: 'The active skill, its current phase, what is allowed now and what advances it.',
   group: 'skills',
-  input: {},
-  output: statusOutput,
+  input: () => ({}),
+  output: () => statusOutput,
   annotations: READ_ONLY,
   handler(_args, ctx) {
     return Promise.resolve(statusOut(tracker(ctx).status()));

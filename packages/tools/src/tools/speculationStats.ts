@@ -9,8 +9,8 @@ export const getSpeculationStats = defineTool({
   description: 'How well speculative prefetch guesses the next queries: predictions, launches, hits, misses, wasted and saved ms, threshold, hit rate per rule.',
   group: 'workspace',
   concurrency: 'none',
-  input: {},
-  output: {
+  input: () => ({}),
+  output: () => ({
     enabled: z.boolean(),
     predictions: z.number(),
     launched: z.number(),
@@ -26,7 +26,7 @@ export const getSpeculationStats = defineTool({
     cache_entries: z.number(),
     cache_bytes: z.number(),
     rules: z.record(z.string(), ruleStats),
-  },
+  }),
   annotations: READ_ONLY,
   handler: (_args, ctx) => Promise.resolve(ctx.workspace.prefetch.snapshot()),
   text: (r) => {

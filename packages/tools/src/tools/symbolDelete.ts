@@ -29,13 +29,13 @@ export const safeDeleteSymbol = defineTool({
   title: 'Safely delete symbol',
   description: 'Deletes a symbol with its decorators and doc comment; while referenced, refuses and lists the references unless force. Checkpointed.',
   group: 'editing',
-  input: { ...symbolTargetInput, force: z.boolean().optional().describe('Delete even if referenced.') },
-  output: {
+  input: () => ({ ...symbolTargetInput, force: z.boolean().optional().describe('Delete even if referenced.') }),
+  output: () => ({
     ...symbolWriteOutput,
     refused: z.boolean().optional().describe('Referenced: nothing written.'),
     references_total: z.number().optional(),
     references: z.array(location).optional().describe('Other than the declaration (first 100).'),
-  },
+  }),
   annotations: WRITES,
   async handler(args, ctx) {
     const t = await resolveSymbolTarget(ctx, args);

@@ -78,8 +78,8 @@ export const getSymbolDocumentation = defineTool({
   title: 'Get symbol documentation',
   description: 'Canonical docs of a symbol: Python docstrings (read, not imported), go doc, else the server\'s hover; says which answered.',
   group: 'analysis',
-  input: symbolTargetInput,
-  output: {
+  input: () => symbolTargetInput,
+  output: () => ({
     ...readyOutput,
     qualified_name: z.string().optional(),
     kind: z.string().optional(),
@@ -89,7 +89,7 @@ export const getSymbolDocumentation = defineTool({
     command: z.array(z.string()).optional().describe('The argv run, for Python and go doc.'),
     documentation: z.string().optional(),
     truncated_at: z.number().optional().describe('Set when the documentation was cut: its first this many characters.'),
-  },
+  }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const t = await resolveSymbolTarget(ctx, args);

@@ -17,8 +17,8 @@ export const replaceSymbolBody = defineTool({
   title: 'Replace symbol body',
   description: 'Replaces a symbol\'s body (signature kept), re-indented; checkpointed; reports new errors.',
   group: 'editing',
-  input: { ...symbolTargetInput, new_body: z.string().describe('Body without the signature.') },
-  output: symbolWriteOutput,
+  input: () => ({ ...symbolTargetInput, new_body: z.string().describe('Body without the signature.') }),
+  output: () => symbolWriteOutput,
   annotations: WRITES,
   async handler(args, ctx) {
     const t = await resolveSymbolTarget(ctx, args);
@@ -34,8 +34,8 @@ function insertTool(side: 'before' | 'after') {
     title: `Insert ${side} symbol`,
     description: `Inserts code ${side} a symbol${side === 'before' ? ' (above its decorators, doc comment)' : ''} at its indentation; checkpointed; reports new errors.`,
     group: 'editing',
-    input: { ...symbolTargetInput, code: z.string().describe('Re-indented to the symbol\'s level.') },
-    output: symbolWriteOutput,
+    input: () => ({ ...symbolTargetInput, code: z.string().describe('Re-indented to the symbol\'s level.') }),
+    output: () => symbolWriteOutput,
     annotations: WRITES,
     async handler(args, ctx) {
       const t = await resolveSymbolTarget(ctx, args);

@@ -11,8 +11,8 @@ export const getSymbolSource = defineTool({
   title: 'Get symbol source',
   description: 'Full source of a symbol (by symbol_path, or innermost at a position) with decorators and doc comment, and its line range.',
   group: 'navigation',
-  input: symbolTargetInput,
-  output: {
+  input: () => symbolTargetInput,
+  output: () => ({
     ...readyOutput,
     name: z.string().optional(),
     qualified_name: z.string().optional(),
@@ -21,7 +21,7 @@ export const getSymbolSource = defineTool({
     start_line: z.number().optional().describe('1-based.'),
     end_line: z.number().optional(),
     source: z.string().optional().describe('Lines start_line..end_line.'),
-  },
+  }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const target = await resolveSymbolTarget(ctx, args);

@@ -24,13 +24,13 @@ export const inspectSymbol = defineTool({
   title: 'Inspect symbol (hover)',
   description: 'Type, signature and documentation of the symbol at a position (hover).',
   group: 'analysis',
-  input: { ...positionInput, ...readinessInput },
-  output: {
+  input: () => ({ ...positionInput, ...readinessInput }),
+  output: () => ({
     ...readyOutput,
     found: z.boolean().optional(),
     contents: z.string().optional().describe('Markdown: signature and documentation.'),
     range: z.object({ line: z.number(), column: z.number(), end_line: z.number(), end_column: z.number() }).optional(),
-  },
+  }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const doc = await openReadyDocument(ctx, args);
@@ -71,19 +71,19 @@ export const listSymbols = defineTool({
   title: 'List symbols in a file',
   description: 'A file\'s outline: classes and their members, functions, methods, with ranges and nesting; locals with include_locals.',
   group: 'analysis',
-  input: {
+  input: () => ({
     file_path: positionInput.file_path,
     include_locals: z.boolean().optional().describe('Also list what is declared inside functions and methods (default false).'),
     format: z.enum(['tree', 'flat']).optional().describe('flat: one line per symbol with its dotted path.'),
     ...readinessInput,
     ...pagingInput,
-  },
-  output: {
+  }),
+  output: () => ({
     ...readyOutput,
     ...pagingOutput,
     locals_omitted: z.number().optional().describe('Symbols inside functions left out (include_locals: true lists them).'),
     symbols: z.array(symbolOut).optional(),
-  },
+  }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const doc = await openReadyDocument(ctx, args);
@@ -226,20 +226,20 @@ export const findSymbol = defineTool({
   title: 'Find symbol in workspace',
   description: 'Finds symbols by name in the workspace; exact matches first.',
   group: 'navigation',
-  input: {
+  input: () => ({
     query: z.string().min(1).describe('Name or part of it.'),
     kind: z.string().optional().describe('Only this kind: class, function, method, variable, …'),
     language_id: z.string().optional().describe('Default: every running server and every language the workspace has a project of.'),
     detail_level: z.enum(['basic', 'hover']).optional().describe('hover: add each symbol\'s hover (page size 20).'),
     ...readinessInput,
     ...pagingInput,
-  },
-  output: {
+  }),
+  output: () => ({
     ...readyOutput,
     ...pagingOutput,
     servers: z.array(serverOutcomeOutput).optional().describe('Every server asked; one with an error gave no answer (complete is then false).'),
     symbols: z.array(foundSymbolOut).optional(),
-  },
+  }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     if (args.kind && !SYMBOL_KIND_NAMES.includes(args.kind.toLowerCase())) {

@@ -23,15 +23,15 @@ export const getTestsForFile = defineTool({
   title: 'Tests for a file',
   description: 'The test files that exercise a source file: by naming convention and by references to its top-level symbols.',
   group: 'build',
-  input: { file_path: z.string(), ...readinessInput },
-  output: {
+  input: () => ({ file_path: z.string(), ...readinessInput }),
+  output: () => ({
     ...readyOutput,
     file: z.string().optional(),
     is_test_file: z.boolean().optional(),
     tests: z.array(testFileOut).optional(),
     symbols_checked: z.number().optional(),
     complete: z.boolean().optional().describe('false when the walk or the symbol list was cut short.'),
-  },
+  }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const doc = await openReadyDocument(ctx, args);

@@ -28,18 +28,18 @@ export const typeHierarchy = defineTool({
   title: 'Type hierarchy',
   description: 'Supertypes and subtypes of the class, interface or struct at a position, transitively (4 levels).',
   group: 'navigation',
-  input: {
+  input: () => ({
     ...positionInput,
     direction: z.enum(['supertypes', 'subtypes', 'both']).optional().describe('Default both.'),
     ...readinessInput,
-  },
-  output: {
+  }),
+  output: () => ({
     ...readyOutput,
     symbol: symbolRefOutput.optional(),
     derived_from: z.enum(['class_heads', 'implementations']).optional().describe('Not the server\'s type hierarchy: derived from class heads, or (Go) implementations.'),
     supertypes: z.array(typeEntryOutput).optional(),
     subtypes: z.array(typeEntryOutput).optional(),
-  },
+  }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     const doc = await openReadyDocument(ctx, args);

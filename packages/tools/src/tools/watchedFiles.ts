@@ -19,18 +19,18 @@ export const didChangeWatchedFiles = defineTool({
   title: 'Report changed files',
   description: 'Tells the servers about files changed outside agent-lsp (open copies resynced). Watchers do this too; use it when you know what changed.',
   group: 'workspace',
-  input: {
+  input: () => ({
     changes: z
       .array(z.object({ file_path: z.string(), type: z.enum(CHANGE_TYPES) }))
       .min(1)
       .max(1000)
       .describe('What changed on disk.'),
-  },
-  output: {
+  }),
+  output: () => ({
     ...readyOutput,
     files: z.array(z.object({ file: z.string(), type: z.enum(CHANGE_TYPES) })).optional().describe('As reported (a missing file as deleted).'),
     servers: z.number().optional().describe('Language servers told.'),
-  },
+  }),
   annotations: STATEFUL,
   async handler(args, ctx) {
     await ctx.workspace.ensureRoots(args.changes[0]?.file_path);
