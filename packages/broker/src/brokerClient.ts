@@ -4,7 +4,7 @@ import {
   createMessageConnection,
   ResponseError,
   ReadableStreamMessageReader,
-  type CancellationToken,
+  type Disposable,
   type MessageConnection,
   type NotificationType,
 } from 'vscode-jsonrpc/node';
@@ -36,7 +36,7 @@ import {
   type BrokerClientInfo,
   type BrokerRestartServerResult,
 } from '@agent-lsp/protocol';
-import { wholeMessageWriter } from '@agent-lsp/lsp';
+import { tapMessages, wholeMessageWriter } from '@agent-lsp/lsp';
 import { guardedStream } from './frameGuard.js';
 import {
   checkAcquire,
@@ -54,6 +54,7 @@ import { namespaceTokens } from './progressTokens.js';
 import { filterAnswer, type FileVisible } from './answerFilter.js';
 import type { BrokerHost } from './brokerHost.js';
 import { withRegistrations } from './initializeAnswer.js';
+import { RequestRelay } from './requestRelay.js';
 
 /**
  * The client decides when to give up (its cancel aborts the forwarded request); a client that
@@ -81,11 +82,16 @@ function invalidParams(problem: Problem): void {
 
 /**
  * One client on the broker's socket, speaking plain LSP. Its requests go to the server under the
- * broker's own ids (the server connection assigns them), concurrently; its cancels follow them;
- * its progress tokens are namespaced so that progress reaches only it.
+ * broker's own ids (relayed beside both MessageConnections, see RequestRelay and
+ * LspConnection.relayRequest), concurrently; its cancels follow them; its progress tokens are
+ * namespaced so that progress reaches only it.
  */
 export class BrokerClient {
   private readonly rpc: MessageConnection;
+  /** The requests it only passes on to the server, beside the connection (see RequestRelay). */
+  private readonly relay: RequestRelay;
+  /** Methods of the requests the broker answers itself (handlers on `rpc`). */
+  private readonly answered = new Set<string>();
   private closed = false;
   private nextRequest = 0;
   private readonly inFlight = new Map<number, InFlight>();
@@ -119,7 +125,11 @@ export class BrokerClient {
       host.logger.warn(`client ${id} sent an unreadable message (${err.message}); closing that client`);
       this.close();
     });
-    this.rpc = createMessageConnection(reader, wholeMessageWriter(socket));
+    // One writer for both, so that what the connection and the relay write keeps its order.
+    const writer = wholeMessageWriter(socket);
+    this.relay = new RequestRelay(writer, (method) => this.answered.has(method), (method, params, signal) => this.forward(method, params, signal));
+    const tapped = tapMessages(reader, this.relay.take);
+    this.rpc = createMessageConnection(tapped.reader, writer, undefined, tapped.options);
     this.install();
     this.rpc.onClose(() => this.close());
     this.rpc.onError(([err]) => host.logger.debug(`client ${id}: ${err.message}`));
@@ -142,8 +152,13 @@ export class BrokerClient {
   }
 
   private install(): void {
-    const { rpc, host, id } = this;
-    rpc.onRequest('initialize', async (params: InitializeParams) => {
+    const { rpc, host, id, answered } = this;
+    // Every request with a handler here is the broker's to answer; the relay takes all others.
+    const onRequest = ((type: string | { method: string }, handler: unknown): Disposable => {
+      answered.add(typeof type === 'string' ? type : type.method);
+      return (rpc.onRequest as (type: unknown, handler: unknown) => Disposable)(type, handler);
+    }) as MessageConnection['onRequest'];
+    onRequest('initialize', async (params: InitializeParams) => {
       invalidParams(checkInitialize(params));
       this.canPull = params.capabilities.textDocument?.diagnostic !== undefined;
       this.identify(params);
@@ -164,10 +179,10 @@ export class BrokerClient {
       this.initialized = true;
       if (registrations.length > 0) rpc.sendRequest('client/registerCapability', { registrations }).catch(() => undefined);
     });
-    rpc.onRequest('shutdown', () => null);
+    onRequest('shutdown', () => null);
     rpc.onNotification('exit', () => this.close());
     rpc.onNotification(BrokerStopNotification.type, () => void host.stop(`stop requested by client ${id}`));
-    rpc.onRequest(BrokerEvictRequest.type, (p) => {
+    onRequest(BrokerEvictRequest.type, (p) => {
       this.evictor = true;
       return host.evict(id, typeof p?.reason === 'string' ? p.reason : 'no reason given');
     });
@@ -194,7 +209,7 @@ export class BrokerClient {
     });
     // Exclusive sections. Acquire and release take their turn in this client's order; renew and
     // stats are answered at once (stats also while another client holds the lease).
-    rpc.onRequest(BrokerAcquireRequest.type, async (p) => {
+    onRequest(BrokerAcquireRequest.type, async (p) => {
       invalidParams(checkAcquire(p));
       let granted: BrokerAcquireResult | undefined;
       await this.dispatch(async () => {
@@ -203,19 +218,19 @@ export class BrokerClient {
       if (!granted) throw new WireError(ErrorCodes.InternalError, 'the lease was not granted');
       return granted;
     });
-    rpc.onRequest(BrokerReleaseRequest.type, async (p) => {
+    onRequest(BrokerReleaseRequest.type, async (p) => {
       invalidParams(checkLease(BrokerReleaseRequest.method, p));
       await this.dispatch(() => host.lease.release(id, p.leaseId), false);
       return null;
     });
-    rpc.onRequest(BrokerRenewRequest.type, (p) => {
+    onRequest(BrokerRenewRequest.type, (p) => {
       invalidParams(checkLease(BrokerRenewRequest.method, p));
       return host.lease.renew(id, p.leaseId, p.leaseMs);
     });
-    rpc.onRequest(BrokerStatsRequest.type, () => host.lease.stats());
-    rpc.onRequest(BrokerDocumentStatusRequest.type, (p) => ({ otherTexts: host.documents.otherTexts(id, p.uri) }));
+    onRequest(BrokerStatsRequest.type, () => host.lease.stats());
+    onRequest(BrokerDocumentStatusRequest.type, (p) => ({ otherTexts: host.documents.otherTexts(id, p.uri) }));
     // After this client's earlier messages and the watcher's news, like a forwarded request.
-    rpc.onRequest(BrokerEpochRequest.type, async () => {
+    onRequest(BrokerEpochRequest.type, async () => {
       let result: BrokerEpochResult = { epoch: 0, watching: false };
       await this.dispatch(async () => {
         const server = await host.serverForRequest();
@@ -224,14 +239,13 @@ export class BrokerClient {
       return result;
     });
     // In this client's order, and not in the middle of another client's exclusive section.
-    rpc.onRequest(BrokerRestartServerRequest.type, async () => {
+    onRequest(BrokerRestartServerRequest.type, async () => {
       let result: BrokerRestartServerResult = {};
       await this.dispatch(async () => {
         result = await host.restartServer(`restart requested by client ${id}`);
       });
       return result;
     });
-    rpc.onRequest((method: string, params: unknown, token: CancellationToken) => this.forward(method, params, token));
     rpc.onNotification('workspace/didChangeWatchedFiles', (p: DidChangeWatchedFilesParams) => {
       if (this.refused(checkDidChangeWatchedFiles(p))) return;
       return this.dispatch(async () => {
@@ -285,13 +299,13 @@ export class BrokerClient {
    * scheduler gives it a turn (the server sees a bounded number at once, taken round-robin between
    * clients). A cancel while it waits answers it at once and it is never sent.
    */
-  private forward(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
+  private forward(method: string, params: unknown, cancelled: AbortSignal): Promise<unknown> {
     this.host.touch();
+    // The relay aborts `cancelled` on the client's $/cancelRequest (or its going); aborting the
+    // request's own controller sends the server a $/cancelRequest with the id the server knows.
     const controller = new AbortController();
-    // vscode-jsonrpc turns the client's $/cancelRequest into this token; aborting sends the server
-    // a $/cancelRequest with the id the server knows (ours, not the client's).
-    if (token.isCancellationRequested) controller.abort();
-    token.onCancellationRequested(() => controller.abort());
+    if (cancelled.aborted) controller.abort();
+    else cancelled.addEventListener('abort', () => controller.abort(), { once: true });
     return new Promise((resolve) => {
       let sent = false;
       const unsent = (why: string) => resolve(new ResponseError(ErrorCodes.RequestCancelled, `${method} was not sent to the server: ${why}`));
@@ -318,7 +332,7 @@ export class BrokerClient {
             const key = this.nextRequest++;
             this.inFlight.set(key, { method, startedAt: Date.now(), controller });
             return server
-              .request(method, namespaceTokens(params, this.tokenPrefix), { signal: controller.signal, timeoutMs: FORWARD_TIMEOUT_MS })
+              .relayRequest(method, namespaceTokens(params, this.tokenPrefix), { signal: controller.signal, timeoutMs: FORWARD_TIMEOUT_MS })
               .then((result) => resolve(this.ownAnswer(method, result, visibleAtSend)), (err: unknown) => resolve(toResponseError(err)))
               .finally(() => {
                 this.inFlight.delete(key);
@@ -376,6 +390,7 @@ export class BrokerClient {
     this.closed = true;
     for (const r of this.inFlight.values()) r.controller.abort();
     this.inFlight.clear();
+    this.relay.close();
     this.host.scheduler.dropClient(this.id);
     this.rpc.dispose();
     this.socket.destroy();

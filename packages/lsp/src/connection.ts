@@ -9,6 +9,8 @@ import { ConnectionClosedError, ServerCrashedError } from './errors.js';
 import { trackedRequest, type PendingRequest, type RequestOptions } from './trackedRequest.js';
 import type { Logger } from './logger.js';
 import { wholeMessageWriter } from './wholeMessageWriter.js';
+import { tapMessages } from './messageTap.js';
+import { RelayedRequests } from './relayedRequests.js';
 import { ProgressTracker } from './progress.js';
 import { Readiness } from './readiness.js';
 import { attachReadinessStrategy } from './readinessStrategies.js';
@@ -51,6 +53,7 @@ const TRANSPORT_FAILURE = /\b(EPIPE|ECONNRESET|ERR_STREAM_DESTROYED|ERR_STREAM_W
 export class LspConnection implements Disposable {
   private stateValue: ConnectionState = 'starting';
   private readonly rpc: MessageConnection;
+  private readonly relayed: RelayedRequests;
   private readonly pending = new Set<PendingRequest>();
   private readonly disposables = new DisposableStore();
   private readonly registrations = new RegistrationTable();
@@ -87,7 +90,10 @@ export class LspConnection implements Disposable {
   private constructor(private readonly options: LspConnectionOptions) {
     this.folders = [...options.workspaceFolders];
     this.access = options.exclusiveAccess ?? new LocalExclusiveAccess();
-    this.rpc = createMessageConnection(new StreamMessageReader(options.transport.input), wholeMessageWriter(options.transport.output));
+    const writer = wholeMessageWriter(options.transport.output);
+    this.relayed = new RelayedRequests(writer);
+    const tapped = tapMessages(new StreamMessageReader(options.transport.input), this.relayed.take);
+    this.rpc = createMessageConnection(tapped.reader, writer, undefined, tapped.options);
     this.documents = new DocumentStore({
       didOpen: (p) => this.notify('textDocument/didOpen', p),
       didChange: (p) => this.notify('textDocument/didChange', p),
@@ -284,6 +290,16 @@ export class LspConnection implements Disposable {
   }
 
   /**
+   * Sends a client's request on for a broker, beside the connection's own requests (see
+   * RelayedRequests): the same timeout, abort, crash and write-failure handling as `request`.
+   */
+  relayRequest(method: string, params: unknown, options: RequestOptions = {}): Promise<unknown> {
+    if (this.crashError) return Promise.reject(this.crashError);
+    if (this.stateValue === 'stopped' || this.stateValue === 'stopping') return Promise.reject(new ConnectionClosedError(this.options.server.displayName));
+    return trackedRequest(method, options, this.pending, (token) => this.relayed.send(method, params, token), (err) => this.failedSend(method, err));
+  }
+
+  /**
    * How many notifications that may change the server's view of the workspace (documents opened,
    * changed or closed, watched files, folders, settings) this connection has sent: an answer
    * computed at one value may differ from one computed at another. Never decreases.
@@ -337,6 +353,7 @@ export class LspConnection implements Disposable {
     this.crashError = new ServerCrashedError(this.options.server.displayName, detail, this.broker !== undefined);
     this.options.logger.warn(this.crashError.message);
     for (const p of [...this.pending]) p.reject(this.crashError);
+    this.relayed.clear();
     this.documents.clear();
     this.crashEmitter.fire(this.crashError);
     void this.options.transport.terminate(0);
@@ -357,6 +374,7 @@ export class LspConnection implements Disposable {
     }
     const closed = new ConnectionClosedError(this.options.server.displayName);
     for (const p of [...this.pending]) p.reject(closed);
+    this.relayed.clear();
     await this.options.transport.terminate(wasAlive ? 2000 : 0);
     this.stateValue = 'stopped';
     this.rpc.dispose();

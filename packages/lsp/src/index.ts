@@ -31,3 +31,5 @@ export * from './seedFile.js';
 export { untilConfigApplied, CONFIG_RELOAD_FALLBACK_MS } from './configReload.js';
 export { RootIdentity } from './rootIdentity.js';
 export * from './wholeMessageWriter.js';
+export * from './messageTap.js';
+export * from './relayedRequests.js';
