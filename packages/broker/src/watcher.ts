@@ -27,8 +27,13 @@ function contentHash(path: string): string | null {
 
 /** The file's version as the OS keeps it (nanosecond mtime, size, inode), or null when it is absent: a cheap "written since?". */
 function fileVersion(path: string): string | null {
-  const st = statSync(path, { bigint: true, throwIfNoEntry: false });
-  return st ? `${st.mtimeNs}:${st.size}:${st.ino}` : null;
+  try {
+    const st = statSync(path, { bigint: true });
+    return `${st.mtimeNs}:${st.size}:${st.ino}`;
+  } catch {
+    // ENOENT, or ENOTDIR: a file now stands where a directory of the path was.
+    return null;
+  }
 }
 
 /** The files chokidar knows in `dir` and its subdirectories (`known`: its getWatched()). */
