@@ -3,7 +3,7 @@
 // it in the first of the given directories it can write:
 //   node dist/agent-lsp-snapshot-build.mjs <key> <dir>...
 // The bundle's loader runs it, detached, after a front's first answer when bin/agent-lsp found no
-// blob for this bundle, install and node binary (the key; see bin/agent-lsp). <dir>/agent-lsp.blob
+// blob for this bundle, install, node binary and node flags (the key; see bin/agent-lsp), under those flags. <dir>/agent-lsp.blob
 // is the blob, <dir>/agent-lsp.blob.id its key (written after it: bin/agent-lsp uses a blob only
 // when the id is its own key). A build that fails writes <dir>/agent-lsp.blob.failed with the key,
 // and fronts with that key then do not try again.
@@ -17,6 +17,12 @@ const entry = fileURLToPath(new URL('./agent-lsp-snapshot.cjs', import.meta.url)
 const bundle = fileURLToPath(new URL('./agent-lsp.cjs', import.meta.url));
 const bin = fileURLToPath(new URL('../bin/agent-lsp', import.meta.url));
 const TIMEOUT_MS = 120_000;
+/**
+ * The node flags this script runs under are the fronts' (the loader starts it with its own, which
+ * bin/agent-lsp gave it; they are part of the key): V8 refuses to start from a blob built under
+ * other V8 flags (exit code 14), so the blob is built and checked with them.
+ */
+const flags = process.execArgv;
 
 function removeQuietly(path) {
   try {
@@ -30,12 +36,12 @@ function removeQuietly(path) {
 function buildInto(tmp) {
   // An almost empty environment: what the modules' top-level code reads is frozen into the blob.
   const env = { PATH: process.env.PATH ?? '', AGENT_LSP_SNAPSHOT_BUNDLE: bundle };
-  const built = spawnSync(process.execPath, ['--snapshot-blob', tmp, '--build-snapshot', entry], { env, stdio: ['ignore', 'ignore', 'pipe'], timeout: TIMEOUT_MS });
+  const built = spawnSync(process.execPath, [...flags, '--snapshot-blob', tmp, '--build-snapshot', entry], { env, stdio: ['ignore', 'ignore', 'pipe'], timeout: TIMEOUT_MS });
   if (built.status !== 0) {
     process.stderr.write(`agent-lsp snapshot: the build failed (${built.status ?? built.signal}): ${String(built.stderr).slice(-2000)}\n`);
     return false;
   }
-  const checked = spawnSync(process.execPath, ['--snapshot-blob', tmp, bin, '--version'], { env: { PATH: env.PATH }, encoding: 'utf8', timeout: TIMEOUT_MS });
+  const checked = spawnSync(process.execPath, [...flags, '--snapshot-blob', tmp, bin, '--version'], { env: { PATH: env.PATH }, encoding: 'utf8', timeout: TIMEOUT_MS });
   if (checked.status !== 0 || !/^\d+\.\d+\.\d+/.test(checked.stdout)) {
     process.stderr.write(`agent-lsp snapshot: a process started from the new blob did not answer --version (${checked.status ?? checked.signal}): ${checked.stderr.slice(-2000)}\n`);
     return false;

@@ -2,45 +2,31 @@
 // sharing one broker against four direct servers, and eight fronts' concurrent load on one broker.
 // Issue 19: the raw per-request latencies are returned too (`samples`), for the distribution plot,
 // and memory is split into fronts / broker process / language server.
-import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { connectToBroker, descendantPids, listDaemons, rssBytes, stopDaemons } from '@agent-lsp/broker';
+import { connectToBroker, descendantPids, listDaemons, stopDaemons } from '@agent-lsp/broker';
 import { createLogger, ServerRegistry, startDirectConnection } from '@agent-lsp/lsp';
 import { openQueryTarget } from './corpora.mjs';
+import { ensureSnapshot, processMemory, programFront } from './programFront.mjs';
 import { mib, ms, summarize } from './stats.mjs';
 
 const logger = createLogger({ level: 'error' });
-const BIN = fileURLToPath(new URL('../../bin/agent-lsp', import.meta.url));
 export const HOP_METHODS = ['textDocument/hover', 'textDocument/definition'];
 
 /**
- * Memory only this process uses (USS: private clean + dirty pages, from smaps_rollup). RSS also
- * counts the pages of the node binary and shared libraries that every node process maps (about
- * 45 MiB each): summed over several processes it counts them once per process.
- */
-function privateBytes(pid) {
-  try {
-    const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-    const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
-    return (kb('Private_Clean') + kb('Private_Dirty')) * 1024;
-  } catch {
-    return 0;
-  }
-}
-
-/**
- * RSS and private memory of a set of processes, with their descendants when `tree` (less any pid in
- * `except`: the front that spawned the broker is its parent, but the broker is counted apart).
+ * RSS, private memory (USS) and PSS of a set of processes, with their descendants when `tree` (less
+ * any pid in `except`: the front that spawned the broker is its parent, but the broker is counted
+ * apart). RSS counts the pages of the node binary and shared libraries that every node process maps
+ * (about 35-45 MiB each) once per process; USS leaves every shared page out; PSS divides each
+ * shared page among the processes that map it, so summed over processes it is their real total.
  */
 function memoryOf(pids, tree = true, except = new Set()) {
   const all = pids.flatMap((p) => (tree ? [p, ...descendantPids(p)] : [p])).filter((p) => !except.has(p));
-  return {
-    rss: all.reduce((sum, p) => sum + (rssBytes(p) ?? 0), 0),
-    uss: all.reduce((sum, p) => sum + privateBytes(p), 0),
-  };
+  const each = all.map(processMemory);
+  const sum = (field) => each.reduce((total, m) => total + m[field], 0);
+  return { rss: sum('rss'), uss: sum('uss'), pss: sum('pss') };
 }
 
 /** Latencies (ms) of `n` sequential requests, in the order they were made. */
@@ -61,15 +47,14 @@ async function prepared(conn, corpus) {
   return target;
 }
 
+/** `count` fronts started as users start them (bin/agent-lsp run as a program, from the start-up snapshot), one after the other, each after its first find_references. */
 async function fronts(env, corpus, mode, count) {
   const clients = [];
   for (let i = 0; i < count; i++) {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--daemon', mode], env, stderr: 'ignore' });
-    const client = new Client({ name: 'bench', version: '0' });
-    await client.connect(transport);
+    const { client, pid } = await programFront(env, ['serve', '--daemon', mode]);
     await client.callTool({ name: 'start_lsp', arguments: { root_dir: corpus.root } });
     await client.callTool({ name: 'find_references', arguments: { file_path: corpus.file, position_pattern: corpus.pattern } }, undefined, { timeout: 900_000 });
-    clients.push({ client, pid: transport.pid });
+    clients.push({ client, pid });
   }
   return clients;
 }
@@ -133,6 +118,10 @@ async function daemonMemory(env) {
  */
 export async function agentsMemory(corpus, env, log) {
   log('  memory: 4 agents sharing a broker vs 4 direct…');
+  // Fronts start from the start-up snapshot, as npm's bin link starts them: one is built first, in a
+  // directory of the bench's own (the checkout's dist/ is left alone).
+  env = { ...env, AGENT_LSP_SNAPSHOT_DIR: env.AGENT_LSP_SNAPSHOT_DIR ?? join(env.AGENT_LSP_HOME ?? tmpdir(), 'snapshot') };
+  const snapshot = await ensureSnapshot(env);
   const shared = await fronts(env, corpus, 'always', 4);
   const daemons = await daemonMemory(env);
   const sharedFronts = memoryOf(shared.map((f) => f.pid), true, daemons.pids);
@@ -140,18 +129,33 @@ export async function agentsMemory(corpus, env, log) {
   await stopDaemons({ all: true }, env);
   const separate = await fronts(env, corpus, 'never', 4);
   const separateMemory = memoryOf(separate.map((f) => f.pid));
+  const separateFronts = memoryOf(separate.map((f) => f.pid), false);
   await Promise.all(separate.map((f) => f.client.close()));
-  const sharedTotal = { rss: sharedFronts.rss + daemons.broker.rss + daemons.server.rss, uss: sharedFronts.uss + daemons.broker.uss + daemons.server.uss };
-  const both = (m) => `${mib(m.rss)} (${mib(m.uss)})`;
-  log(`  memory: shared ${both(sharedTotal)} = fronts ${both(sharedFronts)} + broker ${both(daemons.broker)} + server ${both(daemons.server)}; separate ${both(separateMemory)}`);
-  return `Memory after each agent's first \`find_references\`, RSS and in brackets private memory (USS: what
-the process alone holds; RSS also counts the node binary's pages, shared by every node process, once
-per process). A front counts with its children but not the broker it spawned; the language server with tsserver:
+  const sum = (...ms) => ({ rss: ms.reduce((t, m) => t + m.rss, 0), uss: ms.reduce((t, m) => t + m.uss, 0), pss: ms.reduce((t, m) => t + m.pss, 0) });
+  const sharedTotal = sum(sharedFronts, daemons.broker, daemons.server);
+  const all = (m) => `${mib(m.rss)} / ${mib(m.uss)} / ${mib(m.pss)}`;
+  const ratio = (field) => `${(sharedTotal[field] / separateMemory[field]).toFixed(2)}×`;
+  log(`  memory (RSS / private / PSS): shared ${all(sharedTotal)} = fronts ${all(sharedFronts)} + broker ${all(daemons.broker)} + server ${all(daemons.server)}; separate ${all(separateMemory)}`);
+  // The target, as a budget per front: 4f + broker + server <= 0.3 (4f + the four servers), the
+  // servers of the separate agents being their memory less their fronts'.
+  const budget = (field) => (0.3 * (separateMemory[field] - separateFronts[field]) - daemons.broker[field] - daemons.server[field]) / (4 - 0.3 * 4);
+  const perFront = (m, field) => mib(m[field] / 4);
+  const verdict = (field) => `${field === 'uss' ? 'private' : field.toUpperCase()} ${sharedTotal[field] / separateMemory[field] <= 0.3 ? '**met**' : '**not met**'} (a front holds ${perFront(sharedFronts, field)}; the budget at this server's size is ${budget(field) > 0 ? mib(budget(field)) : 'below zero'})`;
+  return `Memory after each agent's first \`find_references\`, RSS / private (USS) / PSS. RSS counts the node
+binary's pages, shared by every node process, once per process; private memory (USS) is what the
+process alone holds; PSS divides each shared page among the processes mapping it, so summed it is
+the processes' real total (pages shared with other node processes on the machine, the bench's own
+included, count here for their share only). Fronts are started as users start them: bin/agent-lsp run
+as a program${snapshot ? ', from the start-up snapshot' : ''}. A front counts with its children but not the broker it spawned; the language
+server with tsserver:
 
-| | fronts | broker process | language server | total | ratio (RSS) | ratio (private) |
-| --- | --- | --- | --- | --- | --- | --- |
-| 4 agents sharing one broker | ${both(sharedFronts)} | ${both(daemons.broker)} | ${both(daemons.server)} | ${both(sharedTotal)} | ${(sharedTotal.rss / separateMemory.rss).toFixed(2)}× | ${(sharedTotal.uss / separateMemory.uss).toFixed(2)}× |
-| 4 agents, each with its own server | ${both(separateMemory)} (fronts with their servers) | – | – | ${both(separateMemory)} | 1.00× | 1.00× |
+| | fronts | broker process | language server | total | ratio (RSS) | ratio (private) | ratio (PSS) |
+| --- | --- | --- | --- | --- | --- | --- | --- |
+| 4 agents sharing one broker | ${all(sharedFronts)} | ${all(daemons.broker)} | ${all(daemons.server)} | ${all(sharedTotal)} | ${ratio('rss')} | ${ratio('uss')} | ${ratio('pss')} |
+| 4 agents, each with its own server | ${all(separateMemory)} (fronts with their servers; the fronts alone ${all(separateFronts)}) | – | – | ${all(separateMemory)} | 1.00× | 1.00× | 1.00× |
+
+Target (issue 19) 0.3×, as a budget per front (4 fronts + broker + server ≤ 0.3 × (4 fronts + 4
+servers), the other figures as measured): ${verdict('rss')}; ${verdict('uss')}; ${verdict('pss')}.
 `;
 }
 
@@ -221,8 +225,7 @@ ${memory}`;
 // temporary dir and AGENT_LSP_HOME.
 if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--memory')) {
   const { mkdtempSync, rmSync } = await import('node:fs');
-  const { loadavg, tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
+  const { loadavg } = await import('node:os');
   const { effectSources } = await import('./corpora.mjs');
   const tmp = mkdtempSync(join(tmpdir(), 'agent-lsp-agents-memory-'));
   const env = { ...process.env, AGENT_LSP_HOME: join(tmp, 'home') };

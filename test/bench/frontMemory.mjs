@@ -1,25 +1,24 @@
-// A front's memory: RSS of a fresh front on a warm broker after start (handshake + tools/list),
-// after its first find_references, and after 100 more tool calls, per variant (bundled or not, V8
-// flags): `node test/bench/frontMemory.mjs`. Prints a Markdown table.
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// A front's memory: RSS, private memory (USS) and PSS of a fresh front on a warm broker after start
+// (handshake + tools/list), after its first find_references, and after 100 more tool calls, per
+// variant (bundled or not, snapshot or not, node and V8 flags): `node test/bench/frontMemory.mjs`.
+// Fronts are started as users start them, bin/agent-lsp run as a program (its sh part gives node
+// the fronts' flags and starts it from the start-up snapshot). Prints a Markdown table.
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { stopDaemons } from '@agent-lsp/broker';
+import { ensureSnapshot, processMemory, programFront, snapshotsOff } from './programFront.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(REPO, 'bin', 'agent-lsp');
 const FIXTURE = join(REPO, 'test', 'fixtures', 'python-basic');
+const MiB = 1024 * 1024;
 
-/** Resident set, its peak and the private part (USS: what this process alone holds), MiB, from /proc. */
+/** RSS, its peak, private memory (USS) and PSS, MiB. */
 function rss(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-  const kib = (text, field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN);
-  return { rss: kib(status, 'VmRSS') / 1024, peak: kib(status, 'VmHWM') / 1024, uss: (kib(rollup, 'Private_Clean') + kib(rollup, 'Private_Dirty')) / 1024 };
+  const m = processMemory(pid);
+  return { rss: m.rss / MiB, peak: m.peak / MiB, uss: m.uss / MiB, pss: m.pss / MiB };
 }
 
 /** The calls an agent makes, in turn: references, definition, hover, document symbols. */
@@ -30,12 +29,9 @@ const CALLS = [
   ['list_symbols', { file_path: 'app/geometry.py' }],
 ];
 
-async function measure(env, root, nodeArgs) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...nodeArgs, BIN, 'serve', '--daemon', 'always'], env, stderr: 'ignore' });
-  const client = new Client({ name: 'memory-bench', version: '0' });
-  await client.connect(transport);
+async function measure(env, root) {
+  const { client, pid } = await programFront(env, ['serve', '--daemon', 'always']);
   await client.listTools();
-  const pid = transport.pid;
   await new Promise((r) => setTimeout(r, 300));
   const afterStart = rss(pid);
   await client.callTool({ name: 'start_lsp', arguments: { root_dir: root } });
@@ -55,13 +51,19 @@ async function measure(env, root, nodeArgs) {
   return { afterStart, afterFirst, after100, callsMs };
 }
 
+/** What bin/agent-lsp gives a front's node by default (AGENT_LSP_NODE_FLAGS replaces it). */
+const DEFAULT_FLAGS = '--v8-pool-size=1';
+const withFlags = (flags) => ({ AGENT_LSP_NODE_FLAGS: `${DEFAULT_FLAGS} ${flags}` });
+
 export const VARIANTS = [
-  { name: 'unbundled packages', env: { AGENT_LSP_NO_BUNDLE: '1' }, nodeArgs: [] },
-  { name: 'bundle without code cache (AGENT_LSP_NO_CODE_CACHE=1)', env: { AGENT_LSP_NO_CODE_CACHE: '1' }, nodeArgs: [] },
-  { name: 'bundle with code cache, V8\'s default young generation (--semi-space-growth-factor=2)', env: {}, nodeArgs: ['--semi-space-growth-factor=2'] },
-  { name: 'bundle with code cache, young generation kept small (the default: the loader sets --semi-space-growth-factor=1)', env: {}, nodeArgs: [] },
-  { name: 'the default, but V8\'s own old-generation growth (--heap-growing-percent=0; the loader sets 50)', env: {}, nodeArgs: ['--heap-growing-percent=0'] },
-  { name: 'the default, --lite-mode', env: {}, nodeArgs: ['--lite-mode'] },
+  { name: 'unbundled packages (AGENT_LSP_NO_BUNDLE=1)', env: { AGENT_LSP_NO_BUNDLE: '1' } },
+  { name: 'the bundle with its code cache, no snapshot (AGENT_LSP_NO_SNAPSHOT=1)', env: { AGENT_LSP_NO_SNAPSHOT: '1' } },
+  { name: `the default: the snapshot, node given ${DEFAULT_FLAGS}`, env: {} },
+  { name: 'the snapshot, no node flags (AGENT_LSP_NODE_FLAGS= : four V8 worker threads)', env: { AGENT_LSP_NODE_FLAGS: '' } },
+  { name: "the snapshot, V8's default young generation (--semi-space-growth-factor=2; the loader then sets no growth flags)", env: withFlags('--semi-space-growth-factor=2') },
+  { name: "the snapshot, V8's own old-generation growth (--heap-growing-percent=0; the loader sets 50)", env: withFlags('--heap-growing-percent=0') },
+  { name: 'the snapshot, --lite-mode', env: withFlags('--lite-mode --no-expose-wasm') },
+  { name: 'the snapshot, --no-opt', env: withFlags('--no-opt') },
 ];
 
 /** Median of `runs` fronts per variant; returns the Markdown table. */
@@ -70,23 +72,27 @@ export async function frontMemory({ runs = 3, log = () => undefined, variants = 
   const root = join(tmp, 'ws');
   cpSync(FIXTURE, root, { recursive: true });
   const baseEnv = { ...process.env, AGENT_LSP_HOME: join(tmp, 'home') };
-  const mib = (x) => `${x.toFixed(1)} MiB`;
+  const mib = (x) => x.toFixed(1);
   const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   try {
-    await measure(baseEnv, root, []); // starts and warms the broker
+    await measure({ ...baseEnv, AGENT_LSP_NO_SNAPSHOT: '1' }, root); // starts and warms the broker
+    // Each variant its own snapshot dir: a blob is built under the front's V8 flags and V8 refuses it under others.
+    const envs = variants.map((v, i) => ({ ...baseEnv, AGENT_LSP_SNAPSHOT_DIR: join(tmp, `snapshot-${i}`), ...v.env }));
+    for (const [i, env] of envs.entries()) if (!(await ensureSnapshot(env)) && !snapshotsOff(env)) throw new Error(`no snapshot built for "${variants[i].name}"`);
+    // Rounds over the variants, so that a change of the machine's load hits them alike.
+    const results = variants.map(() => []);
+    for (let i = 0; i < runs; i++) for (const [j, env] of envs.entries()) results[j].push(await measure(env, root));
     const rows = [];
-    for (const v of variants) {
-      const results = [];
-      for (let i = 0; i < runs; i++) results.push(await measure({ ...baseEnv, ...v.env }, root, v.nodeArgs));
-      const pick = (f) => med(results.map(f));
-      const both = (stage) => `${mib(pick((r) => r[stage].rss))} (${mib(pick((r) => r[stage].uss))})`;
-      rows.push(`| ${v.name} | ${both('afterStart')} | ${both('afterFirst')} | ${both('after100')} | ${mib(pick((r) => r.after100.peak))} | ${Math.round(pick((r) => r.callsMs))} ms |`);
+    for (const [j, v] of variants.entries()) {
+      const pick = (f) => med(results[j].map(f));
+      const all = (stage) => `${mib(pick((r) => r[stage].rss))} / ${mib(pick((r) => r[stage].uss))} / ${mib(pick((r) => r[stage].pss))}`;
+      rows.push(`| ${v.name} | ${all('afterStart')} | ${all('afterFirst')} | ${all('after100')} | ${mib(pick((r) => r.after100.peak))} | ${Math.round(pick((r) => r.callsMs))} ms |`);
       log(`  ${rows.at(-1)}`);
     }
     return [
-      `A front's RSS and in brackets its private memory (USS) on a warm broker (python-basic fixture; median of ${runs} fronts per row; load average ${loadavg()[0].toFixed(1)}). 100 calls: find_references, go_to_definition, inspect_symbol, list_symbols in turn.`,
+      `A front's memory on a warm broker, RSS / private (USS) / PSS, started as users start it (bin/agent-lsp run as a program; python-basic fixture; median of ${runs} fronts per row, the rows' fronts in turn; load average ${loadavg()[0].toFixed(1)}). PSS divides each shared page among the processes mapping it (node's own code with every node process on the machine, so it depends on how many run). 100 calls: find_references, go_to_definition, inspect_symbol, list_symbols in turn.`,
       '',
-      '| front | after start (tools/list) | after the first find_references | after 100 calls | peak | the 100 calls took |',
+      '| front | after start (tools/list), MiB | after the first find_references, MiB | after 100 calls, MiB | peak RSS, MiB | the 100 calls took |',
       '| --- | --- | --- | --- | --- | --- |',
       ...rows,
       '',

@@ -239,6 +239,8 @@ export async function startupSection(log) {
   log(noCache);
   const unbundled = await startupBreakdown({ runs: 3, corpora: ['basic'], log, env: { AGENT_LSP_NO_BUNDLE: '1' }, label: ', unbundled packages (AGENT_LSP_NO_BUNDLE=1)' });
   log(unbundled);
+  const noFlags = await startupBreakdown({ runs: 3, corpora: ['basic'], log, env: { AGENT_LSP_NODE_FLAGS: '' }, label: ", from the snapshot, node without the fronts' flags (AGENT_LSP_NODE_FLAGS= : four V8 worker threads)" });
+  log(noFlags);
   const memory = await frontMemory({ runs: 2, log, variants: VARIANTS });
   log(memory);
   return `${STARTUP_HEADING}
@@ -254,11 +256,12 @@ loader dist/agent-lsp.mjs runs through \`vm.Script\` with V8's code cache (Node 
 cache for modules; scripts/bundle.mjs, scripts/bundleLoader.mjs). The cache is made by the first
 front after its first query's answer, beside the bundle (else in the state dir), named by the
 bundle's hash, Node's version and V8's flags. Fronts are started as npm's bin link starts them,
-bin/agent-lsp run as a program: its sh part starts node from a start-up snapshot
+bin/agent-lsp run as a program: its sh part gives node the fronts' flags (\`--v8-pool-size=1\`;
+AGENT_LSP_NODE_FLAGS replaces them) and starts it from a start-up snapshot
 (\`node --snapshot-blob\`) of the bundle with the server's modules loaded and one MCP server created
-and closed, built in the background by the first front after its first answer for this bundle,
-install and node binary (scripts/snapshotEntry.cjs, scripts/snapshotBuild.mjs); here the cold front
-builds it.
+and closed, built under those flags in the background by the first front after its first answer for
+this bundle, install, node binary and flags (scripts/snapshotEntry.cjs, scripts/snapshotBuild.mjs);
+here the cold front builds it.
 
 ${corpora}
 ${noSnapshot}
@@ -266,6 +269,7 @@ ${SNAPSHOT_FINDINGS}
 ${BEFORE}
 ${noCache}
 ${unbundled}
+${noFlags}
 ${FINDINGS}
 ${memory}
 ${MEMORY_FINDINGS}
@@ -335,7 +339,15 @@ point by code point. start_lsp's language detection reads a level's directories 
 instead of one after another (its stage is still 140–200 ms on the big trees under this load).
 
 What keeps a fresh front from the 150 ms target:
-- node's own start (the \`node -e 0\` row: ~40–80 ms on a quiet machine);
+- node's own start (the \`node -e 0\` row: ~40–80 ms on a quiet machine) and, from the snapshot,
+  deserializing a bigger heap: V8 takes 47–54 ms for ours (an isolate of 3.3 MB and a context of
+  2.9 MB, \`node --profile-deserialization\`) against 13 ms for node's own, plus reading the 10 MB
+  blob and ~2.6 ms verifying its checksum (\`--no-verify-snapshot-checksum\` does not turn that
+  off). bin/agent-lsp's sh part (readlink, ls, reads) costs ~3 ms: \`bin/agent-lsp --version\` from
+  the snapshot 109–114 ms against 106–113 ms for the same \`node --snapshot-blob\` command, and
+  \`node -e 0\` 70–86 ms (quiet machine, 5 runs each). The heap holds ~12.5 MB of live objects at
+  start (code 2.7 MB, strings 2.4 MB of which the bundle's source 1.35 MB, object shapes,
+  closures, modules' export objects): no single part a front could drop;
 - running the modules' top-level code, mostly the MCP SDK's and the tools' zod schemas (the code
   cache removes compiling, not running them);
 - the client's compile of the 68 tools' output schemas (ajv, in the MCP SDK client: ~2,000 schema
@@ -355,10 +367,34 @@ tools' zod schemas. Before (commit 93194f6, same script, load average 14.7): the
 after start, 80.9 after the first find_references, 89.5 after 100 calls. V8's young generation
 growing to 16 MiB semi-spaces was the largest avoidable part: \`--max-semi-space-size\` works only
 on node's command line, but \`--semi-space-growth-factor=1\` set at run time keeps the young
-generation at its initial size, so the bundle's loader sets it in every front (not in brokers, nor
-when node was given semi-space flags): ~12–20 MiB less, the calls as fast. It costs ~30 ms of CPU
-at start (240 → 270 ms on the fixture: more scavenges of the start's allocations); set only after
-the first answer it saved nothing (the young generation has grown by then). The code cache itself
-costs no memory worth measuring. \`--lite-mode\` (node's command line) saves ~8 MiB more; its effect
-on the calls' speed varied between runs, so it is not adopted.
+generation at its initial size, so the bundle's loader sets it in every front and broker (not when
+node was given semi-space flags): ~12–20 MiB less in a front, ~5 MiB of a broker's private memory
+(four fronts on effect's sources: 22–31 MiB, median ~29, with V8's default; 19–24, median ~24,
+with it), the calls as fast. It costs ~30 ms of CPU at a front's start (more scavenges of the
+start's allocations); set only after the first answer it saved nothing.
+
+Until issue 19's third round this table started fronts as \`node bin/agent-lsp\`, which skips the sh
+part (no snapshot, no node flags); now they start as users start them. From the snapshot a front
+holds ~6 MiB more private memory than from the code cache (26.6 against 32.9 MiB after the first
+find_references): node keeps the blob it read (its V8 part, 6.9 MB, is one anonymous mapping of the
+front), while node's own built-in snapshot is part of its binary, shared by every node process. An
+idle node (\`node -e 'setTimeout(…)'\` beside another node process) holds 39.5 MiB RSS and 6.2 MiB
+private. A full garbage collection after the calls frees no RSS (V8 keeps its pages).
+
+Node flags bin/agent-lsp can give (AGENT_LSP_NODE_FLAGS; V8 flags need a blob built with them,
+which the key and the builder see to), measured side by side (python-basic, the rows above) and on
+effect's sources (20 calls, half of them find_references with 1,763 locations, median of 3):
+- \`--v8-pool-size=1\` (adopted): one V8 worker thread instead of four, so fewer threads and malloc
+  arenas: ~2–3 MiB less private memory after 100 calls (37.1–37.9 → 34.9–35.2 MiB in three runs),
+  ~0.3 MiB after the first answer, the calls as fast (effect: 549 against 528 ms, within the noise);
+- \`--lite-mode\` (and \`--no-expose-wasm\`, else V8 warns on stderr at every start): ~6 MiB less
+  after 100 calls, ~1 MiB after the first answer, but no optimizing compiler: effect's calls took
+  1248 against 405 ms (converting 1,763 locations is the front's hot loop), so not adopted;
+- \`--no-opt\`: ~4 MiB less after 100 calls, effect's calls 908 against 405 ms; with
+  \`--no-sparkplug\` 1105 ms: not adopted;
+- \`--optimize-for-size\`, \`--single-threaded-gc\`, \`--single-threaded\`, MALLOC_ARENA_MAX=1 or 2:
+  within the noise of \`--v8-pool-size=1\`; \`--max-semi-space-size=1\`: within the noise of no
+  flag (the loader's growth factor already keeps the young generation at its initial size);
+  \`--max-old-space-size\` caps the heap (a front reaching it dies) rather than shrinking it, not
+  measured.
 `;

@@ -25,6 +25,17 @@ interface FrontRun {
   tools: number;
   fromSnapshot: boolean;
   stderr: string;
+  /** The options node was started with (its command line up to the script), --snapshot-blob and its blob left out. */
+  nodeFlags: string[];
+}
+
+/** Node's own options in a process's command line: what comes before the script (bin/agent-lsp). */
+function nodeFlagsOf(pid: number): string[] {
+  const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  const flags = argv.slice(1, argv.indexOf(BIN));
+  const blob = flags.indexOf('--snapshot-blob');
+  if (blob >= 0) flags.splice(blob, 2);
+  return flags;
 }
 
 /** A front started as a program: lists tools, answers start_lsp and find_references, says whether it came from the snapshot. */
@@ -40,12 +51,14 @@ async function front(env: Record<string, string> = {}): Promise<FrontRun> {
   const client = new Client({ name: 'startup-snapshot-test', version: '0' });
   await client.connect(transport);
   try {
+    // sh has exec'd node by now (node answered initialize), in the same process.
+    const nodeFlags = nodeFlagsOf(transport.pid!);
     const tools = (await client.listTools()).tools.length;
     const started = (await client.callTool({ name: 'start_lsp', arguments: { root_dir: workspace } }, undefined, { timeout: 300_000 })) as CallToolResult;
     expect(started.isError).toBeFalsy();
     const refs = (await client.callTool({ name: 'find_references', arguments: { file_path: 'app/geometry.py', position_pattern: 'def @@distance(' } }, undefined, { timeout: 300_000 })) as CallToolResult;
     expect(refs.isError).toBeFalsy();
-    return { references: (refs.structuredContent as { total: number }).total, tools, fromSnapshot: /^agent-lsp-mark started from the snapshot /m.test(stderr), stderr };
+    return { references: (refs.structuredContent as { total: number }).total, tools, fromSnapshot: /^agent-lsp-mark started from the snapshot /m.test(stderr), stderr, nodeFlags };
   } finally {
     await client.close();
   }
@@ -55,10 +68,14 @@ const blob = () => join(snapshots, 'agent-lsp.blob');
 const blobId = () => join(snapshots, 'agent-lsp.blob.id');
 
 /** The blob's id once the background build has put it there (it takes a few seconds of CPU). */
-async function builtId(): Promise<string> {
-  for (let i = 0; i < 1200 && !existsSync(blobId()); i++) await new Promise((r) => setTimeout(r, 100));
-  return readFileSync(blobId(), 'utf8').trim();
+async function builtId(dir = snapshots): Promise<string> {
+  const id = join(dir, 'agent-lsp.blob.id');
+  for (let i = 0; i < 1200 && !existsSync(id); i++) await new Promise((r) => setTimeout(r, 100));
+  return readFileSync(id, 'utf8').trim();
 }
+
+/** What bin/agent-lsp gives a front's node unless AGENT_LSP_NODE_FLAGS or NODE_OPTIONS say otherwise. */
+const FRONT_FLAGS = ['--v8-pool-size=1'];
 
 beforeAll(() => {
   const bundle = statSync(join(REPO_ROOT, 'dist', 'agent-lsp.cjs'), { throwIfNoEntry: false });
@@ -84,18 +101,48 @@ describe('the start-up snapshot', () => {
     expect(id.startsWith(`${readFileSync(join(REPO_ROOT, 'dist', 'build-id'), 'utf8').trim()} ${BIN} `)).toBe(true);
     expect(statSync(blob()).size).toBeGreaterThan(1_000_000);
 
+    // The fronts' node flags: given to node, part of the key, and the blob built with them.
+    expect(first.nodeFlags).toEqual(FRONT_FLAGS);
+    expect(id.endsWith(` ${FRONT_FLAGS.join(' ')}`)).toBe(true);
+
     const second = await front();
     expect(second.fromSnapshot).toBe(true);
+    expect(second.nodeFlags).toEqual(FRONT_FLAGS);
     expect(second.tools).toBe(first.tools);
     expect(second.references).toBe(6);
     // Marks are read at run time, not frozen at build time (the builder ran without AGENT_LSP_STARTUP_TRACE).
     expect(second.stderr).toMatch(/^agent-lsp-mark stdio listening /m);
   });
 
-  it('AGENT_LSP_NO_SNAPSHOT=1 and NODE_OPTIONS leave the blob unused', async () => {
+  it('AGENT_LSP_NO_SNAPSHOT=1 and NODE_OPTIONS leave the blob unused; NODE_OPTIONS drops the fronts\' node flags', async () => {
     expect(existsSync(blobId())).toBe(true);
-    expect((await front({ AGENT_LSP_NO_SNAPSHOT: '1' })).fromSnapshot).toBe(false);
-    expect((await front({ NODE_OPTIONS: '--max-old-space-size=2048' })).fromSnapshot).toBe(false);
+    const noSnapshot = await front({ AGENT_LSP_NO_SNAPSHOT: '1' });
+    expect(noSnapshot.fromSnapshot).toBe(false);
+    expect(noSnapshot.nodeFlags).toEqual(FRONT_FLAGS);
+    const nodeOptions = await front({ NODE_OPTIONS: '--max-old-space-size=2048' });
+    expect(nodeOptions.fromSnapshot).toBe(false);
+    expect(nodeOptions.nodeFlags).toEqual([]);
+  });
+
+  it('AGENT_LSP_NODE_FLAGS replaces the fronts\' node flags: a blob is built under them and used with them only; empty gives none', async () => {
+    // A V8 flag changes what V8 accepts as a blob (a front from a blob of other V8 flags exits 14):
+    // the build must run under the front's flags, and the key must tell the two blobs apart.
+    const own = join(scratch, 'snapshots-own-flags');
+    const flags = { AGENT_LSP_NODE_FLAGS: '--max-semi-space-size=2 --v8-pool-size=2', AGENT_LSP_SNAPSHOT_DIR: own };
+    const first = await front(flags);
+    expect(first.nodeFlags).toEqual(['--max-semi-space-size=2', '--v8-pool-size=2']);
+    expect(first.fromSnapshot).toBe(false);
+    expect(await builtId(own)).toMatch(/ --max-semi-space-size=2 --v8-pool-size=2$/);
+    expect(existsSync(join(own, 'agent-lsp.blob.failed'))).toBe(false);
+    const second = await front(flags);
+    expect(second.fromSnapshot).toBe(true);
+    expect(second.references).toBe(6);
+    // That blob is not the default flags' one, and the default key's blob is not these flags' one.
+    expect((await front({ AGENT_LSP_SNAPSHOT_DIR: own })).fromSnapshot).toBe(false);
+    // (In this test's own snapshot dir: the blob it builds in the background must not replace the default one the next test reads.)
+    const none = await front({ AGENT_LSP_NODE_FLAGS: '', AGENT_LSP_SNAPSHOT_DIR: own });
+    expect(none.nodeFlags).toEqual([]);
+    expect(none.references).toBe(6);
   });
 
   it('a blob whose id is not this key (another node binary, another build) is not used, and a new one replaces it', async () => {
