@@ -37,6 +37,12 @@ export async function ensureSnapshot(env) {
   } finally {
     await front.client.close();
   }
+  return waitForSnapshot(dir);
+}
+
+/** Waits (up to 2 minutes) for the blob a front builds in the background in `dir`; whether it is there. */
+export async function waitForSnapshot(dir) {
+  const id = join(dir, 'agent-lsp.blob.id');
   for (let i = 0; i < 1200 && !existsSync(id); i++) await new Promise((r) => setTimeout(r, 100));
   return existsSync(id);
 }

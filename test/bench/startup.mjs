@@ -6,7 +6,7 @@
 // Prints one table: a column per corpus (median of N fresh fronts). The front writes timing marks
 // to stderr when AGENT_LSP_STARTUP_TRACE=1 (packages/protocol/src/startupMarks.ts); the client
 // side times the rest.
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -17,9 +17,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { stopDaemons } from '@agent-lsp/broker';
 import { createLogger, ServerRegistry, startDirectConnection } from '@agent-lsp/lsp';
 import { effectSources, openQueryTarget, pythonStdlib } from './corpora.mjs';
+import { BIN, snapshotsOff, waitForSnapshot } from './programFront.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(REPO, 'bin', 'agent-lsp');
 const now = () => performance.timeOrigin + performance.now();
 /** Every reference in one page: the answer is complete, as in the cold/warm table. */
 const LIMIT = 100_000;
@@ -158,10 +158,7 @@ async function measureCorpus(corpus, { runs, log, env: extraEnv }) {
     }
     log(`  cold ${Math.round(cold.total)} ms, ${cold.references} references`);
     // The cold front builds the start-up snapshot in the background after its answer.
-    if (env.AGENT_LSP_NO_SNAPSHOT !== '1' && env.AGENT_LSP_NO_BUNDLE !== '1') {
-      for (let i = 0; i < 1200 && !existsSync(join(snapshotDir, 'agent-lsp.blob.id')); i++) await new Promise((r) => setTimeout(r, 100));
-      log(`  snapshot ${existsSync(join(snapshotDir, 'agent-lsp.blob.id')) ? 'built' : 'NOT built'}`);
-    }
+    if (!snapshotsOff(env)) log(`  snapshot ${(await waitForSnapshot(snapshotDir)) ? 'built' : 'NOT built'}`);
     for (let i = 0; i < runs; i++) {
       results.push(await freshFront(env, corpus));
       log(`  fresh front ${i + 1}/${runs}: ${Math.round(results.at(-1).total)} ms${results.at(-1).fromSnapshot ? ', from the snapshot' : ''}`);
