@@ -96,7 +96,6 @@ export class ServerInstance {
       workspaceFolders: [root],
       logger,
       onApplyEdit: (params) => this.routeApplyEdit(params),
-      inlineReads: true,
     });
     this.conn = conn;
     this.health.reset();
