@@ -101,7 +101,7 @@ export function runProcessGroup(options: GroupRunOptions): Promise<GroupRunOutco
       clearTimeout(killTimer);
       clearTimeout(drainTimer);
       options.signal.removeEventListener('abort', onAbort);
-      resolvePromise({
+      void untilGroupGone(pid).then(() => resolvePromise({
         pid,
         exitCode: exited?.code ?? null,
         exitSignal: exited?.signal ?? null,
@@ -109,7 +109,7 @@ export function runProcessGroup(options: GroupRunOptions): Promise<GroupRunOutco
         cancelled,
         durationMs: Date.now() - started,
         ...(spawnError ? { spawnError } : {}),
-      });
+      }));
     };
 
     child.on('error', (err) => {
@@ -130,6 +130,22 @@ export function runProcessGroup(options: GroupRunOptions): Promise<GroupRunOutco
         }, PIPE_DRAIN_MS);
     });
   });
+}
+
+/** How long the outcome waits for a killed group's members to finish exiting. */
+const GROUP_EXIT_WAIT_MS = 2_000;
+
+/**
+ * Waits until no member of the group is alive. A SIGKILLed process closes its pipes before the
+ * kernel marks it exited, so the pipes' close alone does not mean the group is gone: an outcome
+ * that says it is must not race that last step (seen under load).
+ */
+async function untilGroupGone(pgid: number | undefined): Promise<void> {
+  if (pgid === undefined) return;
+  const deadline = Date.now() + GROUP_EXIT_WAIT_MS;
+  while (liveGroupMembers(pgid).length > 0 && Date.now() < deadline) {
+    await new Promise((resolveWait) => setTimeout(resolveWait, 5));
+  }
 }
 
 /** The live (not zombie) processes of a process group, from /proc: empty once a group is gone. */
