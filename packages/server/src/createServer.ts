@@ -7,6 +7,7 @@ import { AgentLedger, workspaceStateDir, type AgentLedgerOptions } from '@agent-
 import { builtinSkills, SkillPhaseTracker } from '@agent-lsp/skills';
 import { selectTools, skillPhaseRules, type RunnerConfig } from '@agent-lsp/tools';
 import { Workspace, type ConnectionFactory } from '@agent-lsp/workspace';
+import { LazySchemaValidator } from './lazySchemaValidator.js';
 import { McpLogForwarder } from './mcpLogForwarder.js';
 import { phaseGate } from './phaseGate.js';
 import { servePrompts } from './prompts.js';
@@ -49,6 +50,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
     { name: 'agent-lsp', version: AGENT_LSP_VERSION },
     {
       capabilities: { tools: {}, logging: {} },
+      jsonSchemaValidator: new LazySchemaValidator(),
       instructions:
         'agent-lsp answers code questions with real language servers. Call start_lsp with the project root first. File paths are root-relative or absolute. Positions are 1-based lines and 1-based character columns; position_pattern (a snippet with @@ at the cursor) works wherever a position does. Answers wait for indexing so they are complete; lists are paged (limit, offset). docs/tools.md explains every tool at length. Workflows (rename, safe edit, verify...) are MCP prompts: see prompts/list.',
     },
