@@ -36,7 +36,8 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
 const read = (path: string) => readFileSync(path, 'utf8');
 /** The `key` object of a JSON config file. */
 const servers = (path: string, key = 'mcpServers') => (JSON.parse(read(path)) as Record<string, Record<string, unknown>>)[key];
-const ourEntry = () => ({ command: process.execPath, args: [realpathSync(BIN)] });
+/** bin/agent-lsp run as a program (its sh part: the start-up snapshot, the fronts' flags), told this node. */
+const ourEntry = () => ({ command: realpathSync(BIN), args: [], env: { AGENT_LSP_NODE: process.execPath } });
 
 describe('agent-lsp init', () => {
   it('writes the entry each client reads, with this node and entry point, and a second run changes nothing', async () => {
@@ -47,8 +48,8 @@ describe('agent-lsp init', () => {
     expect(JSON.parse(read(join(home, '.codeium', 'windsurf', 'mcp_config.json')))).toEqual({ mcpServers: { 'agent-lsp': ourEntry() } });
     expect(JSON.parse(read(join(home, '.gemini', 'settings.json')))).toEqual({ mcpServers: { 'agent-lsp': ourEntry() } });
     expect(JSON.parse(read(join(home, '.config', 'Code', 'User', 'mcp.json')))).toEqual({ servers: { 'agent-lsp': { type: 'stdio', ...ourEntry() } } });
-    expect(read(join(home, '.codex', 'config.toml'))).toBe(`[mcp_servers.agent-lsp]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(realpathSync(BIN))}]\n`);
-    expect(result.stdout).toContain('claude mcp add --scope user agent-lsp -- ');
+    expect(read(join(home, '.codex', 'config.toml'))).toBe(`[mcp_servers.agent-lsp]\ncommand = ${JSON.stringify(realpathSync(BIN))}\nargs = []\nenv = { AGENT_LSP_NODE = ${JSON.stringify(process.execPath)} }\n`);
+    expect(result.stdout).toContain(`claude mcp add --scope user agent-lsp -e AGENT_LSP_NODE=${process.execPath} -- ${realpathSync(BIN)}`);
 
     const before = ['.claude.json', '.codex/config.toml', '.gemini/settings.json'].map((f) => read(join(home, f)));
     const again = await cli('init', '--client', 'claude,codex,gemini');

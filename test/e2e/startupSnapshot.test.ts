@@ -1,4 +1,5 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -112,6 +113,21 @@ describe('the start-up snapshot', () => {
     expect(second.references).toBe(6);
     // Marks are read at run time, not frozen at build time (the builder ran without AGENT_LSP_STARTUP_TRACE).
     expect(second.stderr).toMatch(/^agent-lsp-mark stdio listening /m);
+  });
+
+  it('the entry `agent-lsp init` writes (bin/agent-lsp run as a program, told its node in AGENT_LSP_NODE) starts from a snapshot with no node on PATH', async () => {
+    // PATH holds what the sh part runs besides node (readlink, ls) and nothing else.
+    const tools = join(scratch, 'path-without-node');
+    mkdirSync(tools);
+    for (const tool of ['readlink', 'ls']) symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim(), join(tools, tool));
+    const pinned = { AGENT_LSP_NODE: process.execPath, PATH: tools, AGENT_LSP_SNAPSHOT_DIR: join(scratch, 'snapshots-pinned-node') };
+    const first = await front(pinned);
+    expect(first.references).toBe(6);
+    expect(first.nodeFlags).toEqual(FRONT_FLAGS);
+    expect(await builtId(pinned.AGENT_LSP_SNAPSHOT_DIR)).toContain(process.execPath);
+    const second = await front(pinned);
+    expect(second.fromSnapshot).toBe(true);
+    expect(second.references).toBe(6);
   });
 
   it('AGENT_LSP_NO_SNAPSHOT=1 and NODE_OPTIONS leave the blob unused; NODE_OPTIONS drops the fronts\' node flags', async () => {

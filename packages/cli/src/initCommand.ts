@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, readSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { CLIENT_IDS, CLIENT_NAMES, configTarget, SERVER_NAME, type ClientId, type Scope } from './clients/clientTargets.js';
@@ -11,10 +11,40 @@ export interface InitOptions {
   root?: string;
 }
 
-/** The command a client runs: this node and this entry point, absolute, so it works from any directory. */
-export function serverCommand(): { command: string; args: string[] } {
+export interface ServerCommand {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+}
+
+/**
+ * The command a client runs, absolute, so it works from any directory, with this node pinned.
+ * bin/agent-lsp is run as a program (its sh part, as npm's bin link runs it), told the node in
+ * AGENT_LSP_NODE: only then does a front start from the start-up snapshot with the fronts' node
+ * flags (`node bin/agent-lsp` skips the sh part; it took ~300 ms longer to a first answer).
+ * Windows, or an entry that is not that script, gets `node <entry>`.
+ */
+export function serverCommand(): ServerCommand {
   const entry = process.argv[1] ? realpathSync(process.argv[1]) : '';
+  if (process.platform !== 'win32' && isShProgram(entry)) return { command: entry, args: [], env: { AGENT_LSP_NODE: process.execPath } };
   return { command: process.execPath, args: [entry] };
+}
+
+/** Whether `file` is a script sh runs (bin/agent-lsp starts with `#!/bin/sh`) and may be executed. */
+function isShProgram(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    const fd = openSync(file, 'r');
+    try {
+      const head = Buffer.alloc(10);
+      readSync(fd, head, 0, head.length, 0);
+      return head.toString('latin1') === '#!/bin/sh\n';
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
 }
 
 export function describeOutcome(o: EditOutcome): string {
@@ -62,7 +92,7 @@ export async function runInit(opts: InitOptions, out: (l: string) => void, err: 
     return 2;
   }
   const project = resolve(opts.root ?? process.cwd());
-  const { command, args } = serverCommand();
+  const { command, args, env } = serverCommand();
   let failed = 0;
   for (const client of clients as ClientId[]) {
     const target = configTarget(client, scope, project);
@@ -71,10 +101,10 @@ export async function runInit(opts: InitOptions, out: (l: string) => void, err: 
       failed++;
       continue;
     }
-    const outcome = editClientConfig(target, target.entry(command, args), opts.dryRun === true);
+    const outcome = editClientConfig(target, target.entry(command, args, env), opts.dryRun === true);
     (outcome.action === 'refused' ? err : out)(`${CLIENT_NAMES[client]}: ${describeOutcome(outcome)}`);
     if (outcome.action === 'refused') failed++;
-    if (client === 'claude') out(`  (or: claude mcp add --scope ${scope === 'project' ? 'project' : 'user'} ${SERVER_NAME} -- ${[command, ...args].map(shellQuote).join(' ')})`);
+    if (client === 'claude') out(`  (or: claude mcp add --scope ${scope === 'project' ? 'project' : 'user'} ${SERVER_NAME}${Object.entries(env ?? {}).map(([k, v]) => ` -e ${shellQuote(`${k}=${v}`)}`).join('')} -- ${[command, ...args].map(shellQuote).join(' ')})`);
   }
   return failed > 0 ? 1 : 0;
 }

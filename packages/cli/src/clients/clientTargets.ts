@@ -27,11 +27,11 @@ export interface ConfigTarget {
   /** JSON: the object holding the servers (`mcpServers`; VS Code: `servers`). TOML: the table prefix. */
   key: string;
   /** The server entry this client expects. */
-  entry(command: string, args: readonly string[]): Record<string, unknown>;
+  entry(command: string, args: readonly string[], env?: Readonly<Record<string, string>>): Record<string, unknown>;
 }
 
-const plain = (command: string, args: readonly string[]) => ({ command, args: [...args] });
-const typed = (command: string, args: readonly string[]) => ({ type: 'stdio', command, args: [...args] });
+const plain = (command: string, args: readonly string[], env?: Readonly<Record<string, string>>) => ({ command, args: [...args], ...(env ? { env: { ...env } } : {}) });
+const typed = (command: string, args: readonly string[], env?: Readonly<Record<string, string>>) => ({ type: 'stdio', ...plain(command, args, env) });
 
 /** VS Code's user profile directory per platform. */
 function vscodeUserDir(home: string): string {

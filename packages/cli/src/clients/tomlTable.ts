@@ -63,9 +63,21 @@ function tomlString(s: string): string {
   return JSON.stringify(s);
 }
 
-/** The table's text: string and string-list values only, which is all an MCP entry has. */
+/** A key as TOML writes it: bare when it can be, else quoted. */
+function tomlKey(k: string): string {
+  return /^[A-Za-z0-9_-]+$/.test(k) ? k : tomlString(k);
+}
+
+/** A value of an MCP entry: a string, a list of strings, or a table of strings (env) written inline. */
+function tomlValue(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map((x) => tomlString(String(x))).join(', ')}]`;
+  if (v !== null && typeof v === 'object') return `{ ${Object.entries(v).map(([k, x]) => `${tomlKey(k)} = ${tomlString(String(x))}`).join(', ')} }`;
+  return tomlString(String(v));
+}
+
+/** The table's text: string, string-list and string-table values only, which is all an MCP entry has. */
 export function tomlTableText(name: string, values: Record<string, unknown>): string {
-  const rows = Object.entries(values).map(([k, v]) => `${k} = ${Array.isArray(v) ? `[${v.map((x) => tomlString(String(x))).join(', ')}]` : tomlString(String(v))}`);
+  const rows = Object.entries(values).map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`);
   return `[${name}]\n${rows.join('\n')}\n`;
 }
 
