@@ -71,6 +71,29 @@ describe('a broker fed pipelined and split frames', () => {
     expect(answered(b).sort((x, y) => x - y)).toEqual(ids);
   });
 
+  it('sends the server a request after the document notifications written before it in the same write', async () => {
+    // The broker handles document notifications itself and relays requests beside them: a request
+    // must not overtake them (it would be answered on the old text). fault/text answers with the
+    // text the server holds when the request reaches it.
+    const c = await connectClient();
+    const uri = pathToUri(join(dir, 'ordered.fault'));
+    const note = (method: string, params: unknown) => frame(JSON.stringify({ jsonrpc: '2.0', method, params }));
+    const textAt = (id: number) => frame(JSON.stringify({ jsonrpc: '2.0', id, method: 'fault/text', params: { uri } }));
+    for (let round = 0; round < 10; round++) {
+      const base = round * 3;
+      c.send(
+        Buffer.concat([
+          note('textDocument/didOpen', { textDocument: { uri, languageId: 'fault', version: base + 1, text: `opened ${round}` } }),
+          note('textDocument/didChange', { textDocument: { uri, version: base + 2 }, contentChanges: [{ text: `changed ${round}` }] }),
+          note('textDocument/didChange', { textDocument: { uri, version: base + 3 }, contentChanges: [{ text: `changed again ${round}` }] }),
+          textAt(1000 + round),
+          note('textDocument/didClose', { textDocument: { uri } }),
+        ]),
+      );
+      expect((await c.response(1000 + round))?.result, `round ${round}`).toBe(`changed again ${round}`);
+    }
+  });
+
   it('reads a message dribbled one byte at a time, with a multi-byte character in its body', async () => {
     const c = await connectClient();
     const uri = pathToUri(join(dir, 'ü-ß €.fault'));
