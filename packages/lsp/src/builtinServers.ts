@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { findExecutable } from './executables.js';
 import { detectPythonInterpreter } from './pythonInterpreter.js';
+import { PYRIGHT_UNCANCELLABLE } from './knownServers.js';
 import { TSGO_SERVER_ID } from './typescriptServerChoice.js';
 import type { ResolvedServer, ServerDefinition } from './serverProfile.js';
 
@@ -25,6 +26,7 @@ function packageVersion(dir: string): string | undefined {
   }
 }
 
+
 const pyright: ServerDefinition = {
   id: 'pyright',
   displayName: 'pyright',
@@ -32,6 +34,7 @@ const pyright: ServerDefinition = {
   extensions: { '.py': 'python', '.pyi': 'python' },
   rootMarkers: ['pyproject.toml', 'pyrightconfig.json', 'setup.py', 'setup.cfg', 'requirements.txt'],
   readiness: 'pyright',
+  uncancellable: PYRIGHT_UNCANCELLABLE,
   installHint: 'pyright comes with agent-lsp: reinstall the agent-lsp package, or run `pnpm install` in an agent-lsp checkout.',
   resolve(rootDir): ResolvedServer | undefined {
     const dir = packageDir('pyright');

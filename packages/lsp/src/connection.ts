@@ -286,7 +286,12 @@ export class LspConnection implements Disposable {
     if (this.stateValue === 'stopped' || this.stateValue === 'stopping') {
       if (method !== 'shutdown') return Promise.reject(new ConnectionClosedError(this.options.server.displayName));
     }
-    return trackedRequest(method, options, this.pending, (token) => this.rpc.sendRequest<R>(method, params, token), (err) => this.failedSend(method, err));
+    return trackedRequest(method, this.withPeerCancel(method, options), this.pending, (token) => this.rpc.sendRequest<R>(method, params, token), (err) => this.failedSend(method, err));
+  }
+
+  /** The options of a request of `method` to this server: no `$/cancelRequest` where it mishandles one. */
+  private withPeerCancel(method: string, options: RequestOptions): RequestOptions {
+    return this.options.server.uncancellable?.includes(method) ? { ...options, cancelAtPeer: false } : options;
   }
 
   /**
@@ -296,7 +301,7 @@ export class LspConnection implements Disposable {
   relayRequest(method: string, params: unknown, options: RequestOptions = {}): Promise<unknown> {
     if (this.crashError) return Promise.reject(this.crashError);
     if (this.stateValue === 'stopped' || this.stateValue === 'stopping') return Promise.reject(new ConnectionClosedError(this.options.server.displayName));
-    return trackedRequest(method, options, this.pending, (token) => this.relayed.send(method, params, token), (err) => this.failedSend(method, err));
+    return trackedRequest(method, this.withPeerCancel(method, options), this.pending, (token) => this.relayed.send(method, params, token), (err) => this.failedSend(method, err));
   }
 
   /**

@@ -14,6 +14,7 @@ export function knownServerDefinition(known: KnownServer): ServerDefinition {
     readiness: known.readiness ?? 'canary',
     installHint: `Install ${known.id}: \`${known.installHint}\`, and make sure \`${known.command}\` is on PATH (or in the project's node_modules/.bin or virtualenv).`,
     ...(known.versionArgs ? { versionArgs: known.versionArgs } : {}),
+    ...(known.uncancellable ? { uncancellable: known.uncancellable } : {}),
     resolve(rootDir): ResolvedServer | undefined {
       const found = findProjectExecutable(known.command, rootDir);
       if (!found) return undefined;

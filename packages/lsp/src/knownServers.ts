@@ -26,15 +26,27 @@ export interface KnownServer {
   versionArgs?: readonly string[];
   /** Answers to workspace/configuration by section, when the server needs some to work. */
   settings?: Readonly<Record<string, unknown>>;
+  /** LSP methods whose `$/cancelRequest` the server mishandles (ServerDefinition.uncancellable). */
+  uncancellable?: readonly string[];
   /** Built-in profiles that supersede this entry (same server, bundled or tuned): never listed twice. */
   builtin?: string;
 }
+
+/**
+ * pyright keeps the cancellation source of its latest find-all-references and cancels it when the
+ * next one arrives. A references request whose cancel pyright reads before it begins the request
+ * leaves that source cancelled before its token was made, and cancelling it again throws: every
+ * later references request fails ("this._token.cancel is not a function") until the server
+ * restarts — for every client of a shared broker. Seen with pyright 1.1.414; basedpyright shares
+ * the code. pyright itself drops a running references request when the next one arrives.
+ */
+export const PYRIGHT_UNCANCELLABLE: readonly string[] = ['textDocument/references'];
 
 const npm = (pkg: string) => `npm install -g ${pkg}`;
 
 export const KNOWN_SERVERS: readonly KnownServer[] = [
   // Python: pyright is bundled; these are alternatives a user may prefer with `python:pylsp`.
-  { id: 'basedpyright', command: 'basedpyright-langserver', args: ['--stdio'], extensions: { '.py': 'python', '.pyi': 'python' }, languageIds: ['python'], rootMarkers: ['pyproject.toml', 'setup.py', 'requirements.txt'], installHint: 'pip install basedpyright', priority: 1 },
+  { id: 'basedpyright', command: 'basedpyright-langserver', args: ['--stdio'], extensions: { '.py': 'python', '.pyi': 'python' }, languageIds: ['python'], rootMarkers: ['pyproject.toml', 'setup.py', 'requirements.txt'], installHint: 'pip install basedpyright', priority: 1, uncancellable: PYRIGHT_UNCANCELLABLE },
   { id: 'pylsp', command: 'pylsp', args: [], extensions: { '.py': 'python', '.pyi': 'python' }, languageIds: ['python'], rootMarkers: ['pyproject.toml', 'setup.py', 'requirements.txt'], installHint: 'apt-get install python3-pylsp, or pip install python-lsp-server', priority: 2 },
   { id: 'jedi-language-server', command: 'jedi-language-server', args: [], extensions: { '.py': 'python', '.pyi': 'python' }, languageIds: ['python'], rootMarkers: ['pyproject.toml', 'setup.py', 'requirements.txt'], installHint: 'pip install jedi-language-server', priority: 3 },
   // C family: clangd is the built-in profile.

@@ -48,6 +48,12 @@ export interface ServerDefinition {
    * do): never an opaque server error nor an empty answer that looks complete.
    */
   lacks?: Readonly<Record<string, string>>;
+  /**
+   * LSP methods whose `$/cancelRequest` this server mishandles: none is ever sent for them. A
+   * cancelled or timed-out request still ends at once for its caller; the server's late answer is
+   * dropped.
+   */
+  uncancellable?: readonly string[];
   /** How to install it when it is missing. */
   installHint: string;
   /** Arguments that make the executable print its version (default `--version`; gopls: `version`). */

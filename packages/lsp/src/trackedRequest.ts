@@ -5,6 +5,8 @@ import { RequestCancelledError, RequestTimeoutError } from './errors.js';
 export interface RequestOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** false: an abort or timeout ends the request here only, without `$/cancelRequest` (ServerDefinition.uncancellable). */
+  cancelAtPeer?: boolean;
 }
 
 /** One default for both sides of a broker's socket (the broker bounds forwarded requests by it). */
@@ -18,7 +20,7 @@ export interface PendingRequest {
 
 /**
  * Sends one request with a timeout and an abort signal (both cancel it at the peer with
- * `$/cancelRequest`), registered in `pending` until it settles.
+ * `$/cancelRequest`, unless `cancelAtPeer` is false), registered in `pending` until it settles.
  */
 export function trackedRequest<R>(
   method: string,
@@ -29,6 +31,9 @@ export function trackedRequest<R>(
 ): Promise<R> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const cts = new CancellationTokenSource();
+  const cancelAtPeer = () => {
+    if (options.cancelAtPeer !== false) cts.cancel();
+  };
   return new Promise<R>((resolve, reject) => {
     let settled = false;
     const finish = (fn: () => void) => {
@@ -40,13 +45,13 @@ export function trackedRequest<R>(
       cts.dispose();
       fn();
     };
-    const entry: PendingRequest = { reject: (err) => finish(() => reject(err)), cancel: () => cts.cancel() };
+    const entry: PendingRequest = { reject: (err) => finish(() => reject(err)), cancel: cancelAtPeer };
     const timer = setTimeout(() => {
-      cts.cancel();
+      cancelAtPeer();
       finish(() => reject(new RequestTimeoutError(method, timeoutMs)));
     }, timeoutMs);
     const onAbort = () => {
-      cts.cancel();
+      cancelAtPeer();
       finish(() => reject(new RequestCancelledError(method)));
     };
     if (options.signal?.aborted) return onAbort();
