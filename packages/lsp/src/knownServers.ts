@@ -38,9 +38,10 @@ export interface KnownServer {
  * leaves that source cancelled before its token was made, and cancelling it again throws: every
  * later references request fails ("this._token.cancel is not a function") until the server
  * restarts — for every client of a shared broker. Seen with pyright 1.1.414; basedpyright shares
- * the code. pyright itself drops a running references request when the next one arrives.
+ * the code. pyright itself drops a running references request when the next one arrives. Its
+ * long-running commands (workspace/executeCommand) keep their source the same way.
  */
-export const PYRIGHT_UNCANCELLABLE: readonly string[] = ['textDocument/references'];
+export const PYRIGHT_UNCANCELLABLE: readonly string[] = ['textDocument/references', 'workspace/executeCommand'];
 
 const npm = (pkg: string) => `npm install -g ${pkg}`;
 
