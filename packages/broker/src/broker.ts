@@ -197,9 +197,10 @@ export class Broker implements BrokerHost, LeaseHost {
   /**
    * The server for a client's request: files written just before the request arrived are news to
    * it (the watcher's pending events), and documents no client holds are checked against the disk.
-   * Notifications need neither: they carry their own text or answer nothing.
+   * Notifications need neither: they carry their own text or answer nothing. `eventsRead` (see
+   * BrokerHost) spares the watcher's flush its own turns of the loop.
    */
-  async serverForRequest(): Promise<LspConnection> {
+  async serverForRequest(eventsRead?: Promise<void>): Promise<LspConnection> {
     if (this.rootIdentity.replaced()) {
       // Nothing this broker knows holds any more: it goes, and its clients' next request (a front
       // asks a read-only one again at once) starts a broker on the new directory.
@@ -208,7 +209,7 @@ export class Broker implements BrokerHost, LeaseHost {
       throw new Error(`${reason}; this broker stopped`);
     }
     const conn = await this.server();
-    await this.watcher?.flush();
+    await this.watcher?.flush(undefined, eventsRead);
     await this.documents.refreshUnheld();
     await untilConfigApplied(conn);
     return conn;

@@ -3,7 +3,6 @@ import { isAbsolute } from 'node:path';
 import {
   createMessageConnection,
   ResponseError,
-  ReadableStreamMessageReader,
   type Disposable,
   type MessageConnection,
   type NotificationType,
@@ -36,7 +35,7 @@ import {
   type BrokerClientInfo,
   type BrokerRestartServerResult,
 } from '@agent-lsp/protocol';
-import { tapMessages, wholeMessageWriter } from '@agent-lsp/lsp';
+import { InlineMessageReader, tapMessages, wholeMessageWriter } from '@agent-lsp/lsp';
 import { guardedStream } from './frameGuard.js';
 import {
   checkAcquire,
@@ -55,6 +54,7 @@ import { filterAnswer, type FileVisible } from './answerFilter.js';
 import type { BrokerHost } from './brokerHost.js';
 import { withRegistrations } from './initializeAnswer.js';
 import { RequestRelay } from './requestRelay.js';
+import { afterCurrentPoll } from './afterPoll.js';
 
 /**
  * The client decides when to give up (its cancel aborts the forwarded request); a client that
@@ -67,7 +67,6 @@ const LONG_POLL_METHODS: readonly string[] = ['workspace/diagnostic'];
 interface InFlight {
   method: string;
   startedAt: number;
-  controller: AbortController;
 }
 
 function toResponseError(err: unknown): ResponseError<unknown> {
@@ -119,7 +118,7 @@ export class BrokerClient {
       host.logger.warn(`client ${id} sent a bad frame (${reason}); closing that client`);
       this.close();
     });
-    const reader = checkedReader(new ReadableStreamMessageReader(guarded), (problem) => this.refuse(problem));
+    const reader = checkedReader(new InlineMessageReader(guarded), (problem) => this.refuse(problem));
     // A body that is not JSON (or a read error) is this client's fault: it goes, the others stay.
     reader.onError((err) => {
       host.logger.warn(`client ${id} sent an unreadable message (${err.message}); closing that client`);
@@ -300,39 +299,38 @@ export class BrokerClient {
    * clients). A cancel while it waits answers it at once and it is never sent.
    */
   private forward(method: string, params: unknown, cancelled: AbortSignal): Promise<unknown> {
+    // Taken as the request is read (the relay takes it in the read callback): the watcher's news
+    // up to its arrival is read by then.
+    const eventsRead = afterCurrentPoll();
     this.host.touch();
-    // The relay aborts `cancelled` on the client's $/cancelRequest (or its going); aborting the
-    // request's own controller sends the server a $/cancelRequest with the id the server knows.
-    const controller = new AbortController();
-    if (cancelled.aborted) controller.abort();
-    else cancelled.addEventListener('abort', () => controller.abort(), { once: true });
+    // `cancelled` is the relay's: it aborts on the client's $/cancelRequest and when the client
+    // goes (close() closes the relay); an abort once sent cancels the request at the server under
+    // the id the server knows, one before answers at once and the request is never sent.
     return new Promise((resolve) => {
       let sent = false;
       const unsent = (why: string) => resolve(new ResponseError(ErrorCodes.RequestCancelled, `${method} was not sent to the server: ${why}`));
-      controller.signal.addEventListener(
-        'abort',
-        () => {
-          if (!sent) unsent('cancelled');
-        },
-        { once: true },
-      );
+      const onAbort = () => {
+        if (!sent) unsent('cancelled');
+      };
+      cancelled.addEventListener('abort', onAbort, { once: true });
       this.dispatch(async () => {
-        if (controller.signal.aborted) return unsent('cancelled');
+        if (cancelled.aborted) return unsent('cancelled');
         if (this.closed) return unsent('the client is gone');
-        const server = await this.host.serverForRequest();
+        const server = await this.host.serverForRequest(eventsRead);
         const request = {
           client: this.id,
           send: () => {
             sent = true;
+            cancelled.removeEventListener('abort', onAbort);
             // Several clients may hold one file with different texts (an editor's unsaved buffer):
             // the server answers this request on this client's text.
             const uri = requestDocumentUri(method, params);
             if (uri !== undefined) this.host.documents.useClientText(this.id, uri);
             const visibleAtSend = this.host.folders.visibility(this.id);
             const key = this.nextRequest++;
-            this.inFlight.set(key, { method, startedAt: Date.now(), controller });
+            this.inFlight.set(key, { method, startedAt: Date.now() });
             return server
-              .relayRequest(method, namespaceTokens(params, this.tokenPrefix), { signal: controller.signal, timeoutMs: FORWARD_TIMEOUT_MS })
+              .relayRequest(method, namespaceTokens(params, this.tokenPrefix), { signal: cancelled, timeoutMs: FORWARD_TIMEOUT_MS })
               .then((result) => resolve(this.ownAnswer(method, result, visibleAtSend)), (err: unknown) => resolve(toResponseError(err)))
               .finally(() => {
                 this.inFlight.delete(key);
@@ -341,7 +339,7 @@ export class BrokerClient {
           },
           drop: (reason: string) => unsent(reason),
         };
-        await this.host.scheduler.enqueue(request, controller.signal, LONG_POLL_METHODS.includes(method));
+        await this.host.scheduler.enqueue(request, cancelled, LONG_POLL_METHODS.includes(method));
       }).catch((err: unknown) => resolve(toResponseError(err)));
     });
   }
@@ -388,9 +386,9 @@ export class BrokerClient {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const r of this.inFlight.values()) r.controller.abort();
-    this.inFlight.clear();
+    // The relay aborts what it still has in flight: cancelled at the server, or never sent.
     this.relay.close();
+    this.inFlight.clear();
     this.host.scheduler.dropClient(this.id);
     this.rpc.dispose();
     this.socket.destroy();

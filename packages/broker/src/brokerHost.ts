@@ -13,8 +13,11 @@ export interface BrokerHost {
   readonly documents: SharedDocuments;
   /** Resolves once the server is initialized (not necessarily indexed). */
   server(): Promise<LspConnection>;
-  /** The server for a client's request: first in step with the disk (watcher news, documents no client holds). */
-  serverForRequest(): Promise<LspConnection>;
+  /**
+   * The server for a client's request: first in step with the disk (watcher news, documents no
+   * client holds). `eventsRead`: afterCurrentPoll() taken when the request was read.
+   */
+  serverForRequest(eventsRead?: Promise<void>): Promise<LspConnection>;
   /** Whether the watcher sees outside edits (false past the OS's watch limit). */
   watching(): boolean;
   experimental(): AgentLspExperimental;

@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import type { EventEmitter } from 'node:events';
+import { createServer } from 'node:net';
 import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +9,7 @@ import type { FileEvent } from 'vscode-languageserver-protocol';
 import { createLogger } from '@agent-lsp/lsp';
 import { FileChangeType, pathToUri } from '@agent-lsp/protocol';
 import { WorkspaceWatcher } from './watcher.js';
+import { afterCurrentPoll } from './afterPoll.js';
 
 describe('WorkspaceWatcher', () => {
   let root: string;
@@ -156,5 +159,47 @@ describe('WorkspaceWatcher', () => {
     inner.emit('error', Object.assign(new Error('watch limit'), { code: 'ENOSPC' }));
     expect(watcher.degraded).toBe(true);
     expect(warnings.join('\n')).toMatch(/file watching degraded \(ENOSPC/);
+  });
+
+  it('a flush given afterCurrentPoll() taken as a query is read delivers what another process wrote before sending it', async () => {
+    // As in the broker: the query's bytes are read in a poll phase, the flush waits only for that
+    // phase to end (no turns of its own). 40 rounds: write a new file, then ask at once. (Linux's
+    // epoll usually hands the inotify event over before the bytes, in the same phase; the wait
+    // covers the order it does not promise.)
+    const socketPath = join(root, '..', `${root.split('/').pop()}.sock`);
+    const rounds = 40;
+    const missed: number[] = [];
+    const server = createServer((socket) => {
+      let round = 0;
+      socket.on('data', (chunk) => {
+        for (let i = 0; i < chunk.length; i++) {
+          const n = round++;
+          const delivered: FileEvent[] = [];
+          void watcher
+            .flush((changes) => void delivered.push(...changes), afterCurrentPoll())
+            .then(() => {
+              if (!delivered.some((c) => c.uri === pathToUri(join(root, `f${n}.py`)))) missed.push(n);
+              socket.write('k');
+            });
+        }
+      });
+    });
+    await new Promise<void>((r) => server.listen(socketPath, r));
+    const writer = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const net = require('net'), fs = require('fs'), path = require('path');
+         const s = net.connect(process.argv[1]); let n = 0;
+         const next = () => { if (n === ${rounds}) return s.end(); fs.writeFileSync(path.join(process.argv[2], 'f' + n++ + '.py'), 'x = 1\n'); s.write('q'); };
+         s.on('connect', next); s.on('data', next);`,
+        socketPath,
+        root,
+      ],
+      { stdio: 'ignore' },
+    );
+    await new Promise((r) => writer.on('exit', r));
+    await new Promise<void>((r) => server.close(() => r()));
+    expect(missed).toEqual([]);
   });
 });

@@ -186,23 +186,29 @@ export class WorkspaceWatcher implements Disposable {
    * arrive (as chokidar's raw events); chokidar would need several more (a directory read, a stat
    * per entry) to report a new file, so each path the OS named is stat'ed here and reported as
    * created, changed or deleted by whether the server was last told it exists. `deliver` replaces
-   * onChanges (a caller already inside the section onChanges would take).
+   * onChanges (a caller already inside the section onChanges would take). `eventsRead`, when the
+   * caller has it, resolves once the OS's news up to the query's arrival has been read (see
+   * afterCurrentPoll: a query read in a poll phase); without it the flush waits two turns of the
+   * loop itself.
    */
-  flush(deliver?: (changes: FileEvent[]) => void | Promise<void>): Promise<void> {
+  flush(deliver?: (changes: FileEvent[]) => void | Promise<void>, eventsRead?: Promise<void>): Promise<void> {
     // One after the other: a flush that finds the OS's news already taken by one still delivering
     // it (another query's door, a speculation's) must not let its query go before that delivery.
-    const run = this.flushing.then(() => this.flushOnce(deliver));
+    const run = this.flushing.then(() => this.flushOnce(deliver, eventsRead));
     this.flushing = run.catch(() => undefined);
     return run;
   }
 
-  private async flushOnce(deliver?: (changes: FileEvent[]) => void | Promise<void>): Promise<void> {
+  private async flushOnce(deliver?: (changes: FileEvent[]) => void | Promise<void>, eventsRead?: Promise<void>): Promise<void> {
     if (!this.watcher || this.pausedDepth > 0) return;
-    // Two turns: called from an I/O callback, the first setImmediate runs before the loop polls
-    // again, so an event the OS queued a moment ago (a write by this very process, or one racing
-    // the query's own bytes) would not have been read yet.
-    await new Promise((resolve) => setImmediate(resolve));
-    await new Promise((resolve) => setImmediate(resolve));
+    if (eventsRead) await eventsRead;
+    else {
+      // Two turns: called from an I/O callback, the first setImmediate runs before the loop polls
+      // again, so an event the OS queued a moment ago (a write by this very process, or one racing
+      // the query's own bytes) would not have been read yet.
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     await this.resolveRawPaths();
     if (this.pending.size === 0 || this.pausedDepth > 0) return;
     clearTimeout(this.timer);

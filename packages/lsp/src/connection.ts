@@ -1,4 +1,4 @@
-import { ResponseError, createMessageConnection, StreamMessageReader, type MessageConnection, type NotificationType, type RequestType, type RequestType0 } from 'vscode-jsonrpc/node';
+import { ResponseError, createMessageConnection, type MessageConnection, type NotificationType, type RequestType, type RequestType0 } from 'vscode-jsonrpc/node';
 import type { DidChangeWatchedFilesParams, FileEvent, InitializeResult, LogMessageParams, ServerCapabilities } from 'vscode-languageserver-protocol';
 import { AGENT_LSP_VERSION, BrokerEpochRequest, BrokerRestartServerRequest, type BrokerEpochResult, BrokerStatusNotification, DisposableStore, Emitter, ErrorCodes, pathToUri, WireError, type AgentLspExperimental, type Disposable } from '@agent-lsp/protocol';
 import { LocalExclusiveAccess, type ExclusiveAccess, type ExclusiveOptions } from './exclusiveAccess.js';
@@ -10,6 +10,7 @@ import { trackedRequest, type PendingRequest, type RequestOptions } from './trac
 import type { Logger } from './logger.js';
 import { wholeMessageWriter } from './wholeMessageWriter.js';
 import { tapMessages } from './messageTap.js';
+import { InlineMessageReader, ralReadable } from './inlineMessageReader.js';
 import { RelayedRequests } from './relayedRequests.js';
 import { ProgressTracker } from './progress.js';
 import { Readiness } from './readiness.js';
@@ -92,7 +93,7 @@ export class LspConnection implements Disposable {
     this.access = options.exclusiveAccess ?? new LocalExclusiveAccess();
     const writer = wholeMessageWriter(options.transport.output);
     this.relayed = new RelayedRequests(writer);
-    const tapped = tapMessages(new StreamMessageReader(options.transport.input), this.relayed.take);
+    const tapped = tapMessages(new InlineMessageReader(ralReadable(options.transport.input)), this.relayed.take);
     this.rpc = createMessageConnection(tapped.reader, writer, undefined, tapped.options);
     this.documents = new DocumentStore({
       didOpen: (p) => this.notify('textDocument/didOpen', p),

@@ -32,4 +32,5 @@ export { untilConfigApplied, CONFIG_RELOAD_FALLBACK_MS } from './configReload.js
 export { RootIdentity } from './rootIdentity.js';
 export * from './wholeMessageWriter.js';
 export * from './messageTap.js';
+export * from './inlineMessageReader.js';
 export * from './relayedRequests.js';
