@@ -1,6 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { MAX_JSON_DEPTH } from '@agent-lsp/protocol';
-import { Disposable, type RAL } from 'vscode-jsonrpc/node';
+import type { RAL } from 'vscode-jsonrpc/node';
+import { ralReadable } from '@agent-lsp/lsp';
 
 /** Largest message a client may send (a whole-file didOpen of a big file fits comfortably). */
 export const MAX_FRAME_BYTES = 64 * 1024 * 1024;
@@ -138,18 +139,13 @@ export function frameInspector(onViolation: (reason: string) => void, limits: Li
  */
 export function guardedStream(source: Readable, onViolation: (reason: string) => void, limits: Limits = {}): RAL.ReadableStream {
   const inspect = frameInspector(onViolation, limits);
-  const on = <A extends unknown[]>(event: string, listener: (...args: A) => void): Disposable => {
-    const l = listener as (...args: unknown[]) => void;
-    source.on(event, l);
-    return Disposable.create(() => source.off(event, l));
-  };
+  const stream = ralReadable(source);
   return {
-    onData: (listener) => on('data', (chunk: Buffer) => {
-      if (inspect(chunk)) listener(chunk);
-    }),
-    onClose: (listener) => on('close', listener),
-    onError: (listener) => on('error', listener),
-    onEnd: (listener) => on('end', listener),
+    ...stream,
+    onData: (listener) =>
+      stream.onData((chunk) => {
+        if (inspect(chunk as Buffer)) listener(chunk);
+      }),
   };
 }
 
