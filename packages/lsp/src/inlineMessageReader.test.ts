@@ -62,6 +62,18 @@ describe('InlineMessageReader', () => {
     expect(errors).toEqual([]);
   });
 
+  it('reads a message of several megabytes arriving in pipe-sized chunks, and the small one after it', async () => {
+    // A whole-file didOpen of a big file, or 1,700 references: far larger than one read.
+    const { stream, messages, errors } = listening();
+    const big = 'é'.repeat(1_500_000); // 3 MB of UTF-8
+    const bytes = Buffer.concat([frame(note(1, big)), frame(note(2))]);
+    for (let i = 0; i < bytes.length; i += 65_536) stream.write(bytes.subarray(i, i + 65_536));
+    await turn();
+    expect(errors).toEqual([]);
+    expect(messages.map((m) => paramsOf(m).n)).toEqual([1, 2]);
+    expect(paramsOf(messages[0]!).text).toBe(big);
+  });
+
   it('reports a header without Content-Length, a length that is not a number, and a body that is not JSON', async () => {
     for (const [bytes, expected] of [
       [Buffer.from('Content-Type: application/json\r\n\r\n{}', 'ascii'), /Content-Length/],
