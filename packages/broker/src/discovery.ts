@@ -171,7 +171,7 @@ async function attach(dir: string, key: string, resolved: ResolvedServer, option
   let conn: LspConnection;
   try {
     const exclusiveAccess = new BrokerLeaseAccess(options.section, options.lease);
-    conn = await LspConnection.start({ ...options, transport, resolved, logger: options.logger.child(options.server.id), exclusiveAccess });
+    conn = await LspConnection.start({ ...options, transport, resolved, logger: options.logger.child(options.server.id), exclusiveAccess, inlineReads: true });
   } catch (err) {
     return { kind: 'mismatch', why: `initialize through its socket failed (${(err as Error).message})` };
   }

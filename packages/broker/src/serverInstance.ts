@@ -96,6 +96,7 @@ export class ServerInstance {
       workspaceFolders: [root],
       logger,
       onApplyEdit: (params) => this.routeApplyEdit(params),
+      inlineReads: true,
     });
     this.conn = conn;
     this.health.reset();

@@ -1,4 +1,4 @@
-import { ResponseError, createMessageConnection, type MessageConnection, type NotificationType, type RequestType, type RequestType0 } from 'vscode-jsonrpc/node';
+import { ResponseError, createMessageConnection, StreamMessageReader, type MessageConnection, type NotificationType, type RequestType, type RequestType0 } from 'vscode-jsonrpc/node';
 import type { DidChangeWatchedFilesParams, FileEvent, InitializeResult, LogMessageParams, ServerCapabilities } from 'vscode-languageserver-protocol';
 import { AGENT_LSP_VERSION, BrokerEpochRequest, BrokerRestartServerRequest, type BrokerEpochResult, BrokerStatusNotification, DisposableStore, Emitter, ErrorCodes, pathToUri, WireError, type AgentLspExperimental, type Disposable } from '@agent-lsp/protocol';
 import { LocalExclusiveAccess, type ExclusiveAccess, type ExclusiveOptions } from './exclusiveAccess.js';
@@ -36,6 +36,13 @@ export interface LspConnectionOptions {
   exclusiveAccess?: ExclusiveAccess;
   /** The clientInfo name sent in initialize; `agent-lsp` by default. */
   clientName?: string;
+  /**
+   * Read with InlineMessageReader (each message handled in the read that completed it) instead of
+   * vscode-jsonrpc's reader: the broker's hop, both sides of it. Servers a front runs itself keep
+   * the library's reader: with inline reads ccls (Debian's 0.20220729) aborted in about one of ten
+   * runs of its tests on a loaded machine, never with the library's; the cause is not known.
+   */
+  inlineReads?: boolean;
 }
 
 export { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './trackedRequest.js';
@@ -93,7 +100,8 @@ export class LspConnection implements Disposable {
     this.access = options.exclusiveAccess ?? new LocalExclusiveAccess();
     const writer = wholeMessageWriter(options.transport.output);
     this.relayed = new RelayedRequests(writer);
-    const tapped = tapMessages(new InlineMessageReader(ralReadable(options.transport.input)), this.relayed.take);
+    const reader = options.inlineReads ? new InlineMessageReader(ralReadable(options.transport.input)) : new StreamMessageReader(options.transport.input);
+    const tapped = tapMessages(reader, this.relayed.take);
     this.rpc = createMessageConnection(tapped.reader, writer, undefined, tapped.options);
     this.documents = new DocumentStore({
       didOpen: (p) => this.notify('textDocument/didOpen', p),

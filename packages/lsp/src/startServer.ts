@@ -24,6 +24,8 @@ export interface ConnectOptions {
   clientName?: string;
   /** How long initialize may take (default 60 s; doctor's --timeout). */
   initializeTimeoutMs?: number;
+  /** See LspConnectionOptions.inlineReads (a broker's own server). */
+  inlineReads?: boolean;
 }
 
 /** Direct mode: spawns the server as our child and initializes it. */
