@@ -350,13 +350,22 @@ What keeps a fresh front from the 150 ms target:
 - the client's compile of the 68 tools' output schemas (ajv, in the MCP SDK client: ~2,000 schema
   nodes; its cost is linear in them, and descriptions or \`additionalProperties\` make no
   difference; the not-ready/inferred-root envelope every tool's output repeats is 600 of them);
-- with prefetch on (the default), the first query starts the prefetch cache's file watcher in the
-  front, whose initial scan puts one inotify watch on every file and directory of the workspace, in
-  every front: on a 1,681-file tree a fresh front's first warm answer took 0.8–1.8 s with it and
-  0.2–0.4 s with \`--prefetch off\`, and the front held 1,762 watches and 18 MiB more. That scan
-  runs beside the stdlib's and effect's first request (their "the request" stage is well above the
-  server's own answer). Starting it after the first answer changes what the prefetch cache serves
-  (its tests expect the first answer cached), so it is left as it is here.
+- no longer: a file watcher in every front. The prefetch cache once put an inotify watch on every
+  file and directory of the workspace at a front's first query (0.8–1.8 s to the first warm answer
+  on a 1,681-file tree, 18 MiB more per front); its answers are now keyed by the broker's own count
+  of changes (\`$/agentLsp/epoch\`), and a front in daemon mode watches nothing.
+
+Not ours either: where the "the request" stage sits above the server's own warm answer on the big
+corpora (the first table), that is the server's own spread, the two measured at different moments. The same references request side by side, direct and through
+the broker, 6 rounds each after a warm-up (2026-11-27, quiet machine): stdlib (1,723 locations)
+1354 against 1358 ms at p50, each path ranging over 926–1563 ms; effect (1,763 locations) 113.6
+against 111.3 ms.
+
+Fronts registered by \`agent-lsp init\` (and the README's client snippets) now start as in the first
+table: init writes bin/agent-lsp as the command, run as a program, with its node in
+\`AGENT_LSP_NODE\`. Before, it wrote \`node bin/agent-lsp\`, which skips the sh part and so the
+snapshot (the AGENT_LSP_NO_SNAPSHOT table: ~100–200 ms more to the first answer) and the fronts'
+node flags.
 `;
 
 const MEMORY_FINDINGS = `The front is a relay; what it holds is node itself, the loaded code, and the MCP SDK's and the
