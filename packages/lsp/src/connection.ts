@@ -298,9 +298,13 @@ export class LspConnection implements Disposable {
     return trackedRequest(method, this.withPeerCancel(method, options), this.pending, (token) => this.rpc.sendRequest<R>(method, params, token), (err) => this.failedSend(method, err));
   }
 
-  /** The options of a request of `method` to this server: no `$/cancelRequest` where it mishandles one. */
+  /**
+   * The options of a request of `method`: no `$/cancelRequest` where the server mishandles one. A
+   * broker takes every cancel (one not yet sent to the server is never sent) and passes on only
+   * those its server handles.
+   */
   private withPeerCancel(method: string, options: RequestOptions): RequestOptions {
-    return this.options.server.uncancellable?.includes(method) ? { ...options, cancelAtPeer: false } : options;
+    return !this.broker && this.options.server.uncancellable?.includes(method) ? { ...options, cancelAtPeer: false } : options;
   }
 
   /**
