@@ -364,8 +364,9 @@ against 111.3 ms.
 Fronts registered by \`agent-lsp init\` (and the README's client snippets) now start as in the first
 table: init writes bin/agent-lsp as the command, run as a program, with its node in
 \`AGENT_LSP_NODE\`. Before, it wrote \`node bin/agent-lsp\`, which skips the sh part and so the
-snapshot (the AGENT_LSP_NO_SNAPSHOT table: ~100–200 ms more to the first answer) and the fronts'
-node flags.
+snapshot and the fronts' node flags: the AGENT_LSP_NO_SNAPSHOT table's front (the code cache only)
+spends ~30 ms more CPU to its first answer; on this quiet run the wall times of the two are within
+their spread, under load (average 6, the previous run) it answered 847 against 537 ms.
 `;
 
 const MEMORY_FINDINGS = `The front is a relay; what it holds is node itself, the loaded code, and the MCP SDK's and the

@@ -21,7 +21,8 @@ export interface ServerCommand {
  * The command a client runs, absolute, so it works from any directory, with this node pinned.
  * bin/agent-lsp is run as a program (its sh part, as npm's bin link runs it), told the node in
  * AGENT_LSP_NODE: only then does a front start from the start-up snapshot with the fronts' node
- * flags (`node bin/agent-lsp` skips the sh part; it took ~300 ms longer to a first answer).
+ * flags (`node bin/agent-lsp` skips the sh part: ~30 ms more CPU to a first answer, ~300 ms
+ * more wall time under load; docs/benchmarks.md).
  * Windows, or an entry that is not that script, gets `node <entry>`.
  */
 export function serverCommand(): ServerCommand {
