@@ -92,6 +92,28 @@ export async function hopLatency(corpus, n = 200) {
   return { samples, direct, viaBroker, target: b };
 }
 
+/**
+ * A large answer through both paths: `n` references requests each (the corpus's query, ~1,700
+ * locations), direct and broker alternating in rounds of 5. Its own rows, not in the hop plot.
+ */
+async function largeAnswerHop(direct, viaBroker, target, n = 20) {
+  let locations = 0;
+  const ask = async (conn) => {
+    const t = performance.now();
+    const answer = await conn.request('textDocument/references', { textDocument: { uri: target.uri }, position: target.position, context: { includeDeclaration: true } }, { timeoutMs: 300_000 });
+    locations = answer?.length ?? 0;
+    return performance.now() - t;
+  };
+  await ask(direct);
+  await ask(viaBroker);
+  const samples = { direct: [], broker: [] };
+  for (let done = 0; done < n; done += 5) {
+    for (let i = 0; i < 5; i++) samples.direct.push(await ask(direct));
+    for (let i = 0; i < 5; i++) samples.broker.push(await ask(viaBroker));
+  }
+  return { [`textDocument/references (${locations} locations)`]: samples };
+}
+
 export function hopRows(samples) {
   return Object.entries(samples).map(([method, { direct, broker }]) => {
     const dd = summarize(direct);
@@ -172,6 +194,10 @@ export async function brokerOverhead(corpus, env, log) {
   let loadRow = '';
   try {
     const b = hop.target;
+    log('  a large answer (references) vs direct…');
+    const large = hopRows(await largeAnswerHop(direct, viaBroker, b));
+    for (const row of large) log(`  ${row}`);
+    rows.push(...large);
     log('  load: 8 clients × 100 concurrent hovers…');
     const idle = summarize(await timed(viaBroker, b.uri, b.position, 'textDocument/hover', 50));
     const loaders = [];
@@ -205,7 +231,7 @@ export async function brokerOverhead(corpus, env, log) {
 
   const section = `### ${corpus.name}
 
-Per request, warm, same position, ${N} sequential requests each, direct and broker alternating in rounds of 20 (LspConnection over stdio vs over the broker's socket):
+Per request, warm, same position, ${N} sequential requests each, direct and broker alternating in rounds of 20 (LspConnection over stdio vs over the broker's socket); the references row: 20 each, in rounds of 5:
 
 | request | direct p50 | direct p95 | broker p50 | broker p95 | added at p50 | ratio |
 | --- | --- | --- | --- | --- | --- | --- |
