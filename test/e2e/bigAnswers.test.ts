@@ -70,7 +70,9 @@ describe('big answers on a workspace with many callers', () => {
     for (let i = 0; i < CALLERS; i++) {
       const test = i < TEST_CALLERS;
       const file = test ? `caller${pad(i)}.test.ts` : `caller${pad(i)}.ts`;
-      writeFileSync(join(root, 'src', 'callers', file), `import { hub } from '../hub.js';\n\nexport function caller${pad(i)}(): number {\n  return hub(${i});\n}\n`);
+      // Every 7th caller has a character outside the BMP before its call: two UTF-16 units, one character.
+      const call = i % 7 === 0 ? `/* \u{1F600} */ hub(${i})` : `hub(${i})`;
+      writeFileSync(join(root, 'src', 'callers', file), `import { hub } from '../hub.js';\n\nexport function caller${pad(i)}(): number {\n  return ${call};\n}\n`);
     }
     gitIn(root, 'init', '-q');
     gitIn(root, 'add', '-A');
@@ -87,6 +89,20 @@ describe('big answers on a workspace with many callers', () => {
     const pages = await allPages(agent, 'find_callers', { file_path: 'src/hub.ts', position_pattern: 'export function @@hub(' }, 'calls', 50);
     const keys = expectPagedOnce(pages, (c) => { const x = c as { name: string; file: string }; return `${x.file}:${x.name}`; }, CALLERS, 50);
     expect(keys).toContain(`src/callers/caller${pad(CALLERS - 1)}.ts:caller${pad(CALLERS - 1)}`);
+  });
+
+  it('find_references pages are the full answer cut in order, positions in characters', async () => {
+    const args = { file_path: 'src/hub.ts', position_pattern: 'export function @@hub(' };
+    const full = ok(await agent.call('find_references', { ...args, limit: 1000 }));
+    // The declaration, and an import and a call in every caller.
+    expect(full['total']).toBe(1 + 2 * CALLERS);
+    expect(full['complete']).toBe(true);
+    const pages = await allPages(agent, 'find_references', args, 'locations', 50);
+    expect(pages.flatMap((p) => p.items)).toEqual(full['locations']);
+    expect(pages.every((p) => p.total === full['total'])).toBe(true);
+    for (const p of pages) expect(ok(await agent.call('find_references', { ...args, limit: 50, offset: p.offset }))['files']).toBe(full['files']);
+    // caller000: `  return /* 😀 */ hub(0);` — hub starts at character 18 (UTF-16 offset 18, so column 19 if it were not converted).
+    expect(full['locations']).toContainEqual({ file: 'src/callers/caller000.test.ts', line: 4, column: 18, end_line: 4, end_column: 21 });
   });
 
   it('blast_radius pages every using file once, and counts every use', async () => {

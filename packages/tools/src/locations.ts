@@ -4,7 +4,15 @@ import { readRegularTextSync, type LspConnection } from '@agent-lsp/lsp';
 import type { Workspace } from '@agent-lsp/workspace';
 import { DiskLineReader } from './diskLines.js';
 import { locationTargets } from './freshAnswer.js';
+import { page, type Page } from './paging.js';
 import type { DiagnosticOut, LocationOut } from './schemas.js';
+
+/** A location of a server's answer before its positions are converted. */
+interface UnconvertedLocation {
+  uri: string;
+  file: string;
+  range: Range;
+}
 
 /**
  * Converts server ranges (UTF-16) to agent positions (1-based characters). Needs each file's
@@ -61,29 +69,48 @@ export class PositionMapper {
    * becoming strings (see DiskLineReader), and never kept for later calls of this mapper.
    */
   locations(result: Location | Location[] | LocationLink[] | null | undefined): LocationOut[] {
-    const byUri = new Map<string, Range[]>();
-    for (const { uri, range } of locationTargets(result)) {
-      const ranges = byUri.get(uri);
-      if (ranges) ranges.push(range);
-      else byUri.set(uri, [range]);
-    }
-    const out: LocationOut[] = [];
+    return this.convert(this.unconverted(result));
+  }
+
+  /**
+   * One page of `locations(result)`, and how many distinct files the whole answer spans: only the
+   * page's positions are converted (a thousand references name hundreds of files, a page a few).
+   * The order and the duplicates are decided on the server's positions: a line's UTF-16 offsets
+   * and its characters sort alike.
+   */
+  locationsPage(result: Location | Location[] | LocationLink[] | null | undefined, offset: number | undefined, limit: number | undefined, defaultLimit: number): { page: Page<LocationOut>; files: number } {
+    const all = this.unconverted(result);
+    const p = page(all, offset, limit, defaultLimit);
+    return { page: { ...p, items: this.convert(p.items) }, files: new Set(all.map((l) => l.file)).size };
+  }
+
+  /** The answer's locations with their files' names, sorted and de-duplicated, positions still the server's. */
+  private unconverted(result: Location | Location[] | LocationLink[] | null | undefined): UnconvertedLocation[] {
+    const out: UnconvertedLocation[] = [];
     const seen = new Set<string>();
-    const disk = new DiskLineReader();
-    for (const [uri, ranges] of byUri) {
+    for (const { uri, range } of locationTargets(result)) {
       const file = this.fileOf(uri);
-      const path = this.lines.has(uri) || this.conn.documents.get(uri) ? undefined : uriToPath(uri);
-      const fromDisk = path !== undefined && disk.load(path);
-      for (const range of ranges) {
-        const at = fromDisk ? rangeOnLines(disk, range) : this.range(uri, range);
-        const loc = { file, ...at };
-        const key = `${loc.file}:${loc.line}:${loc.column}:${loc.end_line}:${loc.end_column}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        out.push(loc);
-      }
+      const key = `${file}:${range.start.line}:${range.start.character}:${range.end.line}:${range.end.character}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ uri, file, range });
     }
-    return out.sort(compareLocations);
+    return out.sort((a, b) => compareStrings(a.file, b.file) || a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  }
+
+  /** Agent positions for sorted locations: each file's text read once for its run of locations. */
+  private convert(locations: readonly UnconvertedLocation[]): LocationOut[] {
+    const disk = new DiskLineReader();
+    let loadedUri: string | undefined;
+    let fromDisk = false;
+    return locations.map(({ uri, file, range }) => {
+      if (uri !== loadedUri) {
+        loadedUri = uri;
+        const path = this.lines.has(uri) || this.conn.documents.get(uri) ? undefined : uriToPath(uri);
+        fromDisk = path !== undefined && disk.load(path);
+      }
+      return { file, ...(fromDisk ? rangeOnLines(disk, range) : this.range(uri, range)) };
+    });
   }
 
   diagnostic(uri: string, d: Diagnostic): DiagnosticOut {

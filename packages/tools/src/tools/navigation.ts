@@ -3,7 +3,7 @@ import { startupMark } from '@agent-lsp/protocol';
 import { isNotReady, openReadyDocument, positionIn, requireSupport } from '../documentQuery.js';
 import { requestLocations } from '../freshAnswer.js';
 import { locationsByFileText, PositionMapper } from '../locations.js';
-import { page, pageFields, pageHeader } from '../paging.js';
+import { pageFields, pageHeader } from '../paging.js';
 import { notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { location, pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../schemas.js';
 import { defineTool, READ_ONLY, type AnyToolDefinition } from '../toolDefinition.js';
@@ -49,9 +49,7 @@ function locationTool(spec: LocationToolSpec): AnyToolDefinition {
       const params = { textDocument: { uri }, position, ...spec.extraParams?.(args) };
       const result = await requestLocations(conn, ctx.workspace.registry, spec.method, params, ctx.signal, (c, m, q, sig) => ctx.workspace.query(c, m, q, sig));
       startupMark(`${spec.name} answer received`);
-      const all = new PositionMapper(ctx.workspace, conn).locations(result);
-      const p = page(all, args.offset, args.limit, DEFAULT_LOCATION_LIMIT);
-      const files = new Set(all.map((l) => l.file)).size;
+      const { page: p, files } = new PositionMapper(ctx.workspace, conn).locationsPage(result, args.offset, args.limit, DEFAULT_LOCATION_LIMIT);
       startupMark(`${spec.name} converted`);
       return { ready: true, ...pageFields(p), files, locations: p.items };
     },
