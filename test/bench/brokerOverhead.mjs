@@ -2,6 +2,7 @@
 // sharing one broker against four direct servers, and eight fronts' concurrent load on one broker.
 // Issue 19: the raw per-request latencies are returned too (`samples`), for the distribution plot,
 // and memory is split into fronts / broker process / language server.
+import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -27,6 +28,13 @@ function memoryOf(pids, tree = true, except = new Set()) {
   const each = all.map(processMemory);
   const sum = (field) => each.reduce((total, m) => total + m[field], 0);
   return { rss: sum('rss'), uss: sum('uss'), pss: sum('pss') };
+}
+
+/** The python-basic fixture copied to a temp dir, as a corpus for hopLatency. */
+function pythonBasicCorpus() {
+  const root = join(mkdtempSync(join(tmpdir(), 'agent-lsp-hop-python-')), 'python-basic');
+  cpSync(fileURLToPath(new URL('../fixtures/python-basic', import.meta.url)), root, { recursive: true });
+  return { root, file: 'app/geometry.py', pattern: 'def @@distance(', language: 'python', server: 'pyright (python-basic)' };
 }
 
 /** Latencies (ms) of `n` sequential requests, in the order they were made. */
@@ -96,7 +104,7 @@ export async function hopLatency(corpus, n = 200) {
  * A large answer through both paths: `n` references requests each (the corpus's query, ~1,700
  * locations), direct and broker alternating in rounds of 5. Its own rows, not in the hop plot.
  */
-async function largeAnswerHop(direct, viaBroker, target, n = 20) {
+async function largeAnswerHop(direct, viaBroker, target, n = 40) {
   let locations = 0;
   const ask = async (conn) => {
     const t = performance.now();
@@ -114,11 +122,12 @@ async function largeAnswerHop(direct, viaBroker, target, n = 20) {
   return { [`textDocument/references (${locations} locations)`]: samples };
 }
 
-export function hopRows(samples) {
+/** Table rows of hop latencies, `server` naming the language server and corpus. */
+export function hopRows(samples, server) {
   return Object.entries(samples).map(([method, { direct, broker }]) => {
     const dd = summarize(direct);
     const bb = summarize(broker);
-    return `| ${method} | ${ms(dd.p50)} | ${ms(dd.p95)} | ${ms(bb.p50)} | ${ms(bb.p95)} | ${ms(bb.p50 - dd.p50)} | ${(bb.p50 / dd.p50).toFixed(2)}× |`;
+    return `| ${server} | ${method} | ${ms(dd.p50)} | ${ms(dd.p95)} | ${ms(bb.p50)} | ${ms(bb.p95)} | ${ms(bb.p50 - dd.p50)} | ${(bb.p50 / dd.p50).toFixed(2)}× |`;
   });
 }
 
@@ -188,14 +197,23 @@ export async function brokerOverhead(corpus, env, log) {
 
   log('  broker hop vs direct…');
   const hop = await hopLatency(corpus, N);
-  const rows = hopRows(hop.samples);
+  const label = `${server.displayName} (${corpus.label ?? corpus.name})`;
+  const rows = hopRows(hop.samples, label);
   for (const row of rows) log(`  ${row}`);
+  // pyright's hop beside it (the python-basic fixture): a server whose own answers vary less.
+  const fixture = pythonBasicCorpus();
+  const pyHop = await hopLatency(fixture, N);
+  await pyHop.direct.shutdown();
+  await pyHop.viaBroker.shutdown();
+  const pyRows = hopRows(pyHop.samples, fixture.server);
+  for (const row of pyRows) log(`  ${row}`);
+  rows.push(...pyRows);
   const { direct, viaBroker } = hop;
   let loadRow = '';
   try {
     const b = hop.target;
     log('  a large answer (references) vs direct…');
-    const large = hopRows(await largeAnswerHop(direct, viaBroker, b));
+    const large = hopRows(await largeAnswerHop(direct, viaBroker, b), label);
     for (const row of large) log(`  ${row}`);
     rows.push(...large);
     log('  load: 8 clients × 100 concurrent hovers…');
@@ -231,10 +249,10 @@ export async function brokerOverhead(corpus, env, log) {
 
   const section = `### ${corpus.name}
 
-Per request, warm, same position, ${N} sequential requests each, direct and broker alternating in rounds of 20 (LspConnection over stdio vs over the broker's socket); the references row: 20 each, in rounds of 5:
+Per request, warm, same position, ${N} sequential requests each, direct and broker alternating in rounds of 20 (LspConnection over stdio vs over the broker's socket); the references row: 40 each, in rounds of 5:
 
-| request | direct p50 | direct p95 | broker p50 | broker p95 | added at p50 | ratio |
-| --- | --- | --- | --- | --- | --- | --- |
+| server | request | direct p50 | direct p95 | broker p50 | broker p95 | added at p50 | ratio |
+| --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
 
 Load on one broker (each client its own socket, like a front):
@@ -250,7 +268,7 @@ ${memory}`;
 // `node test/bench/brokerOverhead.mjs --memory`: the memory table alone, on effect's sources in a
 // temporary dir and AGENT_LSP_HOME.
 if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--memory')) {
-  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { rmSync } = await import('node:fs');
   const { loadavg } = await import('node:os');
   const { effectSources } = await import('./corpora.mjs');
   const tmp = mkdtempSync(join(tmpdir(), 'agent-lsp-agents-memory-'));
