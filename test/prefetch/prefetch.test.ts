@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { speculationStats as stats, think } from '../helpers/speculation.js';
 import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
+import { ServerRegistry } from '@agent-lsp/lsp';
 import { FIXTURES } from '../helpers/paths.js';
 
 interface Case {
@@ -124,9 +125,12 @@ describe.each(CASES)('speculative prefetch on $language', (c) => {
 
     const s = await stats(on.agent);
     // hover and references were speculated after the definition; the second outline repeats the first.
+    // pyright's references are never speculated: it cannot be told to drop them (ServerDefinition.uncancellable).
+    const refsSpeculated = !new ServerRegistry().forLanguage(c.language).uncancellable?.includes('textDocument/references');
     expect(s.rules['definition→hover']?.hits).toBe(1);
-    expect(s.rules['definition→references']?.hits).toBe(1);
-    expect(s.hits + s.partial_hits).toBeGreaterThanOrEqual(3);
+    if (refsSpeculated) expect(s.rules['definition→references']?.hits).toBe(1);
+    else expect(s.rules['definition→references']?.launched ?? 0).toBe(0);
+    expect(s.hits + s.partial_hits).toBeGreaterThanOrEqual(refsSpeculated ? 3 : 2);
     expect(s.hit_rate).toBeGreaterThan(0);
     const offStats = await stats(off.agent);
     expect(offStats).toMatchObject({ hits: 0, partial_hits: 0, launched: 0, predictions: 0 });
@@ -134,7 +138,7 @@ describe.each(CASES)('speculative prefetch on $language', (c) => {
     // The audit log marks the calls answered from the cache, and only with prefetch on.
     const audit = (f: Front) => readFileSync(f.auditLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { tool: string; served_from_cache?: number });
     const served = audit(on).filter((e) => e.served_from_cache !== undefined);
-    expect(served.map((e) => e.tool)).toEqual(expect.arrayContaining(['inspect_symbol', 'find_references', 'list_symbols']));
+    expect(served.map((e) => e.tool)).toEqual(expect.arrayContaining(['inspect_symbol', ...(refsSpeculated ? ['find_references'] : []), 'list_symbols']));
     expect(served.some((e) => e.tool === 'go_to_definition' && e.served_from_cache !== undefined)).toBe(false);
     expect(audit(off).some((e) => e.served_from_cache !== undefined)).toBe(false);
   });

@@ -10,6 +10,8 @@ import { Prefetcher } from './prefetcher.js';
  * sent, joined, cancelled and served (the real servers are exercised in test/prefetch).
  */
 class TableConnection {
+  /** The server's profile, as far as the prefetcher reads it. */
+  server: { uncancellable?: string[] } = {};
   changeEpoch = 0;
   pid = 42;
   isAlive = true;
@@ -154,6 +156,16 @@ describe('Prefetcher', () => {
     await idle(prefetch);
     expect(prefetch.snapshot()).toMatchObject({ dropped: 3, hits: 0 });
     expect(await query('textDocument/hover', at(B, 7))).toMatchObject({ method: 'textDocument/hover' });
+  });
+
+  it('never speculates a request the server cannot be told to drop (pyright\'s references)', async () => {
+    conn.server = { uncancellable: ['textDocument/references'] };
+    await query('textDocument/definition', at(A, 1));
+    await until(() => conn.sent.filter((s) => s.method !== 'textDocument/definition').length === 2);
+    await idle(prefetch);
+    expect(conn.sent.map((s) => s.method).sort()).toEqual(['textDocument/definition', 'textDocument/documentSymbol', 'textDocument/hover']);
+    // The agent's own references are asked and answered as ever.
+    expect(await query('textDocument/references', at(B, 7))).toMatchObject({ method: 'textDocument/references' });
   });
 
   it('cancels its speculations when a writing or exclusive agent call is about to run', async () => {

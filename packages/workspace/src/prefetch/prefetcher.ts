@@ -444,7 +444,9 @@ export class Prefetcher {
   }
 
   private async speculate(conn: LspConnection, p: Prediction): Promise<void> {
-    if (!canSpeculate(p.method)) return;
+    // A guess must be cheap to withdraw: one the server cannot be told to drop (ServerDefinition
+    // .uncancellable, pyright's references) would hold it, up to seconds, after the agent moved on.
+    if (!canSpeculate(p.method) || conn.server.uncancellable?.includes(p.method)) return;
     if (this.inFlight >= this.limits.maxInFlight) {
       // The guesses from the latest answer go before older ones (the agent has moved on from
       // those); the oldest are dropped past the limit.
