@@ -1,4 +1,4 @@
-import { accessSync, closeSync, constants, openSync, readSync, realpathSync } from 'node:fs';
+import { accessSync, constants, readFileSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { CLIENT_IDS, CLIENT_NAMES, configTarget, SERVER_NAME, type ClientId, type Scope } from './clients/clientTargets.js';
@@ -31,18 +31,11 @@ export function serverCommand(): ServerCommand {
   return { command: process.execPath, args: [entry] };
 }
 
-/** Whether `file` is a script sh runs (bin/agent-lsp starts with `#!/bin/sh`) and may be executed. */
+/** Whether `file` is a script sh runs (bin/agent-lsp starts with `#!/bin/sh`, a few KB) and may be executed. */
 function isShProgram(file: string): boolean {
   try {
     accessSync(file, constants.X_OK);
-    const fd = openSync(file, 'r');
-    try {
-      const head = Buffer.alloc(10);
-      readSync(fd, head, 0, head.length, 0);
-      return head.toString('latin1') === '#!/bin/sh\n';
-    } finally {
-      closeSync(fd);
-    }
+    return readFileSync(file, 'latin1').startsWith('#!/bin/sh\n');
   } catch {
     return false;
   }

@@ -26,7 +26,6 @@ function packageVersion(dir: string): string | undefined {
   }
 }
 
-
 const pyright: ServerDefinition = {
   id: 'pyright',
   displayName: 'pyright',

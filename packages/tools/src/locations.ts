@@ -130,7 +130,8 @@ export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export function compareLocations(a: LocationOut, b: LocationOut): number {
+/** By file, then start line and column: what an answer's order is (end positions do not count). */
+export function compareLocations(a: Pick<LocationOut, 'file' | 'line' | 'column'>, b: Pick<LocationOut, 'file' | 'line' | 'column'>): number {
   return compareStrings(a.file, b.file) || a.line - b.line || a.column - b.column;
 }
 

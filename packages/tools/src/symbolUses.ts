@@ -47,5 +47,5 @@ export async function usesFromOtherFiles(
       ...(user ? { userAt: { uri: ref.uri, position: user.selectionRange.start } } : {}),
     });
   }
-  return uses.sort((a, b) => compareLocations({ ...a, end_line: 0, end_column: 0 }, { ...b, end_line: 0, end_column: 0 }));
+  return uses.sort(compareLocations);
 }
