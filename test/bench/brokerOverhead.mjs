@@ -2,7 +2,7 @@
 // sharing one broker against four direct servers, and eight fronts' concurrent load on one broker.
 // Issue 19: the raw per-request latencies are returned too (`samples`), for the distribution plot,
 // and memory is split into fronts / broker process / language server.
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -30,11 +30,11 @@ function memoryOf(pids, tree = true, except = new Set()) {
   return { rss: sum('rss'), uss: sum('uss'), pss: sum('pss') };
 }
 
-/** The python-basic fixture copied to a temp dir, as a corpus for hopLatency. */
-function pythonBasicCorpus() {
-  const root = join(mkdtempSync(join(tmpdir(), 'agent-lsp-hop-python-')), 'python-basic');
+/** The python-basic fixture copied into `tmp`, as a corpus for hopLatency. */
+function pythonBasicCorpus(tmp) {
+  const root = join(tmp, 'python-basic');
   cpSync(fileURLToPath(new URL('../fixtures/python-basic', import.meta.url)), root, { recursive: true });
-  return { root, file: 'app/geometry.py', pattern: 'def @@distance(', language: 'python', server: 'pyright (python-basic)' };
+  return { root, file: 'app/geometry.py', pattern: 'def @@distance(', language: 'python', label: 'python-basic' };
 }
 
 /** Latencies (ms) of `n` sequential requests, in the order they were made. */
@@ -197,17 +197,23 @@ export async function brokerOverhead(corpus, env, log) {
 
   log('  broker hop vs direct…');
   const hop = await hopLatency(corpus, N);
-  const label = `${server.displayName} (${corpus.label ?? corpus.name})`;
+  const labelOf = (c) => `${registry.forLanguage(c.language).displayName} (${c.label ?? c.name})`;
+  const label = labelOf(corpus);
   const rows = hopRows(hop.samples, label);
   for (const row of rows) log(`  ${row}`);
   // pyright's hop beside it (the python-basic fixture): a server whose own answers vary less.
-  const fixture = pythonBasicCorpus();
-  const pyHop = await hopLatency(fixture, N);
-  await pyHop.direct.shutdown();
-  await pyHop.viaBroker.shutdown();
-  const pyRows = hopRows(pyHop.samples, fixture.server);
-  for (const row of pyRows) log(`  ${row}`);
-  rows.push(...pyRows);
+  const fixtureDir = mkdtempSync(join(tmpdir(), 'agent-lsp-hop-python-'));
+  try {
+    const fixture = pythonBasicCorpus(fixtureDir);
+    const pyHop = await hopLatency(fixture, N);
+    await pyHop.direct.shutdown();
+    await pyHop.viaBroker.shutdown();
+    const pyRows = hopRows(pyHop.samples, labelOf(fixture));
+    for (const row of pyRows) log(`  ${row}`);
+    rows.push(...pyRows);
+  } finally {
+    rmSync(fixtureDir, { recursive: true, force: true });
+  }
   const { direct, viaBroker } = hop;
   let loadRow = '';
   try {
@@ -268,7 +274,6 @@ ${memory}`;
 // `node test/bench/brokerOverhead.mjs --memory`: the memory table alone, on effect's sources in a
 // temporary dir and AGENT_LSP_HOME.
 if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--memory')) {
-  const { rmSync } = await import('node:fs');
   const { loadavg } = await import('node:os');
   const { effectSources } = await import('./corpora.mjs');
   const tmp = mkdtempSync(join(tmpdir(), 'agent-lsp-agents-memory-'));
