@@ -24,6 +24,13 @@ export function resolveWritableDirectory(input: string, roots: readonly string[]
   return real;
 }
 
+/** An existing file or directory inside `roots` (symlinks resolved and checked): the scope of a search that may write. */
+export function resolveExistingPath(input: string, roots: readonly string[]): string {
+  const { real, exists } = containedRealPath(input, roots);
+  if (!exists) throw new UserError('file_not_found', `${input} does not exist.`);
+  return real;
+}
+
 /**
  * Checks again, right before a write, that `path` (a real path resolved earlier) is still real and
  * inside `roots`: a directory swapped for a symlink since, or a path recorded in a checkpoint that

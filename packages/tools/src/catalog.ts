@@ -12,6 +12,7 @@ import { diagnosticsTools } from './tools/diagnostics.js';
 import { documentTools } from './tools/documents.js';
 import { editingTools } from './tools/editing.js';
 import { fixTools } from './tools/applyFix.js';
+import { replaceInFiles } from './tools/replaceInFiles.js';
 import { safeApplyEdit } from './tools/safeEdit.js';
 import { didChangeWatchedFiles } from './tools/watchedFiles.js';
 import { lifecycleTools } from './tools/lifecycle.js';
@@ -46,6 +47,7 @@ export const TOOL_CATALOG: readonly AnyToolDefinition[] = [
   ...editingTools,
   ...fixTools,
   safeApplyEdit,
+  replaceInFiles,
   didChangeWatchedFiles,
   ...refactoringTools,
   replaceSymbolBody,

@@ -42,6 +42,23 @@ export const FIXES_EXAMPLES: Record<string, ToolExample> = {
       '…',
     ].join('\n'),
   },
+  replace_in_files: {
+    args: { needle: 'unit_price', repl: 'price_each', dry_run: true },
+    result: [
+      'Dry run: would replace 3 of 3 occurrence(s).',
+      'Dry run, nothing written. Would change 2 file(s): py/shop/checkout.py (modified), py/shop/pricing.py (modified)',
+      '--- a/py/shop/checkout.py',
+      '+++ b/py/shop/checkout.py',
+      '…',
+      '[py/shop/checkout.py:0@aab9ace5726de532] py/shop/checkout.py:1:41',
+      '  - from shop.pricing import compute_total, unit_price',
+      '  + from shop.pricing import compute_total, price_each',
+      '…',
+      '[py/shop/pricing.py:0@2e491069bf526ecc] py/shop/pricing.py:12:5',
+      '  - def unit_price(total: float, count: int) -> float:',
+      '  + def price_each(total: float, count: int) -> float:',
+    ].join('\n'),
+  },
   did_change_watched_files: {
     args: { changes: [{ file_path: 'py/shop/pricing.py', type: 'changed' }] },
     result: 'Reported 1 file(s) to 2 language server(s): py/shop/pricing.py (changed). Open copies now read as on disk.',
