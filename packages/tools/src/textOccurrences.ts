@@ -37,7 +37,7 @@ export function textFingerprint(text: string, q: TextQuery): string {
 export function queryPattern(q: TextQuery): RegExp {
   if (q.mode === 'literal') return new RegExp(q.needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g');
   try {
-    return new RegExp(q.needle, 'gmu');
+    return new RegExp(q.needle, 'gm');
   } catch (err) {
     throw new UserError('invalid_argument', `needle is not a valid regular expression: ${(err as Error).message}. Nothing was changed.`);
   }
