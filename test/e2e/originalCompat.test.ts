@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -27,4 +27,26 @@ describe('started as the original agent-lsp was', () => {
     const lines = readFileSync(auditLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { tool?: string });
     expect(lines.map((l) => l.tool)).toContain('detect_lsp_servers');
   });
+
+  it('takes the original\'s config file unchanged with --merge-config: its servers join the built-in ones', async () => {
+    const project = join(dir, 'mixed');
+    mkdirSync(project);
+    writeFileSync(join(project, 'notes.xyz'), 'x\n');
+    writeFileSync(join(project, 'tool.py'), 'x = 1\n');
+    const config = join(dir, 'original-config.json');
+    writeFileSync(config, JSON.stringify({ servers: [{ extensions: ['xyz'], command: ['xyz-language-server', '--stdio'] }] }));
+    const agent = await startAgentLsp({ args: ['--merge-config', '--config', config] });
+    try {
+      const detected = ok(await agent.call('detect_lsp_servers', { root_dir: project }));
+      expect(detected['languages']).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ language: 'xyz', server: 'xyz-language-server', installed: false }),
+          expect.objectContaining({ language: 'python', server: 'pyright', installed: true }),
+        ]),
+      );
+    } finally {
+      await agent.close();
+    }
+  });
 });
+

@@ -183,6 +183,9 @@ export function buildProgram(injected: FrontInjection = {}): Command {
       .option('--listen <addr>', 'with --http: the address to listen on', '127.0.0.1')
       // The original agent-lsp's name for --listen.
       .addOption(new Option('--listen-addr <addr>').hideHelp())
+      // The original's: configured servers override and extend the detected ones, which is what
+      // --config always does here (docs/migrating.md).
+      .addOption(new Option('--merge-config', 'with --config: its servers override and extend the built-in ones (always so here; the original agent-lsp\'s flag)').hideHelp())
       .option('--token <token>', 'with --http: the bearer token clients must send (or AGENT_LSP_TOKEN; else one is generated and printed once)')
       .option('--no-auth', 'with --http on a loopback address only: accept requests without a token')
       .option('--allow-origin <origin...>', 'with --http: browser origins allowed besides loopback ones')
