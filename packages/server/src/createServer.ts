@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult } from 'vscode-languageserver-protocol';
 import { uriToPath } from '@agent-lsp/protocol';
 import type { Logger, ServerRegistry } from '@agent-lsp/lsp';
@@ -39,6 +40,8 @@ export interface AgentLspServerOptions {
    * The start-up snapshot's warm-up passes none, so that its blob keeps no copy of the files.
    */
   skills?: readonly Skill[];
+  /** A result's text: compact text (default), or its structured content as JSON (`--output-format`). */
+  outputFormat?: 'text' | 'json';
 }
 
 export interface AgentLspServer {
@@ -85,8 +88,9 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
   const inPhase = phaseGate(skillPhases, ledger);
   // Aliases run the same tool under another name; serveCompactToolList leaves them out of tools/list.
   const callable = new Map(defs.flatMap((def) => [def.name, ...(def.aliases ?? [])].map((name) => [name, def] as const)));
-  serveToolCalls(mcp, callable, (def, args, extra) =>
-    inPhase(def.name, args, () =>
+  const asOutput = options.outputFormat === 'json' ? structuredAsText : (result: CallToolResult) => result;
+  serveToolCalls(mcp, callable, async (def, args, extra) =>
+    asOutput(await inPhase(def.name, args, () =>
       runTool(
         def,
         args,
@@ -102,7 +106,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
         ledger,
         options.logger.child(def.name),
       ),
-    ),
+    )),
   );
 
   serveCompactToolList(mcp, defs);
@@ -123,4 +127,10 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
       await mcp.close().catch(() => undefined);
     },
   };
+}
+
+/** A result whose text is its structured content as JSON; errors keep their message. */
+function structuredAsText(result: CallToolResult): CallToolResult {
+  if (result.isError || result.structuredContent === undefined) return result;
+  return { ...result, content: [{ type: 'text', text: JSON.stringify(result.structuredContent) }] };
 }
