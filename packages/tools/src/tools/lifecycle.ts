@@ -179,7 +179,10 @@ export const detectLspServers = defineTool({
   title: 'Detect language servers',
   description: 'The languages in a directory and whether their servers are installed.',
   group: 'lifecycle',
-  input: () => ({ root_dir: z.string().optional().describe('Default: the workspace root.') }),
+  input: () => ({
+    root_dir: z.string().optional().describe('Default: the workspace root.'),
+    workspace_dir: z.string().optional().describe('The original agent-lsp\'s name for root_dir.'),
+  }),
   output: () => ({
     ...readyOutput,
     root: z.string().optional(),
@@ -188,8 +191,12 @@ export const detectLspServers = defineTool({
   annotations: READ_ONLY,
   async handler(args, ctx) {
     let root: string;
-    if (args.root_dir) {
-      root = absoluteRootDir(args.root_dir);
+    if (args.root_dir !== undefined && args.workspace_dir !== undefined && args.root_dir !== args.workspace_dir) {
+      throw new UserError('invalid_argument', 'root_dir and workspace_dir name the same thing: give one.');
+    }
+    const dir = args.root_dir ?? args.workspace_dir;
+    if (dir) {
+      root = absoluteRootDir(dir);
     } else {
       await ctx.workspace.ensureRoots(undefined, 'Call start_lsp with root_dir first, or pass root_dir.');
       root = ctx.workspace.primaryRoot as string;
