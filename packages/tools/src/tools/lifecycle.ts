@@ -5,6 +5,7 @@ import type { LspConnection } from '@agent-lsp/lsp';
 import { resolveDirectory } from '@agent-lsp/workspace';
 import { checkedScope, scopeInput, scopeOutcome, scopeOutput, scopeText } from '../indexScope.js';
 import { detectLanguages } from '../languageDetection.js';
+import { onlyServer } from '../onlyServer.js';
 import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { readinessInput, readyOutput } from '../schemas.js';
 import { defineTool, READ_ONLY, STATEFUL, type ToolContext } from '../toolDefinition.js';
@@ -158,11 +159,11 @@ export const getServerCapabilities = defineTool({
   annotations: { ...READ_ONLY },
   async handler(args, ctx) {
     await ctx.workspace.ensureRoots(args.file_path);
-    let server;
-    if (args.language_id) server = ctx.workspace.registry.forLanguage(args.language_id);
-    else if (args.file_path) server = ctx.workspace.registry.forFileOrThrow(ctx.workspace.resolveFile(args.file_path)).server;
-    else throw new UserError('invalid_argument', 'Pass file_path or language_id to say which server.');
-    const conn = await ctx.workspace.connection(server);
+    let conn: LspConnection;
+    if (args.language_id) conn = await ctx.workspace.connection(ctx.workspace.registry.forLanguage(args.language_id));
+    else if (args.file_path) conn = await ctx.workspace.connection(ctx.workspace.registry.forFileOrThrow(ctx.workspace.resolveFile(args.file_path)).server);
+    else conn = await onlyServer(ctx, 'pass file_path or language_id');
+    const server = conn.server;
     const caps = conn.capabilities as Record<string, unknown>;
     const dynamic = [...new Set(conn.dynamicRegistrations().map((r) => r.method))];
     const supported = Object.entries(caps)
