@@ -11,7 +11,7 @@
 // (DESIGN.md: a start-up optimisation changes nothing but time). So while the bundle loads and
 // warms up, the builder has no working directory (process.cwd() throws: graceful-fs, which caches
 // it as it loads, keeps no cache, and code that needs one fails the build), and it records what is
-// read of the environment, argv, the user, the clock and the disk (buildTimeReads below): anything
+// read of the environment, argv, the user, the machine, the clock and the disk (buildTimeReads below): anything
 // not known to be harmless fails the build, and bin/agent-lsp then starts fronts plainly. Open
 // handles fail the build too.
 'use strict';
@@ -91,7 +91,7 @@ function buildTimeReads() {
     },
   });
   const watched = [
-    [os, 'os', ['homedir', 'tmpdir', 'userInfo', 'hostname']],
+    [os, 'os', ['homedir', 'tmpdir', 'userInfo', 'hostname', 'cpus', 'availableParallelism', 'totalmem', 'freemem', 'networkInterfaces', 'loadavg']],
     [process, 'process', ['getuid', 'geteuid', 'getgid', 'umask']],
     [Date, 'Date', ['now']],
     [fs, 'fs', ['readFileSync', 'readdirSync', 'statSync', 'lstatSync', 'existsSync', 'accessSync', 'openSync', 'realpathSync']],
