@@ -9,10 +9,12 @@
 // and fronts with that key then do not try again.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const [key, ...dirs] = process.argv.slice(2);
+const [key, ...given] = process.argv.slice(2);
+// Absolute: the builder runs without a working directory (scripts/snapshotEntry.cjs) and writes the blob at the end.
+const dirs = given.map((dir) => resolve(dir));
 const entry = fileURLToPath(new URL('./agent-lsp-snapshot.cjs', import.meta.url));
 const bundle = fileURLToPath(new URL('./agent-lsp.cjs', import.meta.url));
 const bin = fileURLToPath(new URL('../bin/agent-lsp', import.meta.url));

@@ -6,13 +6,19 @@
 // of loading and running ~1.5 MB of JavaScript. bin/agent-lsp starts a front from it when the blob
 // was built for this bundle, this install and this node binary.
 //
-// What runs here is frozen into every front started from the blob: module top-level code must not
-// keep anything read from the environment, argv, the current directory, the time, the pid or the
-// uid (the builder runs with an almost empty environment, so a slip shows as a default, not as
-// someone's value), nor open handles (the builder fails on those).
+// What runs here is frozen into every front started from the blob, and a front started from it
+// must see the same working directory, environment, argv and files as one started plainly
+// (DESIGN.md: a start-up optimisation changes nothing but time). So while the bundle loads and
+// warms up, the builder has no working directory (process.cwd() throws: graceful-fs, which caches
+// it as it loads, keeps no cache, and code that needs one fails the build), and it records what is
+// read of the environment, argv, the user, the machine, the clock and the disk (buildTimeReads below): anything
+// not known to be harmless fails the build, and bin/agent-lsp then starts fronts plainly. Open
+// handles fail the build too.
 'use strict';
-const { readFileSync } = require('node:fs');
-const { dirname } = require('node:path');
+const fs = require('node:fs');
+const { readFileSync } = fs;
+const os = require('node:os');
+const { dirname, join } = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { setFlagsFromString, startupSnapshot } = require('node:v8');
 const { runInThisContext } = require('node:vm');
@@ -29,6 +35,93 @@ if (typeof Array.prototype.toSorted !== 'function') {
 const bundlePath = process.env.AGENT_LSP_SNAPSHOT_BUNDLE;
 if (!bundlePath) throw new Error('AGENT_LSP_SNAPSHOT_BUNDLE: the bundle to snapshot (dist/agent-lsp.cjs)');
 const source = readFileSync(bundlePath, 'utf8');
+
+/**
+ * Environment variables modules read as they load, each with why keeping the builder's value
+ * (unset: it runs with PATH alone) changes nothing: bin/agent-lsp starts a front plainly when one
+ * of the first three is set, and the last is never used.
+ */
+const HARMLESS_ENV_READS = {
+  NODE_DEBUG: "graceful-fs's gfs4 debugging (bin/agent-lsp: no snapshot when NODE_DEBUG is set)",
+  GRACEFUL_FS_PLATFORM: "graceful-fs's test hook (bin/agent-lsp: no snapshot when it is set)",
+  TEST_GRACEFUL_FS_GLOBAL_PATCH: "graceful-fs's test hook (bin/agent-lsp: no snapshot when it is set)",
+  XDG_RUNTIME_DIR: "vscode-jsonrpc's pipe names, which agent-lsp never makes (stdio and its own sockets only)",
+};
+
+/**
+ * Records what the bundle reads of the process's state while it loads and warms up; stop() puts
+ * process.env and the functions back and returns the reads that are not harmless. A module that
+ * kept a reference to a recording function keeps a plain pass-through once recording stops.
+ */
+function buildTimeReads() {
+  const reads = new Set();
+  let recording = true;
+  // Node's own reads (its console as it prints the builder's warnings) are Node's: it reads them again in every process.
+  // Frames: calledByNode, record, the trap or wrapper, then who read.
+  const calledByNode = () => {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 5;
+    const site = {};
+    Error.captureStackTrace(site);
+    Error.stackTraceLimit = limit;
+    return /^\s*at (?:.* \()?node:/.test(String(site.stack).split('\n')[4] ?? '');
+  };
+  const record = (what) => {
+    if (recording && !calledByNode()) reads.add(what);
+  };
+  const realEnv = process.env;
+  process.env = new Proxy(realEnv, {
+    get: (target, key) => {
+      if (typeof key === 'string' && !Object.hasOwn(HARMLESS_ENV_READS, key)) record(`process.env.${key}`);
+      return target[key];
+    },
+    has: (target, key) => {
+      if (typeof key !== 'string' || !Object.hasOwn(HARMLESS_ENV_READS, key)) record(`process.env (has ${String(key)})`);
+      return key in target;
+    },
+    ownKeys: (target) => (record('process.env (all keys)'), Reflect.ownKeys(target)),
+  });
+  const argv = Object.getOwnPropertyDescriptor(process, 'argv');
+  Object.defineProperty(process, 'argv', {
+    configurable: true,
+    enumerable: true,
+    get: () => (record('process.argv'), argv.value),
+    set: (v) => {
+      argv.value = v;
+    },
+  });
+  const watched = [
+    [os, 'os', ['homedir', 'tmpdir', 'userInfo', 'hostname', 'cpus', 'availableParallelism', 'totalmem', 'freemem', 'networkInterfaces', 'loadavg']],
+    [process, 'process', ['getuid', 'geteuid', 'getgid', 'umask']],
+    [Date, 'Date', ['now']],
+    [fs, 'fs', ['readFileSync', 'readdirSync', 'statSync', 'lstatSync', 'existsSync', 'accessSync', 'openSync', 'realpathSync']],
+  ];
+  const originals = [];
+  for (const [target, label, names] of watched) {
+    for (const name of names) {
+      const original = target[name];
+      if (typeof original !== 'function') continue;
+      originals.push([target, name, original]);
+      target[name] = Object.assign(function (...args) {
+        record(`${label}.${name}(${typeof args[0] === 'string' ? args[0] : ''})`);
+        return Reflect.apply(original, this, args);
+      }, original);
+    }
+  }
+  return () => {
+    recording = false;
+    process.env = realEnv;
+    Object.defineProperty(process, 'argv', argv);
+    for (const [target, name, original] of originals) target[name] = original;
+    return [...reads];
+  };
+}
+
+// No working directory while the bundle loads: a directory made and removed (process.cwd() throws).
+const noCwd = fs.mkdtempSync(join(os.tmpdir(), 'agent-lsp-snapshot-'));
+process.chdir(noCwd);
+fs.rmdirSync(noCwd);
+const stopRecording = buildTimeReads();
 // The bundle is one function expression (scripts/bundle.mjs wraps it), run as the bundle's loader runs it
 // (scripts/bundleLoader.mjs); the builder's require loads node's own modules only, all the bundle needs.
 const wrapper = runInThisContext(source, { filename: bundlePath });
@@ -53,8 +146,11 @@ startupSnapshot.addSerializeCallback(() => {
  */
 async function loadAndWarm() {
   const [lsp, server] = await bundle.exports.loadServeModules();
-  const warm = server.createAgentLspServer({ registry: new lsp.ServerRegistry(), logger: lsp.createLogger({ level: 'error' }), ledger: { home: '/nonexistent/agent-lsp-snapshot' }, prefetch: false });
+  // No skills: their files are read by each front (a front from the blob sees them as they are now).
+  const warm = server.createAgentLspServer({ registry: new lsp.ServerRegistry(), logger: lsp.createLogger({ level: 'error' }), ledger: { home: '/nonexistent/agent-lsp-snapshot' }, prefetch: false, skills: [] });
   await warm.close();
+  const kept = stopRecording();
+  if (kept.length > 0) throw new Error(`the bundle read process state while it loaded, which every front from the blob would keep instead of reading its own: ${kept.join(', ')}. Read it at run time, or say in scripts/snapshotEntry.cjs why keeping it is harmless.`);
 }
 
 loadAndWarm().catch((err) => {

@@ -5,7 +5,7 @@ import { uriToPath } from '@agent-lsp/protocol';
 import type { Logger, ServerRegistry } from '@agent-lsp/lsp';
 import { join } from 'node:path';
 import { AgentLedger, workspaceStateDir, type AgentLedgerOptions } from '@agent-lsp/session';
-import { builtinSkills, SkillPhaseTracker } from '@agent-lsp/skills';
+import { builtinSkills, SkillPhaseTracker, type Skill } from '@agent-lsp/skills';
 import { selectTools, skillPhaseRules, type RunnerConfig } from '@agent-lsp/tools';
 import { Workspace, type ConnectionFactory } from '@agent-lsp/workspace';
 import { LazySchemaValidator } from './lazySchemaValidator.js';
@@ -35,6 +35,11 @@ export interface AgentLspServerOptions {
   ledger?: Omit<AgentLedgerOptions, 'workspace' | 'logger'>;
   /** Build and test commands from the config file's `runners` section. */
   runners?: RunnerConfig;
+  /**
+   * The workflow skills served as prompts; the built-in ones (read from their files) when absent.
+   * The start-up snapshot's warm-up passes none, so that its blob keeps no copy of the files.
+   */
+  skills?: readonly Skill[];
   /** A result's text: compact text (default), or its structured content as JSON (`--output-format`). */
   outputFormat?: 'text' | 'json';
 }
@@ -105,7 +110,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
   );
 
   serveCompactToolList(mcp, defs);
-  servePrompts(mcp, builtinSkills());
+  servePrompts(mcp, options.skills ?? builtinSkills());
   const resources = serveResources(mcp, workspace, ledger, options.logger.child('resources'));
   const notifications = new AgentNotifications(mcp, workspace, options.logger.child('notifications'), logForwarder);
 

@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { getParseErrorMessage } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import { CallToolRequestSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { inferredRootOutput, type AnyToolDefinition } from '@agent-lsp/tools';
+import { checkArgumentNames, inferredRootOutput, type AnyToolDefinition } from '@agent-lsp/tools';
 import { phaseWarningOutput } from './phaseGate.js';
 
 type CallExtra = Parameters<Parameters<McpServer['server']['setRequestHandler']>[1]>[1];
@@ -39,7 +39,10 @@ export function serveToolCalls(mcp: McpServer, tools: ReadonlyMap<string, AnyToo
       const def = tools.get(name);
       if (!def) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
       const { input, output } = validatorsOf(def);
-      const parsed = await input.safeParseAsync(request.params.arguments ?? {});
+      // zod drops names it does not know: a misspelt optional argument would change the answer unsaid.
+      const named = checkArgumentNames(name, def, request.params.arguments ?? {});
+      if (named.error !== undefined) throw new McpError(ErrorCode.InvalidParams, named.error);
+      const parsed = await input.safeParseAsync(named.args);
       if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Input validation error: Invalid arguments for tool ${name}: ${getParseErrorMessage(parsed.error)}`);
       const result = await run(def, parsed.data, extra);
       // A task request's answer is not the tool's result (the SDK does not check it either).

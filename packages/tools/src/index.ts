@@ -1,4 +1,6 @@
 export * from './toolDefinition.js';
+export { checkArgumentNames, closestName, unknownArguments, type CheckedArguments, type UnknownArgument } from './argumentNames.js';
+export { originalArgument, originalArgumentEntries, type OriginalArgument } from './originalArguments.js';
 export * from './catalog.js';
 export * from './schemas.js';
 export * from './paging.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { UserError } from '@agent-lsp/protocol';
+import { isWithin, uriToPath, UserError } from '@agent-lsp/protocol';
+import { resolveDirectory } from '@agent-lsp/workspace';
 import { isNotReady, openReadyDocument } from '../documentQuery.js';
 import { PositionMapper } from '../locations.js';
 import { notReadyText, type NotReadyResult } from '../readinessGate.js';
@@ -10,6 +11,7 @@ import { candidatesInFile, findSymbolCandidates, type SymbolCandidate } from '..
 import { parseSymbolPath } from '../symbolPath.js';
 import { unknownPath } from '../symbolTarget.js';
 import { defineTool, READ_ONLY } from '../toolDefinition.js';
+import { sessionRoot } from './simulationArgs.js';
 
 const definitionOut = z.object({
   qualified_name: z.string(),
@@ -31,6 +33,7 @@ export const goToSymbol = defineTool({
     symbol_path: symbolPathInput,
     file_path: z.string().optional().describe('Search only this file.'),
     language_id: z.string().optional().describe('Search only this language.'),
+    workspace_root: z.string().optional().describe('Search only this open folder.'),
     ...readinessInput,
   }),
   output: () => ({
@@ -46,6 +49,9 @@ export const goToSymbol = defineTool({
     const parsed = parseSymbolPath(args.symbol_path);
     if (parsed.segments.length === 0) throw new UserError('invalid_argument', 'symbol_path is empty: give a dotted path such as Class.method.');
     const file = args.file_path ?? parsed.file;
+    // The original's workspace_root: a folder of the workspace (refused when none holds it); only its definitions.
+    const folder = args.workspace_root !== undefined ? resolveDirectory(args.workspace_root, 'workspace_root') : undefined;
+    if (args.workspace_root !== undefined) await sessionRoot(ctx, args.workspace_root);
     let found: { candidates: SymbolCandidate[]; near: string[]; unexamined: number };
     if (file !== undefined) {
       const doc = await openReadyDocument(ctx, { ...args, file_path: file });
@@ -56,6 +62,7 @@ export const goToSymbol = defineTool({
       if ('ready' in located) return located;
       found = located;
     }
+    if (folder !== undefined) found.candidates = found.candidates.filter((c) => isWithin(folder, uriToPath(c.doc.handle.uri) ?? ''));
     if (found.candidates.length === 0) throw unknownPath(args.symbol_path, file ?? 'the workspace', found.near, found.unexamined);
     const definitions = found.candidates.map((c) => ({
       qualified_name: c.qualified,

@@ -48,7 +48,7 @@ export const getInlayHints = defineTool({
         if (h.paddingRight) out.padding_right = true;
         return out;
       })
-      .filter((h) => h.line >= window.first && h.line <= window.last)
+      .filter((h) => window.includes(h.line, h.column))
       .sort((a, b) => a.line - b.line || a.column - b.column);
     const p = page(all, args.offset, args.limit, 500);
     return { ready: true, ...pageFields(p), hints: p.items };

@@ -51,7 +51,7 @@ export const getSemanticTokens = defineTool({
     const result = byRange
       ? await conn.request<SemanticTokens | null>('textDocument/semanticTokens/range', { textDocument: { uri }, range: window.range }, { signal: ctx.signal })
       : await conn.request<SemanticTokens | null>('textDocument/semanticTokens/full', { textDocument: { uri } }, { signal: ctx.signal });
-    const all = decodeSemanticTokens(result?.data ?? [], legend, splitLines(text)).filter((t) => t.line >= window.first && t.line <= window.last);
+    const all = decodeSemanticTokens(result?.data ?? [], legend, splitLines(text)).filter((t) => window.includes(t.line, t.column));
     const p = page(all, args.offset, args.limit, 500);
     return { ready: true, ...pageFields(p), tokens: p.items };
   },
