@@ -8,24 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPath } from '../helpers/onPath.js';
 import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
 import { isNotRun, prepareCorpus, type Corpus, type NotRun } from './corpora.js';
-
-interface Diag {
-  file: string;
-  line: number;
-  message: string;
-}
-interface FileOut {
-  file: string;
-  dependent: boolean;
-  examined: boolean;
-  not_examined_because?: string;
-}
-interface Coverage {
-  found: number;
-  examined: number;
-  not_examined: number;
-  not_examined_sample: string[];
-}
+import { ENCODING, expectNoFixFromUnexamined, FORCE_STR, naming, type Coverage } from './previewChecks.js';
 
 function pythonFiles(dir: string, out: string[] = []): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -54,16 +37,6 @@ function djangoUtilsAndImporters(corpus: Corpus): string {
     }
   }
   return execFileSync('realpath', [root], { encoding: 'utf8' }).trim();
-}
-
-const ENCODING = 'django/utils/encoding.py';
-/** encoding becomes required: every force_str call with one argument breaks; nothing can get fixed. */
-const FORCE_STR = { old_text: "def force_str(s, encoding='utf-8',", new_text: 'def force_str(s, encoding,' };
-
-/** Files other than `except` under `root` whose text names `word` (with `ext`), relative. */
-function naming(root: string, word: string, ext: string, except: string): string[] {
-  const out = execFileSync('grep', ['-rlw', '--include', `*${ext}`, word, '.'], { cwd: root, encoding: 'utf8' });
-  return out.split('\n').filter(Boolean).map((p) => p.replace(/^\.\//, '')).filter((p) => p !== except);
 }
 
 const django: Corpus | NotRun = prepareCorpus('django');
@@ -98,26 +71,18 @@ describe.skipIf(isNotRun(django))(`preview_edit on ${isNotRun(django) ? `Django:
 
   it('workspace scope with a short timeout: dependents that did not settle count for nothing, are listed, and the answer is never a fix', async () => {
     const answer = await agent.call('preview_edit', { language: 'python', file_path: ENCODING, ...FORCE_STR, scope: 'workspace', timeout_ms: 3000 });
-    const data = ok(answer);
-    // Ground truth: a stricter signature resolves no error anywhere; the only errors it introduces
-    // are calls of force_str that pass no encoding.
-    expect(data['errors_resolved'], answer.text).toEqual([]);
-    for (const d of data['errors_introduced'] as Diag[]) {
-      expect(d.message).toMatch(/parameter "encoding"/);
-      expect(readFileSync(join(root, d.file), 'utf8').split('\n').slice(d.line - 1, d.line + 2).join('\n')).toMatch(/force_str/);
-    }
-    expect(data['net_delta'] as number).toBeGreaterThanOrEqual(0);
-    expect(answer.text).not.toMatch(/fix errors|break none/);
-    const files = data['files'] as FileOut[];
-    const unsettled = files.filter((f) => !f.examined);
-    for (const f of unsettled) expect(f.not_examined_because).toMatch(/did not settle/);
-    const coverage = data['dependents'] as Coverage;
-    expect(coverage.found).toBeGreaterThan(10);
-    expect(data['not_examined']).toBe(unsettled.filter((f) => !f.dependent).length + coverage.not_examined);
-    if ((data['not_examined'] as number) > 0) {
-      expect(data['confidence']).toBe('partial');
-      expect(answer.text).toMatch(/not examined/);
-      expect(answer.text).not.toMatch(/^net_delta [+]?\d+: no new errors \(/m);
+    expectNoFixFromUnexamined(answer, root);
+  });
+
+  it('safe_apply_edit refuses the breaking edit at either scope, writes nothing, and never calls it a fix', async () => {
+    const before = readFileSync(join(root, ENCODING), 'utf8');
+    for (const args of [{}, { scope: 'workspace', timeout_ms: 3000 }]) {
+      const answer = await agent.call('safe_apply_edit', { file_path: ENCODING, ...FORCE_STR, ...args });
+      const data = ok(answer);
+      expect(data['applied'], answer.text).toBe(false);
+      expect(answer.text).toMatch(/^Refused, nothing written/);
+      expect(answer.text).not.toMatch(/fix errors|break none/);
+      expect(readFileSync(join(root, ENCODING), 'utf8')).toBe(before);
     }
   });
 });
