@@ -114,7 +114,7 @@ function fileScopeCoverage(unchecked: UncheckedUsers, label: (path: string) => s
   const notes = unchecked.problems.map((p) => `Whether other files use what the edits change is not known: ${p.replace(/\.$/, '')}.`);
   if (unchecked.paths.length > 0) {
     notes.push(
-      `The edits change the declaration of ${unchecked.declarations.join(', ')}, named in ${unchecked.paths.length} other file(s) that file scope did not check: ${sample(unchecked.paths, label)}. Pass scope: "workspace" to check them.`,
+      `The edits change the declaration of ${unchecked.declarations.slice(0, NAMED).join(', ')}${unchecked.declarations.length > NAMED ? ` and ${unchecked.declarations.length - NAMED} more` : ''}, named in ${unchecked.paths.length} other file(s) that file scope did not check: ${sample(unchecked.paths, label)}. Pass scope: "workspace" to check them.`,
     );
   }
   return {
