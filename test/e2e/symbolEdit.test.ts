@@ -56,6 +56,17 @@ describe('symbol editing on Python (pyright)', () => {
     expect(read('pkg/shapes.py')).toBe(shapes);
   });
 
+  it('takes the whole new definition as the original agent-lsp and Serena pass it: no nested duplicate, and says so', async () => {
+    const answer = await agent.call('replace_symbol_body', { file_path: 'pkg/shapes.py', symbol_path: 'Circle.describe', new_body: 'def describe(self) -> str:\n    return f"round {self.radius}"\n' });
+    expect(ok(answer)).toMatchObject({ applied: true, took: 'definition', errors_after: [] });
+    expect(answer.text).toMatch(/^Took new_body as the whole definition \(signature included\)\./);
+    expect(read('pkg/shapes.py')).toBe(withLines(shapes, 31, 32, ['    def describe(self) -> str:', '        return f"round {self.radius}"']));
+    ok(await agent.call('undo_last', {}));
+    const other = await agent.call('replace_symbol_body', { file_path: 'pkg/shapes.py', symbol_path: 'Circle.describe', new_body: 'def summary(self) -> str:\n    return "x"\n' });
+    expect(other.isError).toBe(true);
+    expect(other.text).toMatch(/new_body starts a definition of summary, not of describe/);
+  });
+
   it('keeps the decorators and signature of a decorated method and reports an error the new body introduces', async () => {
     const data = ok(await agent.call('replace_symbol_body', { file_path: 'pkg/shapes.py', position_pattern: 'return 3.14159 * self.@@radius', new_body: '    return undefined_radius' }));
     expect(read('pkg/shapes.py')).toBe(withLines(shapes, 28, 29, ['        return undefined_radius']));

@@ -154,12 +154,13 @@ describe('the MCP tools against real pyright and typescript-language-server', ()
     expect(ok(await agent.call('close_document', { file_path: 'python-basic/app/routes.py' }))).toMatchObject({ closed: false });
   });
 
-  it('says clearly when a server lacks a request', async () => {
+  it('a server without declarations answers go_to_declaration with its definition, and says so', async () => {
     const caps = ok(await agent.call('get_server_capabilities', { language_id: 'typescript' }));
     const hasDeclaration = (caps['supported_requests'] as string[]).includes('declarationProvider');
-    const answer = await agent.call('go_to_declaration', { file_path: 'ts-basic/src/main.ts', position_pattern: 'new @@Circle(1)' });
-    if (hasDeclaration) expect(answer.isError).toBe(false);
-    else expect(answer.text).toMatch(/does not support go_to_declaration.*Use go_to_definition/);
+    const at = { file_path: 'ts-basic/src/main.ts', position_pattern: 'new @@Circle(1)' };
+    const answer = ok(await agent.call('go_to_declaration', at));
+    if (hasDeclaration) expect(answer['answered_by']).toBeUndefined();
+    else expect(answer).toMatchObject({ answered_by: 'textDocument/definition', locations: ok(await agent.call('go_to_definition', at))['locations'] });
   });
 
   it('restarts a server: a new process that answers again', async () => {

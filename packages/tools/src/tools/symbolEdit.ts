@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { symbolTargetInput } from '../symbolInput.js';
-import { insertEdit, replaceBodyEdit, type SymbolSite } from '../symbolEdits.js';
+import { symbolBodyEdit } from '../symbolDefinition.js';
+import { insertEdit, type SymbolSite } from '../symbolEdits.js';
 import { isTarget, resolveSymbolTarget, type SymbolTarget } from '../symbolTarget.js';
 import { symbolWriteOutput, symbolWriteText, writeSymbolEdit, type SymbolWriteOut } from '../symbolWrite.js';
 import { defineTool, WRITES } from '../toolDefinition.js';
@@ -15,17 +16,26 @@ const text = (r: Partial<Omit<SymbolWriteOut, 'ready'>> & { ready: boolean }) =>
 export const replaceSymbolBody = defineTool({
   name: 'replace_symbol_body',
   title: 'Replace symbol body',
-  description: 'Replaces a symbol\'s body (signature kept), re-indented; checkpointed; reports new errors.',
+  description: 'Replaces a symbol with its whole new definition (signature included), or only its body (signature kept); re-indented; checkpointed; reports new errors.',
   group: 'editing',
-  input: () => ({ ...symbolTargetInput, new_body: z.string().describe('Body without the signature.') }),
-  output: () => symbolWriteOutput,
+  input: () => ({
+    ...symbolTargetInput,
+    new_body: z.string().describe('The whole new definition of the symbol (as the original agent-lsp and Serena take it), or only its body: a text that starts with the symbol\'s own header is the definition.'),
+  }),
+  output: () => ({ ...symbolWriteOutput, took: z.enum(['definition', 'body']).optional().describe('How new_body was read: the whole definition, or the body (signature kept).') }),
   annotations: WRITES,
   async handler(args, ctx) {
     const t = await resolveSymbolTarget(ctx, args);
     if (!isTarget(t)) return t;
-    return writeSymbolEdit(ctx, t, replaceBodyEdit(siteOf(t), args.new_body));
+    const name = t.qualified.split('.').pop() ?? t.qualified;
+    const { edit, took } = symbolBodyEdit(siteOf(t), name, args.new_body);
+    return { ...(await writeSymbolEdit(ctx, t, edit)), took };
   },
-  text,
+  text: (r) => {
+    const said = text(r);
+    if (!r.ready || !r.took) return said;
+    return `${r.took === 'definition' ? 'Took new_body as the whole definition (signature included).' : 'Took new_body as the body (signature kept).'}\n${said}`;
+  },
 });
 
 function insertTool(side: 'before' | 'after') {
