@@ -31,6 +31,6 @@ describe('namingFiles: the text search for files that name an edited module', ()
     const problems: string[] = [];
     const found = await namingFiles([root], python, [{ path: join(root, 'pkg', 'geometry.py') }], problems, 2);
     expect(found).toEqual([join(root, 'a_user.py')]);
-    expect(problems).toEqual(['only the first 2 files were searched for names of the edited modules; importers beyond them were not checked']);
+    expect(problems).toEqual(['only the first 2 files were searched for names of the edited modules; files beyond them were not counted']);
   });
 });

@@ -3,10 +3,11 @@ import type { DocumentSymbol, Location, Range, SymbolInformation } from 'vscode-
 import { uriToPath } from '@agent-lsp/protocol';
 import { readDiskText, walkSourceTreeAsync, type LspConnection, type ServerDefinition } from '@agent-lsp/lsp';
 import type { OverlayFile } from './overlay.js';
-import { touches } from './rangeMapping.js';
+import { changedDeclarations, declarationsOf, touchedDeclarations, usedName, type Declaration } from './declarations.js';
 import { minimalEdits } from './textLocation.js';
 
 const MAX_SCANNED_FILES = 5000;
+const READ_BATCH = 16;
 const REQUEST_TIMEOUT_MS = 15_000;
 
 /** What the search for dependents found, and what kept it from being complete. */
@@ -15,6 +16,67 @@ export interface FoundDependents {
   paths: string[];
   /** Why the list may miss dependents: a server error, a timeout, no references support. */
   problems: string[];
+}
+
+/**
+ * The server's top-level and member symbols of an edited file's on-disk text (the server must hold
+ * that text), listed once per file. Whatever keeps them from being listed is a problem, never
+ * silently left out.
+ */
+export async function baseDeclarations(conn: LspConnection, file: OverlayFile, timeoutMs: number, problems: string[]): Promise<Declaration[]> {
+  if (file.baseDeclarations) return file.baseDeclarations;
+  if (!conn.supports('textDocument/documentSymbol')) {
+    problems.push(`${conn.server.displayName} does not answer textDocument/documentSymbol: the changed symbols of ${basename(file.path)} are unknown`);
+    return [];
+  }
+  try {
+    file.baseDeclarations = declarationsOf(await conn.request<DocumentSymbol[] | SymbolInformation[] | null>('textDocument/documentSymbol', { textDocument: { uri: file.uri } }, { timeoutMs }));
+    return file.baseDeclarations;
+  } catch (err) {
+    problems.push(`the symbols of ${basename(file.path)} could not be listed: ${(err as Error).message}`);
+    return [];
+  }
+}
+
+/** What a file-scope evaluation did not check: other files naming a declaration the edits changed. */
+export interface UncheckedUsers {
+  /** The changed declarations, as `name (file)`. */
+  declarations: string[];
+  /** Other files of the server's languages naming one of them. */
+  paths: string[];
+  problems: string[];
+}
+
+/**
+ * The declarations whose head (name, parameters, declared types) the edits change, and the words
+ * other files use them by. Must run while the server holds the edited files' on-disk text.
+ */
+export async function changedNames(conn: LspConnection, files: readonly OverlayFile[], timeoutMs: number, problems: string[]): Promise<{ declarations: string[]; words: string[] }> {
+  const declarations: string[] = [];
+  const words: string[] = [];
+  for (const f of files) {
+    const changed = changedRanges(f);
+    if (changed.length === 0) continue;
+    for (const d of changedDeclarations(await baseDeclarations(conn, f, Math.min(REQUEST_TIMEOUT_MS, timeoutMs), problems), f.baseText, changed)) {
+      const word = usedName(d);
+      if (!word) continue;
+      declarations.push(`${d.container ? `${d.container}.` : ''}${d.name} (${basename(f.path)})`);
+      words.push(word);
+    }
+  }
+  return { declarations, words };
+}
+
+/** The other files that name `words` (see changedNames): what a file-scope answer did not check. */
+export async function uncheckedUsers(roots: readonly string[], server: Pick<ServerDefinition, 'extensions'>, files: readonly Pick<OverlayFile, 'path'>[], changed: { declarations: string[]; words: string[] }, problems: string[]): Promise<UncheckedUsers> {
+  const edited = new Set(files.map((f) => f.path));
+  const paths = (await filesNaming(roots, server, changed.words, problems, 'the names of the changed declarations')).filter((p) => !edited.has(p));
+  return { declarations: changed.declarations, paths, problems };
+}
+
+/** The edits of a file as ranges of its on-disk text. */
+export function changedRanges(file: Pick<OverlayFile, 'baseText' | 'text'>): Range[] {
+  return minimalEdits(file.baseText, file.text).map((e) => e.range);
 }
 
 /**
@@ -36,7 +98,9 @@ export async function findDependents(conn: LspConnection, server: ServerDefiniti
   const canReference = conn.supports('textDocument/references');
   if (!canReference) problems.push(`${server.displayName} does not answer textDocument/references: only files naming an edited module were checked`);
   for (const f of files) {
-    const symbols = await changedSymbols(conn, f, timeoutMs, problems);
+    const changed = changedRanges(f);
+    if (changed.length === 0) continue;
+    const symbols = touchedDeclarations(await baseDeclarations(conn, f, timeoutMs(), problems), changed).map((d) => d.selectionRange);
     if (!canReference) continue;
     for (const range of symbols) {
       if (Date.now() >= deadline) {
@@ -55,56 +119,48 @@ export async function findDependents(conn: LspConnection, server: ServerDefiniti
   return { paths: [...found], problems };
 }
 
-/** Selection ranges (in the on-disk text) of the top-level and member symbols the edits touch. */
-async function changedSymbols(conn: LspConnection, file: OverlayFile, timeoutMs: () => number, problems: string[]): Promise<Range[]> {
-  const changed = minimalEdits(file.baseText, file.text).map((e) => e.range);
-  if (changed.length === 0) return [];
-  if (!conn.supports('textDocument/documentSymbol')) {
-    problems.push(`${conn.server.displayName} does not answer textDocument/documentSymbol: the changed symbols of ${basename(file.path)} are unknown`);
-    return [];
-  }
-  let symbols: DocumentSymbol[] | SymbolInformation[] | null;
-  try {
-    symbols = await conn.request<DocumentSymbol[] | SymbolInformation[] | null>('textDocument/documentSymbol', { textDocument: { uri: file.uri } }, { timeoutMs: timeoutMs() });
-  } catch (err) {
-    problems.push(`the symbols of ${basename(file.path)} could not be listed: ${(err as Error).message}`);
-    return [];
-  }
-  const out: Range[] = [];
-  const visit = (list: readonly (DocumentSymbol | SymbolInformation)[], depth: number) => {
-    for (const s of list) {
-      const full = 'location' in s ? s.location.range : s.range;
-      const hit = changed.some((c) => touches(full, c) || touches(c, full) || (c.start.line >= full.start.line && c.start.line <= full.end.line));
-      if (!hit) continue;
-      out.push('selectionRange' in s ? s.selectionRange : full);
-      if (depth < 1 && 'children' in s && s.children) visit(s.children, depth + 1);
-    }
-  };
-  visit(symbols ?? [], 0);
-  return out;
-}
-
 /**
  * Files of the server's languages under the roots whose text names an edited module's stem as a
  * word. Read without blocking (a large workspace must not stall the front); past `limit` files
  * the scan stops and says so in `problems`.
  */
-export async function namingFiles(roots: readonly string[], server: Pick<ServerDefinition, 'extensions'>, files: readonly Pick<OverlayFile, 'path'>[], problems: string[], limit = MAX_SCANNED_FILES): Promise<string[]> {
+export function namingFiles(roots: readonly string[], server: Pick<ServerDefinition, 'extensions'>, files: readonly Pick<OverlayFile, 'path'>[], problems: string[], limit = MAX_SCANNED_FILES): Promise<string[]> {
   const stems = files.map((f) => basename(f.path, extname(f.path))).filter((s) => s.length > 1 && s !== 'index' && s !== '__init__');
-  if (stems.length === 0) return [];
-  const pattern = new RegExp(`\\b(${stems.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\b`);
+  return filesNaming(roots, server, stems, problems, 'names of the edited modules', limit);
+}
+
+/**
+ * Files of the server's languages under the roots whose text has one of `words` as a word (the
+ * files that may use them), read without blocking; past `limit` files the scan stops and says so
+ * in `problems` (`what` names the words there).
+ */
+export async function filesNaming(roots: readonly string[], server: Pick<ServerDefinition, 'extensions'>, words: readonly string[], problems: string[], what: string, limit = MAX_SCANNED_FILES): Promise<string[]> {
+  if (words.length === 0) return [];
+  const pattern = new RegExp(`(?<![\\w$])(${[...new Set(words)].map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\w$])`);
   const out: string[] = [];
+  // Read a few at a time: a file's read waits on the disk far more than on the CPU.
+  let batch: string[] = [];
+  const flush = async () => {
+    const texts = await Promise.all(batch.map((path) => readDiskText(path).then((f) => f?.text, () => undefined))); // unreadable: not a file we can count
+    batch.forEach((path, i) => {
+      const text = texts[i];
+      if (text !== undefined && pattern.test(text)) out.push(path);
+    });
+    batch = [];
+  };
   let scanned = 0;
   for (const root of roots) {
     for await (const path of walkSourceTreeAsync(root)) {
       if (!server.extensions[extname(path).toLowerCase()]) continue;
       if (scanned++ >= limit) {
-        problems.push(`only the first ${limit} files were searched for names of the edited modules; importers beyond them were not checked`);
+        await flush();
+        problems.push(`only the first ${limit} files were searched for ${what}; files beyond them were not counted`);
         return out;
       }
-      const text = await readDiskText(path).then((f) => f?.text, () => undefined); // unreadable: not an importer we can check
-      if (text !== undefined && pattern.test(text)) out.push(path);
+      batch.push(path);
+      if (batch.length >= READ_BATCH) await flush();
     }
   }
+  await flush();
   return out;
 }

@@ -2,7 +2,7 @@ import type { Diagnostic, Range, TextEdit } from 'vscode-languageserver-protocol
 import { pathToUri } from '@agent-lsp/protocol';
 import { readRegularFileSync, type LspConnection, type ServerDefinition, type SettledBy } from '@agent-lsp/lsp';
 import type { BaselineCache } from './baselineCache.js';
-import { findDependents } from './dependents.js';
+import { changedNames, findDependents, uncheckedUsers, type UncheckedUsers } from './dependents.js';
 import { SimulationError } from './errors.js';
 import { contentHash, type Baseline, type OverlayFile } from './overlay.js';
 import { ServerBuffers, settleWithin } from './serverBuffers.js';
@@ -15,8 +15,6 @@ export const BASELINE_TIMEOUT_MS = 60_000;
  * Dependents not reached within it are named in the result, which is then `partial`.
  */
 export const DEPENDENTS_BUDGET_FACTOR = 4;
-/** How many of the dependents not examined are named (the count is always given). */
-const NAMED_UNEXAMINED = 5;
 
 export const SCOPES = ['file', 'workspace'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -35,16 +33,12 @@ export interface FileEvaluation {
   settledBy: SettledBy;
 }
 
-/** How a workspace-scope evaluation covered the files that depend on the edits. */
-export interface DependentsCoverage {
+/** How a workspace-scope evaluation reached the files that depend on the edits. */
+export interface DependentsSearch {
   /** Dependent files found. */
   found: number;
-  /** Of those, checked with the edits. */
-  examined: number;
-  /** How many were found but not examined (the time budget ran out). */
-  notExamined: number;
-  /** The first few of those, by path. */
-  notExaminedSample: string[];
+  /** Found but not evaluated: the time budget ran out before their baseline was taken. */
+  unreached: string[];
   /** Why the search may have missed dependents (a server error, no references support, the budget). */
   problems: string[];
   budgetMs: number;
@@ -53,7 +47,9 @@ export interface DependentsCoverage {
 export interface EvaluatedFiles {
   files: FileEvaluation[];
   /** Set at workspace scope. */
-  dependents?: DependentsCoverage;
+  dependents?: DependentsSearch;
+  /** Set at file scope when the edits change declarations other files may use. */
+  unchecked?: UncheckedUsers;
 }
 
 /** Points where a test (and only a test, through the composition root) may step in. */
@@ -150,7 +146,7 @@ interface Dependent {
  * The dependents of the edits, baselined on their disk text, within the budget. Must run while the
  * server holds the edited files' disk text.
  */
-async function baselineDependents(target: EvaluationTarget, buffers: ServerBuffers, files: readonly OverlayFile[], budgetMs: number): Promise<{ dependents: Dependent[]; coverage: DependentsCoverage }> {
+async function baselineDependents(target: EvaluationTarget, buffers: ServerBuffers, files: readonly OverlayFile[], budgetMs: number): Promise<{ dependents: Dependent[]; coverage: DependentsSearch }> {
   const deadline = Date.now() + budgetMs;
   const found = await findDependents(target.conn, target.server, target.roots, files, deadline);
   const dependents: Dependent[] = [];
@@ -172,37 +168,37 @@ async function baselineDependents(target: EvaluationTarget, buffers: ServerBuffe
   }
   return {
     dependents,
-    coverage: {
-      found: found.paths.length,
-      examined: dependents.length,
-      notExamined: unexamined.length,
-      notExaminedSample: unexamined.slice(0, NAMED_UNEXAMINED),
-      problems: found.problems,
-      budgetMs,
-    },
+    coverage: { found: found.paths.length, unreached: unexamined, problems: found.problems, budgetMs },
   };
 }
 
 /**
- * One evaluation, in one exclusive section: the server is given the session's texts (at workspace
- * scope, first the on-disk texts, to find and baseline the files that depend on the edits), the
- * diagnostics are settled and collected, and every buffer is put back before the section ends.
- * Files without a baseline yet (a standalone preview) get theirs first, in the same section.
+ * One evaluation, in one exclusive section: the server is given the session's texts (first the
+ * on-disk texts: at workspace scope to find and baseline the files that depend on the edits, at
+ * file scope to list the declarations the edits change), the diagnostics are settled and
+ * collected, and every buffer is put back before the section ends. Files without a baseline yet
+ * (a standalone preview) get theirs first, in the same section. At file scope, the other files
+ * naming a changed declaration are then counted (a text search, after the section): they were not
+ * checked, and the answer says so.
  */
 export async function evaluateFiles(target: EvaluationTarget, files: readonly OverlayFile[], options: EvaluateOptions): Promise<EvaluatedFiles> {
   const { conn } = target;
   const leaseMs = Math.max(60_000, options.timeoutMs * (DEPENDENTS_BUDGET_FACTOR + 1) + BASELINE_TIMEOUT_MS);
-  return exclusive(conn, leaseMs, async () => {
+  let changed: { declarations: string[]; words: string[] } | undefined;
+  const namingProblems: string[] = [];
+  const evaluated: EvaluatedFiles = await exclusive(conn, leaseMs, async () => {
     const buffers = new ServerBuffers(conn);
     try {
       for (const f of files) {
         if (!f.baseline) f.setBaseline(await baselineIn(target, buffers, f.uri, f.languageId, f.baseText));
       }
       let dependents: Dependent[] = [];
-      let coverage: DependentsCoverage | undefined;
+      let coverage: DependentsSearch | undefined;
+      for (const f of files) buffers.hold(f.uri, f.languageId, f.baseText);
       if (options.scope === 'workspace') {
-        for (const f of files) buffers.hold(f.uri, f.languageId, f.baseText);
         ({ dependents, coverage } = await baselineDependents(target, buffers, files, options.timeoutMs * DEPENDENTS_BUDGET_FACTOR));
+      } else {
+        changed = await changedNames(conn, files, options.timeoutMs, namingProblems);
       }
       for (const f of files) buffers.hold(f.uri, f.languageId, f.text);
       for (const d of dependents) buffers.reopen(d.uri, d.languageId, d.text);
@@ -232,4 +228,9 @@ export async function evaluateFiles(target: EvaluationTarget, files: readonly Ov
       }
     }
   });
+  // Outside the section: the text search needs no server, and must not hold other clients.
+  if (changed && (changed.words.length > 0 || namingProblems.length > 0)) {
+    evaluated.unchecked = await uncheckedUsers(target.roots, target.server, files, changed, namingProblems);
+  }
+  return evaluated;
 }

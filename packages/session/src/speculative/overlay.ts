@@ -3,6 +3,7 @@ import { applyTextEdits } from '@agent-lsp/protocol';
 import type { SettledBy } from '@agent-lsp/lsp';
 import { contentHash } from '../contentHash.js';
 import { addEditedRegion } from './rangeMapping.js';
+import type { Declaration } from './declarations.js';
 
 export { contentHash } from '../contentHash.js';
 
@@ -23,6 +24,8 @@ export class OverlayFile {
   private readonly history: TextEdit[] = [];
   private regionList: Range[] = [];
   private versionValue = 0;
+  /** The server's declarations in `baseText`, once listed (what the edits' changed names are looked up in). */
+  baseDeclarations: Declaration[] | undefined;
 
   constructor(
     readonly path: string,

@@ -65,7 +65,7 @@ export const safeApplyEdit = defineTool({
   name: 'safe_apply_edit',
   aliases: ['safe_edit'],
   title: 'Apply an edit if it breaks nothing',
-  description: 'Writes an edit (checkpointed) only if a speculative check finds at most max_net_delta new errors; else lists them.',
+  description: 'Writes an edit (checkpointed) only if a speculative check examining every file concerned finds at most max_net_delta new errors; else lists them.',
   group: 'editing',
   concurrency: 'exclusive',
   input: () => ({
@@ -101,10 +101,15 @@ export const safeApplyEdit = defineTool({
       // The evaluation's per-file settle report is left out: `files` here are the files written.
       const { files: _settled, ...evaluation } = evaluationOut(ctx, e);
       const judged = { ...evaluation, max_net_delta: max };
-      if (e.netDelta > max || e.timeout) {
-        const refused = e.timeout
-          ? `the diagnostics did not settle within ${timeoutMs} ms, so the edit could not be judged (raise timeout_ms)`
-          : `it would change the error count by ${e.netDelta > 0 ? '+' : ''}${e.netDelta}, more than max_net_delta ${max}`;
+      // Written only on the strength of every file concerned: one not examined (not settled, past
+      // the budget, or at file scope a file naming a changed declaration) could hold the breakage.
+      if (e.netDelta > max || e.confidence !== 'high') {
+        const refused =
+          e.netDelta > max
+            ? `it would change the error count by ${e.netDelta > 0 ? '+' : ''}${e.netDelta}, more than max_net_delta ${max}`
+            : e.notExamined > 0
+              ? `${e.notExamined} file(s) concerned were not examined${e.timeout ? ` (diagnostics did not settle within ${timeoutMs} ms: raise timeout_ms)` : ''}${e.scope === 'file' && e.dependents?.notExamined ? ' (other files use a declaration it changes: pass scope: "workspace")' : ''}, so the edit could not be judged safe`
+              : 'the evaluation is partial (see notes), so the edit could not be judged safe';
         return { ready: true, dry_run: false, applied: false, files: [], diff: '', ...judged, refused };
       }
       const files = session.changedFiles();

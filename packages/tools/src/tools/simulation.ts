@@ -81,13 +81,13 @@ export const evaluateSession = defineTool({
 
 function stepOut(ctx: ToolContext, step: number, e: Evaluation): ChainStepOut {
   const o = evaluationOut(ctx, e);
-  return { step, net_delta: o.net_delta, errors_introduced: o.errors_introduced, errors_resolved: o.errors_resolved, warnings_introduced: o.warnings_introduced, confidence: o.confidence, ...(o.settled_by ? { settled_by: o.settled_by } : {}) };
+  return { step, net_delta: o.net_delta, errors_introduced: o.errors_introduced, errors_resolved: o.errors_resolved, warnings_introduced: o.warnings_introduced, confidence: o.confidence, not_examined: o.not_examined, ...(o.settled_by ? { settled_by: o.settled_by } : {}) };
 }
 
 export const simulateChain = defineTool({
   name: 'simulate_chain',
   title: 'Simulate a chain of edits',
-  description: 'Applies edits in order, evaluating after each; says through which step they are safe.',
+  description: 'Applies edits in order, evaluating after each; says through which step they are safe (no new error, every file concerned examined).',
   group: 'simulation',
   concurrency: 'exclusive',
   input: () => ({ ...sessionIdInput, edits: z.array(z.object(editInput)).min(1).describe('In order; each on the text after the previous.'), ...evaluationInput }),
@@ -104,20 +104,21 @@ export const simulateChain = defineTool({
     const { scope, timeoutMs } = scopeOf(args);
     const steps = await session.chain(args.edits.map((e) => editSpec(ctx, e)), scope, timeoutMs);
     const out = steps.map((s) => stepOut(ctx, s.step, s.evaluation));
-    const firstUnsafe = out.findIndex((s) => s.net_delta > 0);
-    const order = ['high', 'eventual', 'partial'] as const;
+    // A step with files not examined is not known to be safe, whatever its delta over the others.
+    const firstUnsafe = out.findIndex((s) => s.net_delta > 0 || s.confidence !== 'high');
     return {
       ...sessionState(session),
       steps: out,
       safe_to_apply_through_step: firstUnsafe < 0 ? out.length : firstUnsafe,
       cumulative_delta: out[out.length - 1]?.net_delta ?? 0,
-      confidence: out.reduce<(typeof order)[number]>((worst, s) => (order.indexOf(s.confidence) > order.indexOf(worst) ? s.confidence : worst), 'high'),
+      confidence: out.every((s) => s.confidence === 'high') ? ('high' as const) : ('partial' as const),
     };
   },
   text: (r) => {
     const lines = (r.steps ?? []).map((s) => {
       const first = s.errors_introduced[0];
-      return `step ${s.step}: net_delta ${s.net_delta > 0 ? '+' : ''}${s.net_delta}${first ? ` (${first.file}:${first.line}:${first.column} ${first.message.split('\n')[0] ?? ''})` : ''}`;
+      const unknown = s.confidence === 'high' ? '' : `, confidence ${s.confidence}${s.not_examined ? ` (${s.not_examined} file(s) not examined: not known to be safe)` : ''}`;
+      return `step ${s.step}: net_delta ${s.net_delta > 0 ? '+' : ''}${s.net_delta}${unknown}${first ? ` (${first.file}:${first.line}:${first.column} ${first.message.split('\n')[0] ?? ''})` : ''}`;
     });
     return [`Safe to apply through step ${r.safe_to_apply_through_step ?? 0} of ${(r.steps ?? []).length}; cumulative delta ${r.cumulative_delta ?? 0}; confidence ${r.confidence ?? 'high'}.`, ...lines].join('\n');
   },

@@ -1,0 +1,60 @@
+// The full tier of test/field/preview.test.ts: the whole of Django, where pyright takes a minute
+// and a workspace preview at the default timeout leaves many dependents unsettled (on main it said
+// "net_delta -50 … fix errors and break none" for an edit that breaks callers); and rxjs, whose
+// project tsserver takes half a minute to load, for a TypeScript export renamed at file scope.
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
+import { isNotRun, prepareCorpus, type Corpus, type NotRun } from './corpora.js';
+import { ENCODING, expectNoFixFromUnexamined, FORCE_STR, naming } from './previewChecks.js';
+
+const django: Corpus | NotRun = prepareCorpus('django');
+const rxjs: Corpus | NotRun = prepareCorpus('rxjs');
+
+// At file level, so the copies go even when a filter or a skip leaves a describe's hooks unrun.
+afterAll(() => {
+  for (const corpus of [django, rxjs]) if (!isNotRun(corpus)) corpus.dispose();
+});
+
+describe.skipIf(isNotRun(django))(`preview_edit at workspace scope on ${isNotRun(django) ? `Django: not run (${django.notRun})` : django.label}`, () => {
+  let agent: AgentLspClient;
+
+  beforeAll(async () => {
+    const root = (django as Corpus).root;
+    agent = await startAgentLsp({ env: { AGENT_LSP_HOME: join(dirname(root), '.home') } });
+    ok(await agent.call('start_lsp', { root_dir: root, language_id: 'python' }));
+  });
+  afterAll(async () => {
+    await agent?.close();
+  });
+
+  it('making force_str\'s encoding required, at the default timeout: unsettled dependents count for nothing and nothing calls it a fix', async () => {
+    const answer = await agent.call('preview_edit', { language: 'python', file_path: ENCODING, ...FORCE_STR, scope: 'workspace' });
+    expectNoFixFromUnexamined(answer, (django as Corpus).root);
+  });
+});
+
+describe.skipIf(isNotRun(rxjs))(`preview_edit on ${isNotRun(rxjs) ? `rxjs: not run (${rxjs.notRun})` : rxjs.label}`, () => {
+  let agent: AgentLspClient;
+  const IS_FUNCTION = 'src/internal/util/isFunction.ts';
+
+  beforeAll(async () => {
+    const root = (rxjs as Corpus).root;
+    agent = await startAgentLsp({ env: { AGENT_LSP_HOME: join(dirname(root), '.home') } });
+    ok(await agent.call('start_lsp', { root_dir: root, language_id: 'typescript' }));
+  });
+  afterAll(async () => {
+    await agent?.close();
+  });
+
+  it('file scope: renaming the exported isFunction says the importers naming it were not checked, and is not high', async () => {
+    const truth = naming((rxjs as Corpus).root, 'isFunction', '.ts', IS_FUNCTION);
+    expect(truth.length).toBeGreaterThan(20);
+    const answer = await agent.call('preview_edit', { language: 'typescript', file_path: IS_FUNCTION, old_text: 'export function isFunction(', new_text: 'export function isFunc(' });
+    const data = ok(answer);
+    expect(data['confidence'], answer.text).toBe('partial');
+    expect(data['changed_declarations']).toEqual(['isFunction (isFunction.ts)']);
+    expect(data['dependents']).toMatchObject({ found: truth.length, examined: 0, not_examined: truth.length });
+    expect(answer.text).toMatch(new RegExp(`named in ${truth.length} other file\\(s\\) that file scope did not check.*scope: "workspace"`));
+  });
+});

@@ -1,0 +1,142 @@
+// preview_edit on real code nobody here wrote (issue 28, items 1 and 2): a breaking edit must never
+// come out as a fix because dependents did not settle in time, and a file-scope answer must say
+// which other files it did not check when the edit changes a declaration they name.
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onPath } from '../helpers/onPath.js';
+import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
+import { isNotRun, prepareCorpus, type Corpus, type NotRun } from './corpora.js';
+import { ENCODING, expectNoFixFromUnexamined, FORCE_STR, naming, type Coverage } from './previewChecks.js';
+
+function pythonFiles(dir: string, out: string[] = []): string[] {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) pythonFiles(path, out);
+    else if (entry.name.endsWith('.py')) out.push(path);
+  }
+  return out;
+}
+
+/**
+ * django/utils and every Django module naming force_str (with their packages' __init__.py), copied
+ * out of the corpus: the same code and the same dependents of encoding.py, in a workspace pyright
+ * indexes in seconds instead of a minute.
+ */
+function djangoUtilsAndImporters(corpus: Corpus): string {
+  const root = join(dirname(corpus.root), 'django-utils');
+  for (const path of pythonFiles(join(corpus.root, 'django'))) {
+    const rel = relative(corpus.root, path);
+    if (!rel.startsWith('django/utils/') && !/\bforce_str\b/.test(readFileSync(path, 'utf8'))) continue;
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    cpSync(path, join(root, rel));
+    for (let dir = dirname(rel); dir !== '.'; dir = dirname(dir)) {
+      const init = join(dir, '__init__.py');
+      if (existsSync(join(corpus.root, init)) && !existsSync(join(root, init))) cpSync(join(corpus.root, init), join(root, init));
+    }
+  }
+  return execFileSync('realpath', [root], { encoding: 'utf8' }).trim();
+}
+
+const django: Corpus | NotRun = prepareCorpus('django');
+
+describe.skipIf(isNotRun(django))(`preview_edit on ${isNotRun(django) ? `Django: not run (${django.notRun})` : `${django.label}: django/utils and the modules naming force_str`}`, () => {
+  let agent: AgentLspClient;
+  let root: string;
+
+  beforeAll(async () => {
+    root = djangoUtilsAndImporters(django as Corpus);
+    agent = await startAgentLsp({ env: { AGENT_LSP_HOME: join(dirname(root), '.home') } });
+    ok(await agent.call('start_lsp', { root_dir: root, language_id: 'python' }));
+  });
+  afterAll(async () => {
+    await agent?.close();
+  });
+
+  it('file scope: making force_str\'s encoding required says which files naming force_str it did not check, and is not high', async () => {
+    const answer = await agent.call('preview_edit', { language: 'python', file_path: ENCODING, ...FORCE_STR });
+    const data = ok(answer);
+    const truth = naming(root, 'force_str', '.py', ENCODING);
+    expect(truth.length).toBeGreaterThan(10);
+    expect(data['confidence'], answer.text).toBe('partial');
+    expect(data['changed_declarations']).toEqual(['force_str (encoding.py)']);
+    const coverage = data['dependents'] as Coverage;
+    expect(coverage).toMatchObject({ found: truth.length, examined: 0, not_examined: truth.length });
+    for (const file of coverage.not_examined_sample) expect(truth).toContain(file);
+    expect(data['not_examined']).toBe(truth.length);
+    expect(answer.text).toMatch(new RegExp(`named in ${truth.length} other file\\(s\\) that file scope did not check.*scope: "workspace"`));
+    expect(answer.text).not.toMatch(/^net_delta 0: no new errors \(/m);
+  });
+
+  it('workspace scope with a short timeout: dependents that did not settle count for nothing, are listed, and the answer is never a fix', async () => {
+    const answer = await agent.call('preview_edit', { language: 'python', file_path: ENCODING, ...FORCE_STR, scope: 'workspace', timeout_ms: 3000 });
+    expectNoFixFromUnexamined(answer, root);
+  });
+
+  it('safe_apply_edit refuses the breaking edit at either scope, writes nothing, and never calls it a fix', async () => {
+    const before = readFileSync(join(root, ENCODING), 'utf8');
+    for (const args of [{}, { scope: 'workspace', timeout_ms: 3000 }]) {
+      const answer = await agent.call('safe_apply_edit', { file_path: ENCODING, ...FORCE_STR, ...args });
+      const data = ok(answer);
+      expect(data['applied'], answer.text).toBe(false);
+      expect(answer.text).toMatch(/^Refused, nothing written/);
+      expect(answer.text).not.toMatch(/fix errors|break none/);
+      expect(readFileSync(join(root, ENCODING), 'utf8')).toBe(before);
+    }
+  });
+});
+
+const goInstalled = onPath('gopls') && onPath('go');
+const goStd: Corpus | NotRun = goInstalled ? prepareCorpus('go-std') : { notRun: 'gopls or go is not installed' };
+
+// At file level, so the copies go even when a filter or a skip leaves a describe's hooks unrun.
+afterAll(() => {
+  for (const corpus of [django, goStd]) if (!isNotRun(corpus)) corpus.dispose();
+});
+
+describe.skipIf(isNotRun(goStd))(`preview_edit on ${isNotRun(goStd) ? `go/ast: not run (${goStd.notRun})` : goStd.label}`, () => {
+  let agent: AgentLspClient;
+  let root: string;
+  let truth: string[];
+  const WALK = 'go/ast/walk.go';
+  const RENAME = { old_text: 'func Inspect(node Node, f func(Node) bool) {', new_text: 'func InspectX(node Node, f func(Node) bool) {' };
+
+  beforeAll(async () => {
+    root = (goStd as Corpus).root;
+    truth = brokenByRename(); // before any server watches the files
+    agent = await startAgentLsp({ env: { AGENT_LSP_HOME: join(dirname(root), '.home') } });
+    ok(await agent.call('start_lsp', { root_dir: root, language_id: 'go' }));
+  });
+  afterAll(async () => {
+    await agent?.close();
+  });
+
+  /** The other files `go build` finds errors in once the rename is on disk (walk.go's text is put back after). */
+  function brokenByRename(): string[] {
+    const path = join(root, WALK);
+    const before = readFileSync(path, 'utf8');
+    writeFileSync(path, before.replace(RENAME.old_text, RENAME.new_text));
+    try {
+      execFileSync('go', ['build', './...'], { cwd: root, encoding: 'utf8', stdio: 'pipe' });
+      return [];
+    } catch (err) {
+      const output = String((err as { stderr?: string }).stderr ?? '');
+      return [...new Set([...output.matchAll(/^(?:\.\/)?([\w/]+\.go):\d+:\d+:/gm)].map((m) => m[1] as string))].filter((f) => f !== WALK);
+    } finally {
+      writeFileSync(path, before);
+    }
+  }
+
+  it('file scope: renaming ast.Inspect says the files that use it were not checked, and is not high', async () => {
+    expect(truth.length, 'go build found no file broken by the rename').toBeGreaterThan(0);
+    const answer = await agent.call('preview_edit', { language: 'go', file_path: WALK, ...RENAME });
+    const data = ok(answer);
+    expect(data['confidence'], answer.text).toBe('partial');
+    const coverage = data['dependents'] as Coverage;
+    expect(coverage.found).toBeGreaterThanOrEqual(truth.length);
+    expect(coverage.found).toBe(naming(root, 'Inspect', '.go', WALK).length);
+    if (coverage.found <= coverage.not_examined_sample.length) for (const file of truth) expect(coverage.not_examined_sample).toContain(file);
+    expect(answer.text).toMatch(/scope: "workspace"/);
+  });
+});

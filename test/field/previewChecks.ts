@@ -1,0 +1,61 @@
+// What a preview of a breaking Django edit must get right whatever settles in time (the quick
+// and the full tier share it): files not examined count for nothing and are listed, and nothing
+// calls the edit a fix.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { ok, type ToolAnswer } from '../helpers/mcpClient.js';
+
+export const ENCODING = 'django/utils/encoding.py';
+/** encoding becomes required: every force_str call without it breaks; nothing can get fixed. */
+export const FORCE_STR = { old_text: "def force_str(s, encoding='utf-8',", new_text: 'def force_str(s, encoding,' };
+
+interface Diag {
+  file: string;
+  line: number;
+  message: string;
+}
+interface FileOut {
+  file: string;
+  dependent: boolean;
+  examined: boolean;
+  not_examined_because?: string;
+}
+export interface Coverage {
+  found: number;
+  examined: number;
+  not_examined: number;
+  not_examined_sample: string[];
+}
+
+/** Files other than `except` under `root` whose text names `word` (with `ext`), relative (grep, as ground truth). */
+export function naming(root: string, word: string, ext: string, except: string): string[] {
+  const out = execFileSync('grep', ['-rlw', '--include', `*${ext}`, word, '.'], { cwd: root, encoding: 'utf8' });
+  return out.split('\n').filter(Boolean).map((p) => p.replace(/^\.\//, '')).filter((p) => p !== except);
+}
+
+/** A workspace-scope preview of FORCE_STR, however much of it settled. */
+export function expectNoFixFromUnexamined(answer: ToolAnswer, root: string): void {
+  const data = ok(answer);
+  // Ground truth: a stricter signature resolves no error anywhere; the only errors it introduces
+  // are calls of force_str that pass no encoding.
+  expect(data['errors_resolved'], answer.text).toEqual([]);
+  for (const d of data['errors_introduced'] as Diag[]) {
+    expect(d.message).toMatch(/parameter "encoding"/);
+    expect(readFileSync(join(root, d.file), 'utf8').split('\n').slice(d.line - 1, d.line + 2).join('\n')).toMatch(/force_str/);
+  }
+  expect(data['net_delta'] as number).toBeGreaterThanOrEqual(0);
+  expect(answer.text).not.toMatch(/fix errors|break none/);
+  const files = data['files'] as FileOut[];
+  const unsettled = files.filter((f) => !f.examined);
+  for (const f of unsettled) expect(f.not_examined_because).toMatch(/did not settle/);
+  const coverage = data['dependents'] as Coverage;
+  expect(coverage.found).toBeGreaterThan(10);
+  expect(data['not_examined']).toBe(unsettled.filter((f) => !f.dependent).length + coverage.not_examined);
+  if ((data['not_examined'] as number) > 0) {
+    expect(data['confidence']).toBe('partial');
+    expect(answer.text).toMatch(/not examined/);
+    expect(answer.text).not.toMatch(/^net_delta [+]?\d+: no new errors \(/m);
+  }
+}
