@@ -66,6 +66,7 @@ export class Broker implements BrokerHost, LeaseHost {
   readonly documents = new SharedDocuments(
     () => this.instance.connection?.documents,
     (uri) => this.bridge.changed(uri),
+    (client) => this.connected(client),
   );
   readonly lease: LeaseManager;
   readonly scheduler: RequestScheduler;
@@ -254,6 +255,11 @@ export class Broker implements BrokerHost, LeaseHost {
   /** Files changed on disk: every client but the one that reported them itself. */
   private broadcastFilesChanged(params: BrokerFilesChangedParams, except?: number): void {
     for (const c of this.accepting.clients) if (c.id !== except) c.notify(BrokerFilesChangedNotification.type, params);
+  }
+
+  private connected(client: number): boolean {
+    for (const c of this.accepting.clients) if (c.id === client) return true;
+    return false;
   }
 
   removeClient(session: BrokerClient): void {

@@ -281,11 +281,14 @@ export class BrokerClient {
 
   /**
    * Queues one message's dispatch behind this client's earlier ones; with `gated` (the default)
-   * it also waits while another client holds an exclusive section.
+   * it also waits while another client holds an exclusive section. Once the client has gone, what
+   * it still had queued is dropped: its documents were released and its lease ended when it went,
+   * and a didOpen (or an acquire) applied after that would be held by nobody.
    */
   private dispatch(step: () => unknown, gated = true): Promise<void> {
     const run = async () => {
       if (gated) await this.host.lease.gate(this.id);
+      if (this.closed) return;
       await step();
     };
     const next = this.dispatchChain.then(run);
@@ -340,7 +343,11 @@ export class BrokerClient {
           drop: (reason: string) => unsent(reason),
         };
         await this.host.scheduler.enqueue(request, cancelled, LONG_POLL_METHODS.includes(method));
-      }).catch((err: unknown) => resolve(toResponseError(err)));
+      }).then(
+        // Dropped unrun (the client went while it waited): answered, though nobody may read it.
+        () => void (sent || unsent('the client is gone')),
+        (err: unknown) => resolve(toResponseError(err)),
+      );
     });
   }
 

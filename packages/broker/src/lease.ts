@@ -246,6 +246,7 @@ export class LeaseManager {
       lease: this.lease ? { client: this.lease.client, expiresAt: this.lease.expiresAt } : null,
       leasesGranted: this.granted,
       openDocuments: this.host.serverDocuments()?.uris({ includeInternal: true }) ?? [],
+      unheldDocuments: this.host.documents.unaccounted(),
       requests: this.host.requests(),
     };
   }
