@@ -67,6 +67,8 @@ const LONG_POLL_METHODS: readonly string[] = ['workspace/diagnostic'];
 interface InFlight {
   method: string;
   startedAt: number;
+  /** Answers it with `error` now and cancels it at the server (which may never answer). */
+  fail(error: WireError): void;
 }
 
 function toResponseError(err: unknown): ResponseError<unknown> {
@@ -325,15 +327,26 @@ export class BrokerClient {
           send: () => {
             sent = true;
             cancelled.removeEventListener('abort', onAbort);
+            // A server that answers nothing would hold this request until the timeout: it fails now.
+            const hung = this.host.unresponsive();
+            if (hung) {
+              resolve(toResponseError(hung));
+              return Promise.resolve();
+            }
             // Several clients may hold one file with different texts (an editor's unsaved buffer):
             // the server answers this request on this client's text.
             const uri = requestDocumentUri(method, params);
             if (uri !== undefined) this.host.documents.useClientText(this.id, uri);
             const visibleAtSend = this.host.folders.visibility(this.id);
             const key = this.nextRequest++;
-            this.inFlight.set(key, { method, startedAt: Date.now() });
+            const failed = new AbortController();
+            const fail = (error: WireError) => {
+              resolve(toResponseError(error));
+              failed.abort();
+            };
+            this.inFlight.set(key, { method, startedAt: Date.now(), fail });
             return server
-              .relayRequest(method, namespaceTokens(params, this.tokenPrefix), { signal: cancelled, timeoutMs: FORWARD_TIMEOUT_MS })
+              .relayRequest(method, namespaceTokens(params, this.tokenPrefix), { signal: AbortSignal.any([cancelled, failed.signal]), timeoutMs: FORWARD_TIMEOUT_MS })
               .then((result) => resolve(this.ownAnswer(method, result, visibleAtSend)), (err: unknown) => resolve(toResponseError(err)))
               .finally(() => {
                 this.inFlight.delete(key);
@@ -364,6 +377,11 @@ export class BrokerClient {
     let latest: number | undefined;
     for (const r of this.inFlight.values()) if (methods.includes(r.method) && (latest === undefined || r.startedAt > latest)) latest = r.startedAt;
     return latest;
+  }
+
+  /** The server stopped answering: every request of this client it holds is answered with `error`. */
+  failInFlight(error: WireError): void {
+    for (const r of [...this.inFlight.values()]) r.fail(error);
   }
 
   get inFlightCount(): number {
