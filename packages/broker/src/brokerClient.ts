@@ -288,10 +288,16 @@ export class BrokerClient {
    * and a didOpen (or an acquire) applied after that would be held by nobody.
    */
   private dispatch(step: () => unknown, gated = true): Promise<void> {
+    // Its place in arrival order, taken now: a lease asked for later does not go ahead of it.
+    const ticket = gated ? this.host.lease.arrive(this.id) : undefined;
     const run = async () => {
-      if (gated) await this.host.lease.gate(this.id);
-      if (this.closed) return;
-      await step();
+      try {
+        if (ticket !== undefined) await this.host.lease.gate(this.id, ticket);
+        if (this.closed) return;
+        await step();
+      } finally {
+        if (ticket !== undefined) this.host.lease.through(ticket);
+      }
     };
     const next = this.dispatchChain.then(run);
     this.dispatchChain = next.catch((err: Error) => this.host.logger.debug(`client ${this.id}: ${err.message}`));
