@@ -49,7 +49,7 @@ import {
   checkLease,
   type Problem,
 } from './clientMessages.js';
-import { namespaceTokens } from './progressTokens.js';
+import { namespaceTokens, ServerProgressTokens, type ProgressNotice } from './progressTokens.js';
 import { filterAnswer, type FileVisible } from './answerFilter.js';
 import type { BrokerHost } from './brokerHost.js';
 import { withRegistrations } from './initializeAnswer.js';
@@ -104,6 +104,8 @@ export class BrokerClient {
   private initialized = false;
   /** Whether the client said it can pull diagnostics; if not, the broker pushes to it. */
   canPull = false;
+  /** The server's own progress this client was told to create (see relayServerProgress). */
+  private readonly serverProgress = new ServerProgressTokens((token) => this.request('window/workDoneProgress/create', { token }));
   /** Who this client is, for daemon-status (an editor until its initialize says otherwise). */
   readonly info: BrokerClientInfo = { kind: 'editor', since: new Date().toISOString() };
   /** It sent initialize: a real client (fronts, editors), not a probe or an eviction request. */
@@ -162,6 +164,7 @@ export class BrokerClient {
     onRequest('initialize', async (params: InitializeParams) => {
       invalidParams(checkInitialize(params));
       this.canPull = params.capabilities.textDocument?.diagnostic !== undefined;
+      this.serverProgress.supported = params.capabilities.window?.workDoneProgress === true;
       this.identify(params);
       // The folders a client starts with are its own, as if it had added them.
       const foldersChanged = Array.isArray(params.workspaceFolders) && host.folders.change(id, { added: params.workspaceFolders });
@@ -392,6 +395,12 @@ export class BrokerClient {
 
   get inFlightCount(): number {
     return this.inFlight.size;
+  }
+
+  /** Progress under a token the server created: passed on only if this client was told to create it. */
+  relayServerProgress(params: ProgressNotice): void {
+    if (this.closed || !this.initialized) return;
+    if (this.serverProgress.admit(params)) this.notify('$/progress', params);
   }
 
   /** A registration change of the server, for a client that has already had the replay. */

@@ -229,6 +229,11 @@ export class ServerInstance {
         }
         return;
       }
+      // A token the server created: to the clients told to create it too.
+      if (typeof token === 'string' || typeof token === 'number') {
+        for (const c of this.options.clients()) c.relayServerProgress({ token, value: (params as { value?: unknown }).value });
+      }
+      return;
     }
     for (const c of this.options.clients()) c.notify(method, params);
   }
