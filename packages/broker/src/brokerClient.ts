@@ -1,5 +1,4 @@
 import type { Socket } from 'node:net';
-import { isAbsolute } from 'node:path';
 import {
   createMessageConnection,
   ResponseError,
@@ -27,9 +26,7 @@ import {
   BrokerStatsRequest,
   BrokerStopNotification,
   clientKindOf,
-  DEFAULT_REQUEST_TIMEOUT_MS,
   ErrorCodes,
-  pathToUri,
   WireError,
   type BrokerAcquireResult,
   type BrokerClientInfo,
@@ -49,32 +46,11 @@ import {
   checkLease,
   type Problem,
 } from './clientMessages.js';
-import { namespaceTokens, ServerProgressTokens, type ProgressNotice } from './progressTokens.js';
-import { filterAnswer, type FileVisible } from './answerFilter.js';
+import { ServerProgressTokens, type ProgressNotice } from './progressTokens.js';
 import type { BrokerHost } from './brokerHost.js';
 import { withRegistrations } from './initializeAnswer.js';
 import { RequestRelay } from './requestRelay.js';
-import { afterCurrentPoll } from './afterPoll.js';
-
-/**
- * The client decides when to give up (its cancel aborts the forwarded request); a client that
- * never does is bounded by the same default our front uses, so both sides time out alike.
- */
-const FORWARD_TIMEOUT_MS = DEFAULT_REQUEST_TIMEOUT_MS;
-/** Requests a server may hold open until something changes (a long poll): they take no slot of the bound. */
-const LONG_POLL_METHODS: readonly string[] = ['workspace/diagnostic'];
-
-interface InFlight {
-  method: string;
-  startedAt: number;
-  /** Answers it with `error` now and cancels it at the server (which may never answer). */
-  fail(error: WireError): void;
-}
-
-function toResponseError(err: unknown): ResponseError<unknown> {
-  if (err instanceof WireError) return new ResponseError(err.code, err.message, err.data);
-  return new ResponseError(ErrorCodes.InternalError, err instanceof Error ? err.message : String(err));
-}
+import { ForwardedRequests } from './forwardedRequests.js';
 
 /** A request whose params do not fit is answered with InvalidParams. */
 function invalidParams(problem: Problem): void {
@@ -94,8 +70,7 @@ export class BrokerClient {
   /** Methods of the requests the broker answers itself (handlers on `rpc`). */
   private readonly answered = new Set<string>();
   private closed = false;
-  private nextRequest = 0;
-  private readonly inFlight = new Map<number, InFlight>();
+  private readonly requests: ForwardedRequests;
   /**
    * Messages are dispatched to the server one after another, in arrival order (a request is sent
    * before a later didChange is applied), while their answers may come back in any order.
@@ -130,7 +105,8 @@ export class BrokerClient {
     });
     // One writer for both, so that what the connection and the relay write keeps its order.
     const writer = wholeMessageWriter(socket);
-    this.relay = new RequestRelay(writer, (method) => this.answered.has(method), (method, params, signal) => this.forward(method, params, signal));
+    this.requests = new ForwardedRequests({ id, tokenPrefix: this.tokenPrefix, isClosed: () => this.closed, dispatch: (step) => this.dispatch(step) }, host);
+    this.relay = new RequestRelay(writer, (method) => this.answered.has(method), (method, params, signal) => this.requests.forward(method, params, signal));
     const tapped = tapMessages(reader, this.relay.take);
     this.rpc = createMessageConnection(tapped.reader, writer, undefined, tapped.options);
     this.install();
@@ -307,94 +283,18 @@ export class BrokerClient {
     return next;
   }
 
-  /**
-   * Sends a request to the server once this client's earlier messages were dispatched and the
-   * scheduler gives it a turn (the server sees a bounded number at once, taken round-robin between
-   * clients). A cancel while it waits answers it at once and it is never sent.
-   */
-  private forward(method: string, params: unknown, cancelled: AbortSignal): Promise<unknown> {
-    // Taken as the request is read (the relay takes it in the read callback): the watcher's news
-    // up to its arrival is read by then.
-    const eventsRead = afterCurrentPoll();
-    this.host.touch();
-    // `cancelled` is the relay's: it aborts on the client's $/cancelRequest and when the client
-    // goes (close() closes the relay); an abort once sent cancels the request at the server under
-    // the id the server knows, one before answers at once and the request is never sent.
-    return new Promise((resolve) => {
-      let sent = false;
-      const unsent = (why: string) => resolve(new ResponseError(ErrorCodes.RequestCancelled, `${method} was not sent to the server: ${why}`));
-      const onAbort = () => {
-        if (!sent) unsent('cancelled');
-      };
-      cancelled.addEventListener('abort', onAbort, { once: true });
-      this.dispatch(async () => {
-        if (cancelled.aborted) return unsent('cancelled');
-        if (this.closed) return unsent('the client is gone');
-        const server = await this.host.serverForRequest(eventsRead);
-        const request = {
-          client: this.id,
-          send: () => {
-            sent = true;
-            cancelled.removeEventListener('abort', onAbort);
-            // A server that answers nothing would hold this request until the timeout: it fails now.
-            const hung = this.host.unresponsive();
-            if (hung) {
-              resolve(toResponseError(hung));
-              return Promise.resolve();
-            }
-            // Several clients may hold one file with different texts (an editor's unsaved buffer):
-            // the server answers this request on this client's text.
-            const uri = requestDocumentUri(method, params);
-            if (uri !== undefined) this.host.documents.useClientText(this.id, uri);
-            const visibleAtSend = this.host.folders.visibility(this.id);
-            const key = this.nextRequest++;
-            const failed = new AbortController();
-            const fail = (error: WireError) => {
-              resolve(toResponseError(error));
-              failed.abort();
-            };
-            this.inFlight.set(key, { method, startedAt: Date.now(), fail });
-            return server
-              .relayRequest(method, namespaceTokens(params, this.tokenPrefix), { signal: AbortSignal.any([cancelled, failed.signal]), timeoutMs: FORWARD_TIMEOUT_MS })
-              .then((result) => resolve(this.ownAnswer(method, result, visibleAtSend)), (err: unknown) => resolve(toResponseError(err)))
-              .finally(() => {
-                this.inFlight.delete(key);
-                this.host.lease.requestSettled();
-              });
-          },
-          drop: (reason: string) => unsent(reason),
-        };
-        await this.host.scheduler.enqueue(request, cancelled, LONG_POLL_METHODS.includes(method));
-      }).then(
-        // Dropped unrun (the client went while it waited): answered, though nobody may read it.
-        () => void (sent || unsent('the client is gone')),
-        (err: unknown) => resolve(toResponseError(err)),
-      );
-    });
-  }
-
-  /** The answer without files that lie only in workspace folders other clients added. */
-  private ownAnswer(method: string, result: unknown, visibleAtSend: FileVisible | undefined): unknown {
-    // Folders may have come or gone while the server worked: a file hidden at either moment stays out.
-    const visibleNow = this.host.folders.visibility(this.id);
-    if (!visibleAtSend && !visibleNow) return result;
-    return filterAnswer(method, result, (path) => (visibleAtSend?.(path) ?? true) && (visibleNow?.(path) ?? true));
-  }
-
   /** When this client's latest request of one of these methods started, if one is in flight. */
   inFlightSince(methods: readonly string[]): number | undefined {
-    let latest: number | undefined;
-    for (const r of this.inFlight.values()) if (methods.includes(r.method) && (latest === undefined || r.startedAt > latest)) latest = r.startedAt;
-    return latest;
+    return this.requests.since(methods);
   }
 
   /** The server stopped answering: every request of this client it holds is answered with `error`. */
   failInFlight(error: WireError): void {
-    for (const r of [...this.inFlight.values()]) r.fail(error);
+    this.requests.failAll(error);
   }
 
   get inFlightCount(): number {
-    return this.inFlight.size;
+    return this.requests.count;
   }
 
   /** Progress under a token the server created: passed on only if this client was told to create it. */
@@ -428,27 +328,10 @@ export class BrokerClient {
     this.closed = true;
     // The relay aborts what it still has in flight: cancelled at the server, or never sent.
     this.relay.close();
-    this.inFlight.clear();
+    this.requests.clear();
     this.host.scheduler.dropClient(this.id);
     this.rpc.dispose();
     this.socket.destroy();
     this.host.removeClient(this);
   }
-}
-
-/**
- * The document a request is about: `textDocument.uri` of its params, or the file of a tsserver
- * request passed through typescript-language-server (its exact diagnostics), if any.
- */
-function requestDocumentUri(method: string, params: unknown): string | undefined {
-  if (typeof params !== 'object' || params === null) return undefined;
-  if (method === 'workspace/executeCommand') {
-    const { command, arguments: args } = params as { command?: unknown; arguments?: unknown };
-    const file = command === 'typescript.tsserverRequest' && Array.isArray(args) ? (args[1] as { file?: unknown } | undefined)?.file : undefined;
-    return typeof file === 'string' && isAbsolute(file) ? pathToUri(file) : undefined;
-  }
-  const doc = (params as { textDocument?: unknown }).textDocument;
-  if (typeof doc !== 'object' || doc === null) return undefined;
-  const uri = (doc as { uri?: unknown }).uri;
-  return typeof uri === 'string' ? uri : undefined;
 }
