@@ -62,7 +62,8 @@ describe('leases taken back to back on a pyright broker', () => {
     ).finally(() => (leasing = false));
 
     // Each hover is sent while leases are being taken; it is answered before the lease after the
-    // next one is granted: at most one more lease granted between sending it and reading the count.
+    // next one is granted. Read before it is sent, the count may be of a lease that is just ending,
+    // and read after its answer it may include the grant that answer let go: at most two more.
     const spans: number[] = [];
     while (spans.length < HOVERS && leasing) {
       const sentAt = await granted();
@@ -73,7 +74,7 @@ describe('leases taken back to back on a pyright broker', () => {
     }
     await leases;
     expect(spans.length).toBeGreaterThanOrEqual(3);
-    expect(Math.max(...spans)).toBeLessThanOrEqual(1);
+    expect(Math.max(...spans)).toBeLessThanOrEqual(2);
     expect(await granted()).toBe(before + HOLDERS * ROUNDS);
   });
 });
