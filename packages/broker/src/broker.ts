@@ -66,7 +66,7 @@ export class Broker implements BrokerHost, LeaseHost {
   readonly documents = new SharedDocuments(
     () => this.instance.connection?.documents,
     (uri) => this.bridge.changed(uri),
-    (client) => this.connected(client),
+    (client) => [...this.accepting.clients].some((c) => c.id === client),
   );
   readonly lease: LeaseManager;
   readonly scheduler: RequestScheduler;
@@ -111,9 +111,7 @@ export class Broker implements BrokerHost, LeaseHost {
       onStatusChanged: () => this.statusChanged(),
       onGiveUp: (reason) => void this.stop(reason),
       onHealth: (event) => this.broadcastHealth(event),
-      onUnresponsive: (error) => {
-        for (const c of this.accepting.clients) c.failInFlight(error);
-      },
+      onUnresponsive: (error) => this.accepting.clients.forEach((c) => c.failInFlight(error)),
     });
     this.rootIdentity = new RootIdentity(options.root);
     this.socketPath = socketPathFor(options.dir, options.key);
@@ -262,11 +260,6 @@ export class Broker implements BrokerHost, LeaseHost {
   /** Files changed on disk: every client but the one that reported them itself. */
   private broadcastFilesChanged(params: BrokerFilesChangedParams, except?: number): void {
     for (const c of this.accepting.clients) if (c.id !== except) c.notify(BrokerFilesChangedNotification.type, params);
-  }
-
-  private connected(client: number): boolean {
-    for (const c of this.accepting.clients) if (c.id === client) return true;
-    return false;
   }
 
   removeClient(session: BrokerClient): void {
