@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { brokerKey, connectToBroker, daemonDir, readDaemonFile } from '@agent-lsp/broker';
+import { BrokerAcquireRequest, BrokerReleaseRequest } from '@agent-lsp/protocol';
 import { createLogger, ServerRegistry } from '@agent-lsp/lsp';
 import { openQueryTarget } from './corpora.mjs';
 import { ms, summarize } from './stats.mjs';
@@ -20,6 +21,9 @@ const BACKLOG = 16;
 const HOVERS = 20;
 /** The broker's default bound (DEFAULT_MAX_IN_FLIGHT). */
 const DEFAULT_BOUND = 4;
+/** Clients taking exclusive sections back to back, and how long each holds one (issue 29 item 3). */
+const LEASE_HOLDERS = 4;
+const LEASE_HOLD_MS = 1000;
 
 /** A broker of our own for the corpus, with the given bound, in a private home; resolves once ready. */
 async function startBroker(corpus, maxInFlight) {
@@ -97,6 +101,60 @@ async function oneMode(corpus, maxInFlight, log) {
   }
 }
 
+/**
+ * The light client's hovers while LEASE_HOLDERS other clients take exclusive sections back to back
+ * (acquire, hold LEASE_HOLD_MS, release, again), as agents' speculative evaluations do.
+ */
+async function leaseMode(corpus, log) {
+  const broker = await startBroker(corpus, DEFAULT_BOUND);
+  const previousHome = process.env.AGENT_LSP_HOME;
+  process.env.AGENT_LSP_HOME = broker.home;
+  const connect = () => connectToBroker({ server: broker.server, rootDir: corpus.root, workspaceFolders: [corpus.root], logger });
+  const holders = [];
+  for (let i = 0; i < LEASE_HOLDERS; i++) holders.push(await connect());
+  const light = await connect();
+  try {
+    const l = await openQueryTarget(light, corpus);
+    const hover = () => light.request('textDocument/hover', { textDocument: { uri: l.uri }, position: l.position }, { timeoutMs: 900_000 });
+    await hover();
+    const idle = [];
+    for (let i = 0; i < 10; i++) {
+      const t = performance.now();
+      await hover();
+      idle.push(performance.now() - t);
+    }
+    let leasing = true;
+    let leases = 0;
+    const started = performance.now();
+    const holder = async (conn) => {
+      while (leasing) {
+        const { leaseId } = await conn.request(BrokerAcquireRequest.type, { leaseMs: 60_000 }, { timeoutMs: 900_000 });
+        await new Promise((r) => setTimeout(r, LEASE_HOLD_MS));
+        await conn.request(BrokerReleaseRequest.type, { leaseId });
+        leases++;
+      }
+    };
+    const workers = holders.map(holder);
+    const samples = [];
+    for (let i = 0; i < HOVERS; i++) {
+      const t = performance.now();
+      await hover();
+      samples.push(performance.now() - t);
+    }
+    leasing = false;
+    const seconds = (performance.now() - started) / 1000;
+    await Promise.all(workers);
+    const loaded = summarize(samples);
+    log(`  back-to-back leases: hover p50 ${ms(loaded.p50)}, p95 ${ms(loaded.p95)}; ${leases} leases in ${seconds.toFixed(1)} s`);
+    return { idle: summarize(idle), loaded, leasesPerSecond: leases / seconds };
+  } finally {
+    await Promise.all([...holders, light].map((c) => c.shutdown())).catch(() => undefined);
+    if (previousHome === undefined) delete process.env.AGENT_LSP_HOME;
+    else process.env.AGENT_LSP_HOME = previousHome;
+    await broker.stop();
+  }
+}
+
 /** The fairness section of docs/benchmarks.md, from one run of both modes on `corpus`. */
 export async function fairness(corpus, log) {
   const rows = [];
@@ -105,17 +163,22 @@ export async function fairness(corpus, log) {
     const label = maxInFlight === 0 ? 'without fair queuing (`--max-in-flight 0`, unbounded)' : `fair queuing (default, at most ${maxInFlight} in flight)`;
     rows.push(`| ${label} | ${ms(r.idle.p50)} | ${ms(r.loaded.p50)} | ${ms(r.loaded.p95)} | ${r.referencesPerSecond.toFixed(1)}/s |`);
   }
+  const leased = await leaseMode(corpus, log);
+  rows.push(`| ${LEASE_HOLDERS} other clients taking ${LEASE_HOLD_MS / 1000} s leases back to back (no flood) | ${ms(leased.idle.p50)} | ${ms(leased.loaded.p50)} | ${ms(leased.loaded.p95)} | ${leased.leasesPerSecond.toFixed(2)} leases/s |`);
   return `## Fairness under load: a light client's hovers while another client floods references
 
 Run on ${new Date().toISOString().slice(0, 10)}. ${corpus.name}, one broker per row (started for the row). One client keeps ${BACKLOG} \`textDocument/references\`
 requests (\`${corpus.pattern}\` in ${corpus.file}) outstanding at all times; meanwhile a second client sends
 ${HOVERS} hovers one after another, as an agent would. **Idle**: the second client's hover with no flood (median of 10).
 tsserver works through what it is sent in order, so without fair queuing every hover waits behind the whole backlog.
+The last row has no flood: ${LEASE_HOLDERS} clients take exclusive sections back to back instead (acquire, hold ${LEASE_HOLD_MS / 1000} s,
+release, again), as agents' speculative evaluations do; leases and the others' requests take turns, so a hover
+waits for the lease in progress at most (issue 29 item 3; before, hovers waited until no lease was queued).
 
 | broker | hover p50, idle | hover p50 under the flood | hover p95 under the flood | flood throughput |
 | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
 
-Target (issue 12, item 14): a flood from one agent does not starve the others.
+Target (issue 12, item 14; issue 29, item 3): a flood from one agent, or agents' back-to-back exclusive sections, do not starve the others.
 `;
 }

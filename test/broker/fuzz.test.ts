@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Hover, Location } from 'vscode-languageserver-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pathToUri } from '@agent-lsp/protocol';
+import { pathToUri, type BrokerStats } from '@agent-lsp/protocol';
 import { readDaemonFile } from '@agent-lsp/broker';
 import { fixtureRoot } from '../helpers/brokers.js';
 import { isAlive } from '../helpers/processes.js';
@@ -204,5 +204,12 @@ describe('the broker under a fuzzed socket', () => {
     expect(after?.restarts).toBe(0);
     expect(good.socket.destroyed).toBe(false);
     await goodAnswers();
+    // Nothing a fuzzing client opened outlives it (issue 29 item 2): once they are all gone, every
+    // document the server holds is the good client's or the disk's text.
+    const stats = () => good.rpc.sendRequest<BrokerStats>('$/agentLsp/stats', null);
+    let settled = await stats();
+    for (const deadline = Date.now() + 30_000; settled.clients > 1 && Date.now() < deadline; settled = await stats()) await new Promise((r) => setTimeout(r, 50));
+    expect(settled.clients).toBe(1);
+    expect(settled.unheldDocuments).toEqual([]);
   });
 });

@@ -76,7 +76,9 @@ describe('faults that heal', () => {
     expect(brokerPids(home)).toEqual([fresh.broker.pid]);
   });
 
-  it('a hung (stopped) server shows as unresponsive, not ready, until it answers again', async () => {
+  // Issue 29 item 6: a call waiting on a hung server, and the calls after it, do not wait for minutes
+  // with no word: they fail with an error naming the server, the root and restart_lsp_server.
+  it('a hung (stopped) server shows as unresponsive, fails the call waiting on it and new calls with a clear error, recovers when it answers, and is replaced by restart_lsp_server', async () => {
     const home = scope.home();
     const root = scope.root('python-basic');
     const { front, info } = await pythonBroker(home, root);
@@ -84,16 +86,34 @@ describe('faults that heal', () => {
     stopped.push({ pid: server, kill: false });
     process.kill(server, 'SIGSTOP');
 
+    // Sent to the server, which never reads it: answered once the broker's probe finds it hung.
+    const waiting = await front.call('find_symbol', { query: 'Point' });
+    expect(waiting.isError).toBe(true);
+    for (const part of ['pyright', root, 'unresponsive', 'restart_lsp_server']) expect(waiting.text).toContain(part);
     await waitUntil(() => readDaemonJson(info.dir)?.state === 'unresponsive', 60_000, 'daemon.json to say the server is unresponsive');
     expect(readDaemonJson(info.dir)?.ready).toBe(false);
     const status = ok(await front.call('get_daemon_status', {}));
     expect(status['daemons']).toEqual([expect.objectContaining({ state: 'unresponsive', ready: false, server_pid: server })]);
+    // While it stays hung, a new call does not wait for it.
+    const next = await front.call('find_symbol', { query: 'route_length' });
+    expect(next.isError).toBe(true);
+    for (const part of ['unresponsive', 'restart_lsp_server']) expect(next.text).toContain(part);
 
     process.kill(server, 'SIGCONT');
     await waitUntil(() => readDaemonJson(info.dir)?.ready === true, 60_000, 'the server to be ready again');
     expect(readDaemonJson(info.dir)?.state).toBe('ready');
     expect(readDaemonJson(info.dir)?.server.pid).toBe(server);
     expect(await referenceCount(front, PYTHON_DISTANCE)).toBe(EXPECTED_REFERENCES);
+    expect(JSON.stringify(ok(await front.call('find_symbol', { query: 'route_length' })))).toContain('route_length');
+
+    // Hung again: the restart the error suggests replaces it.
+    process.kill(server, 'SIGSTOP');
+    const restarted = ok(await front.call('restart_lsp_server', { language_id: 'python' }));
+    const servers = restarted['servers'] as { pid?: number; previous_pid?: number }[];
+    expect(servers[0]?.previous_pid).toBe(server);
+    expect(servers[0]?.pid).not.toBe(server);
+    await waitUntil(() => !isAlive(server), 15_000, 'the hung server to be ended');
+    expect(ok(await front.call('find_symbol', { query: 'Point' }))['total']).toBeGreaterThan(0);
   });
 
   it('a socket path answered by a process that is not a broker is reported as such, and left alone', async () => {

@@ -72,7 +72,11 @@ export interface RawClient {
   close(): void;
 }
 
-export async function rawClient(socketPath: string, options: { canPull: boolean; onApplyEdit?: (params: unknown) => unknown }): Promise<RawClient> {
+/**
+ * `workDoneProgress` (default true): the client says it supports server-created progress, and
+ * answers `window/workDoneProgress/create` (recorded in `notifications`, in order, as if it were one).
+ */
+export async function rawClient(socketPath: string, options: { canPull: boolean; workDoneProgress?: boolean; onApplyEdit?: (params: unknown) => unknown }): Promise<RawClient> {
   const socket = connect(socketPath);
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', resolve);
@@ -96,12 +100,19 @@ export async function rawClient(socketPath: string, options: { canPull: boolean;
     registrations.push(...p.registrations);
     return null;
   });
+  rpc.onRequest('window/workDoneProgress/create', (params: unknown) => {
+    notifications.push({ method: 'window/workDoneProgress/create', params });
+    return null;
+  });
   rpc.onRequest('workspace/applyEdit', (p: unknown) => options.onApplyEdit?.(p) ?? { applied: false, failureReason: 'not expected' });
   rpc.listen();
   const init = await rpc.sendRequest<InitializeResult>('initialize', {
     processId: process.pid,
     rootUri: null,
-    capabilities: { textDocument: { publishDiagnostics: { versionSupport: true }, ...(options.canPull ? { diagnostic: { dynamicRegistration: true } } : {}) }, window: { workDoneProgress: true } },
+    capabilities: {
+      textDocument: { publishDiagnostics: { versionSupport: true }, ...(options.canPull ? { diagnostic: { dynamicRegistration: true } } : {}) },
+      ...(options.workDoneProgress !== false ? { window: { workDoneProgress: true } } : {}),
+    },
   });
   await rpc.sendNotification('initialized', {});
   return {

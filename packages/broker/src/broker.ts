@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import lockfile from 'proper-lockfile';
-import { AGENT_LSP_PROTOCOL_VERSION, AGENT_LSP_VERSION, uriToPath, BrokerStatusNotification, type AgentLspExperimental, type BrokerRestartServerResult, type BrokerStatusParams, FileChangeType } from '@agent-lsp/protocol';
+import { AGENT_LSP_PROTOCOL_VERSION, AGENT_LSP_VERSION, uriToPath, BrokerStatusNotification, type WireError, type AgentLspExperimental, type BrokerRestartServerResult, type BrokerStatusParams, FileChangeType } from '@agent-lsp/protocol';
 import type { BrokerEvictResult } from '@agent-lsp/protocol';
 import { BrokerFilesChangedNotification, BrokerServerStateNotification, type BrokerFilesChangedParams, type BrokerServerStateParams } from '@agent-lsp/protocol';
 import { RootIdentity, untilConfigApplied, type DocumentStore, type LspConnection, type Logger, type ResolvedServer, type ServerDefinition } from '@agent-lsp/lsp';
@@ -66,6 +66,7 @@ export class Broker implements BrokerHost, LeaseHost {
   readonly documents = new SharedDocuments(
     () => this.instance.connection?.documents,
     (uri) => this.bridge.changed(uri),
+    (client) => [...this.accepting.clients].some((c) => c.id === client),
   );
   readonly lease: LeaseManager;
   readonly scheduler: RequestScheduler;
@@ -110,6 +111,7 @@ export class Broker implements BrokerHost, LeaseHost {
       onStatusChanged: () => this.statusChanged(),
       onGiveUp: (reason) => void this.stop(reason),
       onHealth: (event) => this.broadcastHealth(event),
+      onUnresponsive: (error) => this.accepting.clients.forEach((c) => c.failInFlight(error)),
     });
     this.rootIdentity = new RootIdentity(options.root);
     this.socketPath = socketPathFor(options.dir, options.key);
@@ -225,6 +227,10 @@ export class Broker implements BrokerHost, LeaseHost {
     if (progress && !out.ready) out.progress = progress;
     if (connection?.pid !== undefined) out.serverPid = connection.pid;
     return out;
+  }
+
+  unresponsive(): WireError | undefined {
+    return this.instance.unresponsive();
   }
 
   restartServer(reason: string): Promise<BrokerRestartServerResult> {

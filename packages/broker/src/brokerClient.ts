@@ -1,5 +1,4 @@
 import type { Socket } from 'node:net';
-import { isAbsolute } from 'node:path';
 import {
   createMessageConnection,
   ResponseError,
@@ -27,9 +26,7 @@ import {
   BrokerStatsRequest,
   BrokerStopNotification,
   clientKindOf,
-  DEFAULT_REQUEST_TIMEOUT_MS,
   ErrorCodes,
-  pathToUri,
   WireError,
   type BrokerAcquireResult,
   type BrokerClientInfo,
@@ -49,30 +46,11 @@ import {
   checkLease,
   type Problem,
 } from './clientMessages.js';
-import { namespaceTokens } from './progressTokens.js';
-import { filterAnswer, type FileVisible } from './answerFilter.js';
+import { ServerProgressTokens, type ProgressNotice } from './progressTokens.js';
 import type { BrokerHost } from './brokerHost.js';
 import { withRegistrations } from './initializeAnswer.js';
 import { RequestRelay } from './requestRelay.js';
-import { afterCurrentPoll } from './afterPoll.js';
-
-/**
- * The client decides when to give up (its cancel aborts the forwarded request); a client that
- * never does is bounded by the same default our front uses, so both sides time out alike.
- */
-const FORWARD_TIMEOUT_MS = DEFAULT_REQUEST_TIMEOUT_MS;
-/** Requests a server may hold open until something changes (a long poll): they take no slot of the bound. */
-const LONG_POLL_METHODS: readonly string[] = ['workspace/diagnostic'];
-
-interface InFlight {
-  method: string;
-  startedAt: number;
-}
-
-function toResponseError(err: unknown): ResponseError<unknown> {
-  if (err instanceof WireError) return new ResponseError(err.code, err.message, err.data);
-  return new ResponseError(ErrorCodes.InternalError, err instanceof Error ? err.message : String(err));
-}
+import { ForwardedRequests } from './forwardedRequests.js';
 
 /** A request whose params do not fit is answered with InvalidParams. */
 function invalidParams(problem: Problem): void {
@@ -92,8 +70,7 @@ export class BrokerClient {
   /** Methods of the requests the broker answers itself (handlers on `rpc`). */
   private readonly answered = new Set<string>();
   private closed = false;
-  private nextRequest = 0;
-  private readonly inFlight = new Map<number, InFlight>();
+  private readonly requests: ForwardedRequests;
   /**
    * Messages are dispatched to the server one after another, in arrival order (a request is sent
    * before a later didChange is applied), while their answers may come back in any order.
@@ -102,6 +79,8 @@ export class BrokerClient {
   private initialized = false;
   /** Whether the client said it can pull diagnostics; if not, the broker pushes to it. */
   canPull = false;
+  /** The server's own progress this client was told to create (see relayServerProgress). */
+  private readonly serverProgress = new ServerProgressTokens((token) => this.request('window/workDoneProgress/create', { token }));
   /** Who this client is, for daemon-status (an editor until its initialize says otherwise). */
   readonly info: BrokerClientInfo = { kind: 'editor', since: new Date().toISOString() };
   /** It sent initialize: a real client (fronts, editors), not a probe or an eviction request. */
@@ -126,7 +105,8 @@ export class BrokerClient {
     });
     // One writer for both, so that what the connection and the relay write keeps its order.
     const writer = wholeMessageWriter(socket);
-    this.relay = new RequestRelay(writer, (method) => this.answered.has(method), (method, params, signal) => this.forward(method, params, signal));
+    this.requests = new ForwardedRequests({ id, tokenPrefix: this.tokenPrefix, isClosed: () => this.closed, dispatch: (step) => this.dispatch(step) }, host);
+    this.relay = new RequestRelay(writer, (method) => this.answered.has(method), (method, params, signal) => this.requests.forward(method, params, signal));
     const tapped = tapMessages(reader, this.relay.take);
     this.rpc = createMessageConnection(tapped.reader, writer, undefined, tapped.options);
     this.install();
@@ -160,6 +140,7 @@ export class BrokerClient {
     onRequest('initialize', async (params: InitializeParams) => {
       invalidParams(checkInitialize(params));
       this.canPull = params.capabilities.textDocument?.diagnostic !== undefined;
+      this.serverProgress.supported = params.capabilities.window?.workDoneProgress === true;
       this.identify(params);
       // The folders a client starts with are its own, as if it had added them.
       const foldersChanged = Array.isArray(params.workspaceFolders) && host.folders.change(id, { added: params.workspaceFolders });
@@ -281,86 +262,45 @@ export class BrokerClient {
 
   /**
    * Queues one message's dispatch behind this client's earlier ones; with `gated` (the default)
-   * it also waits while another client holds an exclusive section.
+   * it also waits while another client holds an exclusive section. Once the client has gone, what
+   * it still had queued is dropped: its documents were released and its lease ended when it went,
+   * and a didOpen (or an acquire) applied after that would be held by nobody.
    */
   private dispatch(step: () => unknown, gated = true): Promise<void> {
+    // Its place in arrival order, taken now: a lease asked for later does not go ahead of it.
+    const ticket = gated ? this.host.lease.arrive(this.id) : undefined;
     const run = async () => {
-      if (gated) await this.host.lease.gate(this.id);
-      await step();
+      try {
+        if (ticket !== undefined) await this.host.lease.gate(this.id, ticket);
+        if (this.closed) return;
+        await step();
+      } finally {
+        if (ticket !== undefined) this.host.lease.through(ticket);
+      }
     };
     const next = this.dispatchChain.then(run);
     this.dispatchChain = next.catch((err: Error) => this.host.logger.debug(`client ${this.id}: ${err.message}`));
     return next;
   }
 
-  /**
-   * Sends a request to the server once this client's earlier messages were dispatched and the
-   * scheduler gives it a turn (the server sees a bounded number at once, taken round-robin between
-   * clients). A cancel while it waits answers it at once and it is never sent.
-   */
-  private forward(method: string, params: unknown, cancelled: AbortSignal): Promise<unknown> {
-    // Taken as the request is read (the relay takes it in the read callback): the watcher's news
-    // up to its arrival is read by then.
-    const eventsRead = afterCurrentPoll();
-    this.host.touch();
-    // `cancelled` is the relay's: it aborts on the client's $/cancelRequest and when the client
-    // goes (close() closes the relay); an abort once sent cancels the request at the server under
-    // the id the server knows, one before answers at once and the request is never sent.
-    return new Promise((resolve) => {
-      let sent = false;
-      const unsent = (why: string) => resolve(new ResponseError(ErrorCodes.RequestCancelled, `${method} was not sent to the server: ${why}`));
-      const onAbort = () => {
-        if (!sent) unsent('cancelled');
-      };
-      cancelled.addEventListener('abort', onAbort, { once: true });
-      this.dispatch(async () => {
-        if (cancelled.aborted) return unsent('cancelled');
-        if (this.closed) return unsent('the client is gone');
-        const server = await this.host.serverForRequest(eventsRead);
-        const request = {
-          client: this.id,
-          send: () => {
-            sent = true;
-            cancelled.removeEventListener('abort', onAbort);
-            // Several clients may hold one file with different texts (an editor's unsaved buffer):
-            // the server answers this request on this client's text.
-            const uri = requestDocumentUri(method, params);
-            if (uri !== undefined) this.host.documents.useClientText(this.id, uri);
-            const visibleAtSend = this.host.folders.visibility(this.id);
-            const key = this.nextRequest++;
-            this.inFlight.set(key, { method, startedAt: Date.now() });
-            return server
-              .relayRequest(method, namespaceTokens(params, this.tokenPrefix), { signal: cancelled, timeoutMs: FORWARD_TIMEOUT_MS })
-              .then((result) => resolve(this.ownAnswer(method, result, visibleAtSend)), (err: unknown) => resolve(toResponseError(err)))
-              .finally(() => {
-                this.inFlight.delete(key);
-                this.host.lease.requestSettled();
-              });
-          },
-          drop: (reason: string) => unsent(reason),
-        };
-        await this.host.scheduler.enqueue(request, cancelled, LONG_POLL_METHODS.includes(method));
-      }).catch((err: unknown) => resolve(toResponseError(err)));
-    });
-  }
-
-  /** The answer without files that lie only in workspace folders other clients added. */
-  private ownAnswer(method: string, result: unknown, visibleAtSend: FileVisible | undefined): unknown {
-    // Folders may have come or gone while the server worked: a file hidden at either moment stays out.
-    const visibleNow = this.host.folders.visibility(this.id);
-    if (!visibleAtSend && !visibleNow) return result;
-    return filterAnswer(method, result, (path) => (visibleAtSend?.(path) ?? true) && (visibleNow?.(path) ?? true));
-  }
-
   /** When this client's latest request of one of these methods started, if one is in flight. */
   inFlightSince(methods: readonly string[]): number | undefined {
-    let latest: number | undefined;
-    for (const r of this.inFlight.values()) if (methods.includes(r.method) && (latest === undefined || r.startedAt > latest)) latest = r.startedAt;
-    return latest;
+    return this.requests.since(methods);
+  }
+
+  /** The server stopped answering: every request of this client it holds is answered with `error`. */
+  failInFlight(error: WireError): void {
+    this.requests.failAll(error);
   }
 
   get inFlightCount(): number {
-    return this.inFlight.size;
+    return this.requests.count;
+  }
+
+  /** Progress under a token the server created: passed on only if this client was told to create it. */
+  relayServerProgress(params: ProgressNotice): void {
+    if (this.closed || !this.initialized) return;
+    if (this.serverProgress.admit(params)) this.notify('$/progress', params);
   }
 
   /** A registration change of the server, for a client that has already had the replay. */
@@ -388,27 +328,10 @@ export class BrokerClient {
     this.closed = true;
     // The relay aborts what it still has in flight: cancelled at the server, or never sent.
     this.relay.close();
-    this.inFlight.clear();
+    this.requests.clear();
     this.host.scheduler.dropClient(this.id);
     this.rpc.dispose();
     this.socket.destroy();
     this.host.removeClient(this);
   }
-}
-
-/**
- * The document a request is about: `textDocument.uri` of its params, or the file of a tsserver
- * request passed through typescript-language-server (its exact diagnostics), if any.
- */
-function requestDocumentUri(method: string, params: unknown): string | undefined {
-  if (typeof params !== 'object' || params === null) return undefined;
-  if (method === 'workspace/executeCommand') {
-    const { command, arguments: args } = params as { command?: unknown; arguments?: unknown };
-    const file = command === 'typescript.tsserverRequest' && Array.isArray(args) ? (args[1] as { file?: unknown } | undefined)?.file : undefined;
-    return typeof file === 'string' && isAbsolute(file) ? pathToUri(file) : undefined;
-  }
-  const doc = (params as { textDocument?: unknown }).textDocument;
-  if (typeof doc !== 'object' || doc === null) return undefined;
-  const uri = (doc as { uri?: unknown }).uri;
-  return typeof uri === 'string' ? uri : undefined;
 }

@@ -1,5 +1,5 @@
 import type { FileEvent } from 'vscode-languageserver-protocol';
-import type { AgentLspExperimental, BrokerEvictResult, BrokerRestartServerResult } from '@agent-lsp/protocol';
+import type { AgentLspExperimental, BrokerEvictResult, BrokerRestartServerResult, WireError } from '@agent-lsp/protocol';
 import type { LspConnection, Logger } from '@agent-lsp/lsp';
 import type { BrokerClient } from './brokerClient.js';
 import type { ClientFolders } from './clientFolders.js';
@@ -35,6 +35,8 @@ export interface BrokerHost {
   readonly folders: ClientFolders;
   /** A client reported file changes itself (its own writes): the watcher must not echo them. */
   clientReportedChanges(changes: FileEvent[], from?: number): void;
+  /** Why requests fail at once: the server runs but answers nothing (undefined while it answers). */
+  unresponsive(): WireError | undefined;
   /** Restarts the shared server (a client asked: restart_lsp_server); resolves with the old and new pids. */
   restartServer(reason: string): Promise<BrokerRestartServerResult>;
 }

@@ -1,10 +1,19 @@
 import { RequestTimeoutError, type LspConnection, type Logger } from '@agent-lsp/lsp';
+import { cpuTimeMs } from './processInfo.js';
 
 /**
  * A request every server answers at once without doing work: the LSP spec has it answer any `$/`
  * request it does not know with MethodNotFound. An answer of any kind means the server is alive.
  */
 const PROBE_METHOD = '$/agentLsp/healthProbe';
+/**
+ * A server that used at least this share of a CPU while a probe went unanswered is working, not
+ * hung: pyright answers nothing while it computes a long request on its one thread (a Django-wide
+ * find-references). It counts as unresponsive only once it has not answered for BUSY_GRACE_MS.
+ * A stopped or deadlocked server uses none and counts at once.
+ */
+const BUSY_CPU_SHARE = 0.02;
+const BUSY_GRACE_MS = 60_000;
 
 export interface HealthProbeOptions {
   /** The running server, if any (none while it starts or restarts). */
@@ -28,6 +37,8 @@ export class HealthProbe {
   private timer: NodeJS.Timeout | undefined;
   private probing = false;
   private unresponsiveSince: number | undefined;
+  /** Since when probes have gone unanswered while the server kept working (see BUSY_CPU_SHARE). */
+  private busySince: number | undefined;
   private readonly intervalMs: number;
   readonly timeoutMs: number;
 
@@ -48,6 +59,7 @@ export class HealthProbe {
 
   /** A new server: whatever the old one did says nothing about it. */
   reset(): void {
+    this.busySince = undefined;
     this.set(true);
   }
 
@@ -60,13 +72,24 @@ export class HealthProbe {
     const conn = this.options.connection();
     if (!conn?.isAlive || this.probing) return;
     this.probing = true;
+    const startedAt = Date.now();
+    const cpuBefore = conn.pid === undefined ? undefined : cpuTimeMs(conn.pid);
     try {
       await conn.request(PROBE_METHOD, null, { timeoutMs: this.timeoutMs });
       this.answered(conn);
     } catch (err) {
       if (this.options.connection() !== conn) return;
       if (err instanceof RequestTimeoutError) {
-        if (this.responsive) this.options.logger.warn(`language server pid ${conn.pid} did not answer a health probe within ${this.timeoutMs / 1000} s: unresponsive`);
+        const cpuAfter = conn.pid === undefined ? undefined : cpuTimeMs(conn.pid);
+        const working = cpuBefore !== undefined && cpuAfter !== undefined && cpuAfter - cpuBefore >= (Date.now() - startedAt) * BUSY_CPU_SHARE;
+        if (working) {
+          this.busySince ??= startedAt;
+          if (Date.now() - this.busySince < BUSY_GRACE_MS) {
+            this.options.logger.debug(`language server pid ${conn.pid} is busy: no answer to a health probe within ${this.timeoutMs / 1000} s, but it is working`);
+            return;
+          }
+        }
+        if (this.responsive) this.options.logger.warn(`language server pid ${conn.pid} did not answer a health probe within ${this.timeoutMs / 1000} s${working ? ` (working, but silent for over ${BUSY_GRACE_MS / 1000} s)` : ''}: unresponsive`);
         this.set(false);
       } else if (conn.isAlive) {
         this.answered(conn); // an error answer is an answer
@@ -78,6 +101,7 @@ export class HealthProbe {
 
   private answered(conn: LspConnection): void {
     if (this.options.connection() !== conn) return;
+    this.busySince = undefined;
     if (!this.responsive) this.options.logger.info(`language server pid ${conn.pid} answers again`);
     this.set(true);
   }

@@ -138,8 +138,44 @@ describe('LeaseManager', () => {
     expect(await settled(held)).toBe(false);
     leases.clientGone(1);
     expect(await settled(held)).toBe(true);
+    await expect(grant).rejects.toThrow(/client disconnected/);
+    // The watcher is deferred only once a lease is granted.
+    expect(sections).toEqual([]);
+    leases.dispose();
+  });
+
+  it('does not let an acquire go ahead of a message of another client that arrived before it', async () => {
+    const { h } = host();
+    const leases = new LeaseManager(h);
+    const earlier = leases.arrive(2);
+    const grant = leases.acquire(1);
     expect(await settled(grant)).toBe(false);
-    expect(sections).toEqual([true, false]);
+    await leases.gate(2, earlier);
+    // A message that arrived after the acquire waits for the section.
+    expect(await settled(leases.gate(2))).toBe(false);
+    leases.through(earlier);
+    expect(await settled(grant)).toBe(true);
+    leases.dispose();
+  });
+
+  it('lets what waited during one lease through (sent and answered) before the next lease is granted', async () => {
+    const { h, inFlight } = host();
+    const leases = new LeaseManager(h);
+    const first = await leases.acquire(1);
+    const second = leases.acquire(3);
+    const waited = leases.gate(2);
+    expect(await settled(waited)).toBe(false);
+    leases.release(1, first.leaseId);
+    const ticket = await waited;
+    expect(await settled(second)).toBe(false);
+    // Its request was sent: the grant waits for the answer too.
+    inFlight.set(2, 1);
+    leases.through(ticket);
+    expect(await settled(second)).toBe(false);
+    inFlight.set(2, 0);
+    leases.requestSettled();
+    expect(await settled(second)).toBe(true);
+    expect((await leases.stats()).lease).toMatchObject({ client: 3 });
     leases.dispose();
   });
 });

@@ -50,51 +50,97 @@ export interface LeaseHost {
   leaseExpired(client: number): void;
 }
 
+interface QueuedAcquire {
+  client: number;
+  leaseMs: number;
+  /** Its place among the other clients' messages (see `ticket`). */
+  ticket: number;
+  grant: (r: BrokerAcquireResult) => void;
+  fail: (e: Error) => void;
+}
+
 /**
  * Exclusive sections. One client at a time holds a lease; the gate holds every other client's
  * messages (in order) until it ends. A lease is granted once the others' in-flight requests have
  * drained, so the holder's changes never race a request of someone else. When it ends (release,
  * disconnect, expiry) every document the holder changed is put back as it was.
+ *
+ * Leases and the others' messages take turns, so that back-to-back sections cannot starve anyone:
+ * every gated message takes a ticket as it arrives, and a lease is granted only after the other
+ * clients' messages that arrived before its barrier went through (sent, and answered): the barrier
+ * is the later of its acquire's arrival and the end of the lease before it. So an acquire never
+ * jumps ahead of requests already waiting, and whatever waited during one lease runs before the
+ * next; what arrives after the barrier waits for that next lease.
  */
 export class LeaseManager {
   private lease: Lease | undefined;
-  /** The client being granted (draining the others): its gate is already closed to them. */
-  private pendingHolder: number | undefined;
-  private readonly acquireQueue: { client: number; leaseMs: number; grant: (r: BrokerAcquireResult) => void; fail: (e: Error) => void }[] = [];
-  private gateOpen: Promise<void> = Promise.resolve();
+  /** The acquire being granted (waiting for earlier messages and in-flight requests of others). */
+  private granting: QueuedAcquire | undefined;
+  private readonly acquireQueue: QueuedAcquire[] = [];
+  /** Resolved (and replaced) whenever what the gate decides on changed. */
+  private gateChanged: Promise<void> = Promise.resolve();
   private openGate: (() => void) | undefined;
   private waitingCount = 0;
+  private tickets = 0;
+  /** The last ticket handed out when the latest lease ended. */
+  private endedAt = 0;
+  /** Gated messages that arrived and are not yet through: ticket → client. */
+  private readonly present = new Map<number, number>();
 
   constructor(private readonly host: LeaseHost) {}
 
-  /** Resolves when `client` may proceed: at once unless another client holds or is taking a lease. */
-  async gate(client: number): Promise<void> {
-    while (this.blocks(client)) {
+  /**
+   * A gated message of `client` arrived: its place in arrival order. It counts as waiting (a grant
+   * whose barrier it precedes waits for it) until `through(ticket)`, once it went through (its
+   * request sent) or was dropped.
+   */
+  arrive(client: number): number {
+    const ticket = ++this.tickets;
+    this.present.set(ticket, client);
+    return ticket;
+  }
+
+  through(ticket: number): void {
+    if (this.present.delete(ticket)) this.wakeGrant();
+  }
+
+  /**
+   * Resolves when `client`'s message may proceed: at once unless another client holds a lease, or
+   * is being granted one whose barrier this message arrived after.
+   */
+  async gate(client: number, ticket = this.arrive(client)): Promise<number> {
+    while (this.blocks(client, ticket)) {
       this.waitingCount++;
       try {
-        await this.gateOpen;
+        await this.nextGateChange();
       } finally {
         this.waitingCount--;
       }
     }
+    return ticket;
   }
 
-  /** Whether `client`'s messages may go to the server now (no one else holds or is taking a lease). */
+  /** Whether `client`'s requests may go to the server now (no one else holds a lease). */
   admits(client: number): boolean {
-    return !this.blocks(client);
+    return this.lease === undefined || this.lease.client === client;
   }
 
-  private blocks(client: number): boolean {
-    const holder = this.lease?.client ?? this.pendingHolder;
-    return holder !== undefined && holder !== client;
+  private blocks(client: number, ticket: number): boolean {
+    if (this.lease) return this.lease.client !== client;
+    const g = this.granting;
+    return g !== undefined && g.client !== client && ticket >= this.barrier(g);
   }
 
-  private closeGate(): void {
-    if (this.openGate) return;
-    this.gateOpen = new Promise((r) => (this.openGate = r));
+  private barrier(request: QueuedAcquire): number {
+    return Math.max(request.ticket, this.endedAt + 1);
   }
 
-  private reopenGate(): void {
+  private nextGateChange(): Promise<void> {
+    if (!this.openGate) this.gateChanged = new Promise((r) => (this.openGate = r));
+    return this.gateChanged;
+  }
+
+  private gateChange(): void {
     const open = this.openGate;
     this.openGate = undefined;
     open?.();
@@ -104,22 +150,34 @@ export class LeaseManager {
     const leaseMs = clampLeaseMs(requestedMs);
     if (this.lease?.client === client) return Promise.resolve({ leaseId: this.lease.id, expiresAt: this.lease.expiresAt });
     return new Promise((grant, fail) => {
-      this.acquireQueue.push({ client, leaseMs, grant, fail });
+      this.acquireQueue.push({ client, leaseMs, ticket: ++this.tickets, grant, fail });
       void this.next();
     });
   }
 
-  /** Grants the next queued acquire once nothing is held and the others' requests have drained. */
+  /**
+   * Whether a grant must still wait: earlier messages of others not through, or their requests in
+   * flight. A client with an acquire queued is not waited for: its later messages wait behind that
+   * acquire in its own order (its earlier ones are through).
+   */
+  private mustWait(request: QueuedAcquire): boolean {
+    const barrier = this.barrier(request);
+    const queued = new Set(this.acquireQueue.map((q) => q.client));
+    for (const [ticket, client] of this.present) if (client !== request.client && ticket < barrier && !queued.has(client)) return true;
+    return this.host.inFlightOfOthers(request.client) > 0;
+  }
+
+  /** Grants the next queued acquire once nothing is held and what went before it went through. */
   private async next(): Promise<void> {
-    if (this.lease || this.pendingHolder !== undefined) return;
+    if (this.lease || this.granting) return;
     const request = this.acquireQueue.shift();
     if (!request) return;
-    this.pendingHolder = request.client;
-    this.closeGate();
-    this.host.sectionActive(true);
-    while (this.host.inFlightOfOthers(request.client) > 0) await new Promise<void>((r) => (this.drained = r));
-    if (this.pendingHolder !== request.client) return; // it disconnected while the others drained
-    this.pendingHolder = undefined;
+    this.granting = request;
+    // Messages that arrived after the barrier wait from now on.
+    this.gateChange();
+    while (this.granting === request && this.mustWait(request)) await new Promise<void>((r) => (this.drained = r));
+    if (this.granting !== request) return; // it disconnected meanwhile
+    this.granting = undefined;
     const expiresAt = Date.now() + request.leaseMs;
     this.lease = {
       client: request.client,
@@ -130,6 +188,8 @@ export class LeaseManager {
       store: undefined,
       holder: new Map(),
     };
+    this.host.sectionActive(true);
+    this.gateChange();
     this.granted++;
     this.host.logger.debug(`lease ${this.lease.id} granted to client ${request.client}`);
     request.grant({ leaseId: this.lease.id, expiresAt });
@@ -141,6 +201,10 @@ export class LeaseManager {
 
   /** A request of some client finished: a pending grant may be able to go ahead. */
   requestSettled(): void {
+    this.wakeGrant();
+  }
+
+  private wakeGrant(): void {
     const d = this.drained;
     this.drained = undefined;
     d?.();
@@ -191,13 +255,14 @@ export class LeaseManager {
     for (let i = this.acquireQueue.length - 1; i >= 0; i--) {
       if (this.acquireQueue[i]?.client === client) this.acquireQueue.splice(i, 1)[0]?.fail(new Error('client disconnected'));
     }
+    for (const [ticket, owner] of this.present) if (owner === client) this.present.delete(ticket);
     if (this.lease?.client === client) this.end('holder disconnected');
-    else if (this.pendingHolder === client) {
-      this.pendingHolder = undefined;
-      this.reopenGate();
-      this.host.sectionActive(false);
+    else if (this.granting?.client === client) {
+      this.granting.fail(new Error('client disconnected'));
+      this.granting = undefined;
+      this.gateChange();
       void this.next();
-    }
+    } else this.wakeGrant();
   }
 
   private expire(): void {
@@ -215,8 +280,9 @@ export class LeaseManager {
     this.restore(lease);
     this.host.logger.debug(`lease ${lease.id} of client ${lease.client} ended (${reason}); restored ${uris.length} document(s)`);
     this.host.restored(uris);
+    this.endedAt = this.tickets;
     this.host.sectionActive(false);
-    this.reopenGate();
+    this.gateChange();
     void this.next();
   }
 
@@ -246,6 +312,7 @@ export class LeaseManager {
       lease: this.lease ? { client: this.lease.client, expiresAt: this.lease.expiresAt } : null,
       leasesGranted: this.granted,
       openDocuments: this.host.serverDocuments()?.uris({ includeInternal: true }) ?? [],
+      unheldDocuments: this.host.documents.unaccounted(),
       requests: this.host.requests(),
     };
   }
@@ -254,8 +321,10 @@ export class LeaseManager {
     if (this.lease) clearTimeout(this.lease.timer);
     // Nothing is held any more: a waiting gate must not find the holder still set and spin.
     this.lease = undefined;
-    this.pendingHolder = undefined;
+    this.granting?.fail(new Error('broker stopping'));
+    this.granting = undefined;
     for (const q of this.acquireQueue.splice(0)) q.fail(new Error('broker stopping'));
-    this.reopenGate();
+    this.gateChange();
+    this.wakeGrant();
   }
 }

@@ -76,6 +76,22 @@ export function rssBytes(pid: number): number | undefined {
   }
 }
 
+/** Clock ticks per second of /proc's times (USER_HZ, 100 on Linux everywhere). */
+const USER_HZ = 100;
+
+/** CPU time a process has used (user + system, its threads included), from /proc; undefined without. */
+export function cpuTimeMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command (which may hold spaces and parentheses): state is the 3rd, utime the 14th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / USER_HZ : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Pids of a process's live descendants (tsserver under typescript-language-server). */
 export function descendantPids(pid: number): number[] {
   const children = new Map<number, number[]>();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isClientToken, namespaceTokens, ownToken } from './progressTokens.js';
+import { isClientToken, namespaceTokens, ownToken, ServerProgressTokens } from './progressTokens.js';
 
 describe('progress-token namespacing', () => {
   const a = 'agentLsp/c1/';
@@ -36,5 +36,34 @@ describe('progress-token namespacing', () => {
     expect(ownToken(tricky.workDoneToken, a)).toBe('agentLsp/c9/s:evil');
     expect(ownToken(tricky.workDoneToken, 'agentLsp/c9/')).toBeUndefined();
     expect(ownToken('agentLsp/c1/x:1', a)).toBeUndefined();
+  });
+});
+
+describe("a client's share of server-created progress", () => {
+  const begin = (token: string) => ({ token, value: { kind: 'begin', title: 'indexing' } });
+  const report = (token: string) => ({ token, value: { kind: 'report', percentage: 50 } });
+  const end = (token: string) => ({ token, value: { kind: 'end' } });
+
+  it('asks a capable client to create a token at its begin, passes that token until its end, and nothing begun before', () => {
+    const asked: unknown[] = [];
+    const tokens = new ServerProgressTokens((token) => (asked.push(token), Promise.resolve(null)));
+    tokens.supported = true;
+    expect(tokens.admit(report('earlier'))).toBe(false);
+    expect(tokens.admit(begin('t'))).toBe(true);
+    expect(asked).toEqual(['t']);
+    expect(tokens.admit(report('t'))).toBe(true);
+    expect(tokens.admit(end('t'))).toBe(true);
+    expect(tokens.admit(report('t'))).toBe(false);
+    expect(tokens.admit(end('earlier'))).toBe(false);
+  });
+
+  it('gives a client that cannot take server-created progress nothing, and one that refused a token none of it', async () => {
+    const none = new ServerProgressTokens(() => Promise.resolve(null));
+    expect(none.admit(begin('t'))).toBe(false);
+    const refusing = new ServerProgressTokens(() => Promise.reject(new Error('no')));
+    refusing.supported = true;
+    refusing.admit(begin('t'));
+    await new Promise((r) => setImmediate(r));
+    expect(refusing.admit(report('t'))).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { ErrorCodes, WireError, type BrokerProgress, type BrokerRestartServerResult, type BrokerServerStateParams, type BrokerState } from '@agent-lsp/protocol';
-import { RestartBudget, startDirectConnection, type LspConnection, type Logger, type ResolvedServer, type ServerDefinition } from '@agent-lsp/lsp';
+import { RestartBudget, ServerUnresponsiveError, startDirectConnection, type LspConnection, type Logger, type ResolvedServer, type ServerDefinition } from '@agent-lsp/lsp';
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import type { BrokerClient } from './brokerClient.js';
 import type { DiagnosticsBridge } from './diagnosticsBridge.js';
@@ -25,6 +25,8 @@ export interface ServerInstanceOptions {
   onGiveUp(reason: string): void;
   /** The server crashed, is restarting, recovered, or was given up (clients' agents hear of it). */
   onHealth?(event: BrokerServerStateParams): void;
+  /** The server stopped answering: what waits on it should fail with `error` now. */
+  onUnresponsive?(error: ServerUnresponsiveError): void;
 }
 
 /**
@@ -43,7 +45,15 @@ export class ServerInstance {
   private readonly health: HealthProbe;
 
   constructor(private readonly options: ServerInstanceOptions) {
-    this.health = new HealthProbe({ connection: () => this.conn, logger: options.logger, onChange: () => options.onStatusChanged() });
+    this.health = new HealthProbe({
+      connection: () => this.conn,
+      logger: options.logger,
+      onChange: (responsive) => {
+        const error = responsive ? undefined : this.unresponsive();
+        if (error) options.onUnresponsive?.(error);
+        options.onStatusChanged();
+      },
+    });
   }
 
   /** The running connection, if the server is up. */
@@ -67,6 +77,14 @@ export class ServerInstance {
       return { title: 'language server unresponsive', message: `pid ${this.conn.pid} did not answer a health probe within ${this.health.timeoutMs / 1000} s` };
     }
     return this.conn?.readiness.snapshot().progress;
+  }
+
+  /** Why requests fail at once while the running server answers nothing; undefined while it answers. */
+  unresponsive(): ServerUnresponsiveError | undefined {
+    const { conn } = this;
+    if (!conn || this.health.responsive) return undefined;
+    const detail = `pid ${conn.pid} did not answer a health probe within ${this.health.timeoutMs / 1000} s`;
+    return new ServerUnresponsiveError(conn.server.displayName, this.options.root, detail);
   }
 
   get restarts(): number {
@@ -211,6 +229,11 @@ export class ServerInstance {
         }
         return;
       }
+      // A token the server created: to the clients told to create it too.
+      if (typeof token === 'string' || typeof token === 'number') {
+        for (const c of this.options.clients()) c.relayServerProgress({ token, value: (params as { value?: unknown }).value });
+      }
+      return;
     }
     for (const c of this.options.clients()) c.notify(method, params);
   }

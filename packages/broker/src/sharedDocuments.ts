@@ -41,9 +41,16 @@ export class SharedDocuments {
     private readonly server: () => DocumentStore | undefined,
     /** Called after the server was given new text for a URI (or it was closed). */
     private readonly onSynced: (uri: string) => void = () => undefined,
+    /**
+     * Whether a client is still connected. A client that has gone holds nothing: a message of its
+     * that was still queued (behind another client's exclusive section) changes nothing, or the
+     * server would keep text no client has until the broker stops.
+     */
+    private readonly connected: (client: number) => boolean = () => true,
   ) {}
 
   didOpen(client: number, p: DidOpenTextDocumentParams): void {
+    if (!this.connected(client)) return;
     const { uri, languageId, version } = p.textDocument;
     const text = this.shared(uri, p.textDocument.text);
     this.stopLingering(uri);
@@ -55,8 +62,8 @@ export class SharedDocuments {
 
   didChange(client: number, p: DidChangeTextDocumentParams): void {
     const { uri, version } = p.textDocument;
-    const doc = this.docsOf(client).get(uri);
-    if (!doc) return; // a change for a document this client never opened: nothing to base it on
+    const doc = this.byClient.get(client)?.get(uri);
+    if (!doc) return; // a change for a document this client never opened (or from a client gone): nothing to base it on
     let text = doc.text;
     for (const change of p.contentChanges) {
       text = 'range' in change ? applyTextEdits(text, [{ range: change.range, newText: change.text }]) : change.text;
@@ -129,6 +136,21 @@ export class SharedDocuments {
   /** The clients that hold a document. */
   holders(uri: string): number[] {
     return [...this.byClient].filter(([, docs]) => docs.has(uri)).map(([id]) => id);
+  }
+
+  /**
+   * Documents the server holds that no connected client holds with that text and that are not
+   * known to be the disk's: always none (the invariant `$/agentLsp/stats` reports for tests).
+   */
+  unaccounted(): string[] {
+    const store = this.server();
+    if (!store) return [];
+    return store.uris({ includeInternal: true }).filter((uri) => {
+      const doc = store.get(uri);
+      if (!doc || doc.disk !== undefined) return false;
+      for (const [client, docs] of this.byClient) if (this.connected(client) && docs.get(uri)?.text === doc.text) return false;
+      return true;
+    });
   }
 
   /** Gives a (re)started server every document some client holds. */

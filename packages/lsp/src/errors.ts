@@ -16,6 +16,20 @@ export class ServerCrashedError extends WireError {
   }
 }
 
+/**
+ * The language server runs but stopped answering (stopped, deadlocked, stuck in a loop): requests
+ * waiting on it fail with this, and new ones at once, until it answers again or is restarted.
+ */
+export class ServerUnresponsiveError extends WireError {
+  constructor(serverName: string, root: string, detail: string) {
+    super(
+      ErrorCodes.ServerUnresponsive,
+      `The ${serverName} language server for ${root} is unresponsive (${detail}): it runs but answers nothing. Restart it with restart_lsp_server; calls fail at once until it answers again.`,
+    );
+    this.name = 'ServerUnresponsiveError';
+  }
+}
+
 export class RequestTimeoutError extends WireError {
   constructor(method: string, timeoutMs: number) {
     super(

@@ -1,7 +1,8 @@
 import { Emitter, type Disposable } from '@agent-lsp/protocol';
 import type { ProgressInfo } from './progress.js';
 
-export type ReadinessState = 'starting' | 'indexing' | 'ready';
+/** `unresponsive`: the server runs but answers nothing (a broker's health probe says so). */
+export type ReadinessState = 'starting' | 'indexing' | 'ready' | 'unresponsive';
 
 export interface ReadinessSnapshot {
   state: ReadinessState;
@@ -23,6 +24,8 @@ export class Readiness implements Disposable {
   private stateValue: ReadinessState = 'starting';
   private progressValue: ProgressInfo | undefined = { title: 'starting the language server' };
   private reloadingValue = false;
+  /** Why calls fail at once while the state is `unresponsive`. */
+  private unresponsiveError: Error | undefined;
   private readonly emitter = new Emitter<ReadinessSnapshot>();
   readonly onChange = this.emitter.on.bind(this.emitter);
   readyAt: number | undefined;
@@ -53,6 +56,7 @@ export class Readiness implements Disposable {
 
   indexing(progress?: ProgressInfo): void {
     this.stateValue = 'indexing';
+    this.unresponsiveError = undefined;
     if (progress) this.progressValue = { ...this.progressValue, ...progress };
     this.emitter.fire(this.snapshot());
   }
@@ -60,17 +64,31 @@ export class Readiness implements Disposable {
   ready(): void {
     if (this.stateValue !== 'ready') this.readyAt = Date.now();
     this.stateValue = 'ready';
+    this.unresponsiveError = undefined;
     this.reloadingValue = false;
     this.progressValue = undefined;
     this.emitter.fire(this.snapshot());
   }
 
   /**
+   * The server stopped answering: waiting for it would wait with no end in sight, so waits fail
+   * with `error` (one that says what to do) until it answers again (`ready` or `indexing`).
+   */
+  unresponsive(error: Error, progress?: ProgressInfo): void {
+    this.stateValue = 'unresponsive';
+    this.unresponsiveError = error;
+    if (progress) this.progressValue = { ...progress };
+    this.emitter.fire(this.snapshot());
+  }
+
+  /**
    * Resolves once ready. `onUpdate` sees each change meanwhile (for MCP progress). Rejects with
-   * NotReadyYet at the timeout, or with the signal's reason when aborted.
+   * NotReadyYet at the timeout, with the signal's reason when aborted, and with the reason the
+   * server is unresponsive at once (or as soon as it turns so).
    */
   waitReady(options: { timeoutMs: number; signal?: AbortSignal; onUpdate?: (s: ReadinessSnapshot) => void }): Promise<void> {
     if (this.stateValue === 'ready') return Promise.resolve();
+    if (this.unresponsiveError) return Promise.reject(this.unresponsiveError);
     return new Promise<void>((resolve, reject) => {
       const done = (fn: () => void) => {
         sub.dispose();
@@ -79,7 +97,9 @@ export class Readiness implements Disposable {
         fn();
       };
       const sub = this.onChange((snap) => {
+        const hung = this.unresponsiveError;
         if (snap.ready) done(resolve);
+        else if (hung) done(() => reject(hung));
         else options.onUpdate?.(snap);
       });
       const timer = setTimeout(() => done(() => reject(new NotReadyYet(this.snapshot()))), options.timeoutMs);

@@ -1,5 +1,6 @@
 import { BrokerStatusNotification, DisposableStore, toDisposable, type BrokerStatusParams, type Disposable } from '@agent-lsp/protocol';
 import { cclsReadiness } from './cclsReadiness.js';
+import { ServerUnresponsiveError } from './errors.js';
 import { clangdReadiness } from './clangdReadiness.js';
 import type { LspConnection } from './connection.js';
 import { canaryReadiness, progressReadiness } from './progressReadiness.js';
@@ -28,7 +29,11 @@ export function attachReadinessStrategy(conn: LspConnection): Disposable {
   const broker = conn.broker;
   if (broker) {
     // A broker tracks its server's readiness and tells every client.
-    const apply = (st: BrokerStatusParams) => (st.ready ? readiness.ready() : readiness.indexing(st.progress ?? { title: st.state }));
+    const apply = (st: BrokerStatusParams) => {
+      if (st.ready) readiness.ready();
+      else if (st.state === 'unresponsive') readiness.unresponsive(new ServerUnresponsiveError(conn.server.displayName, conn.rootDir, st.progress?.message ?? 'it did not answer the broker\'s health probe'), st.progress);
+      else readiness.indexing(st.progress ?? { title: st.state });
+    };
     apply(broker);
     store.add(conn.onNotification(BrokerStatusNotification.type, apply));
     return store;

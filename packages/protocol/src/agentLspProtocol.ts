@@ -93,6 +93,11 @@ export interface BrokerStats {
   leasesGranted: number;
   /** URIs the server holds open (clients' documents, lingering ones, the broker's own). */
   openDocuments: string[];
+  /**
+   * Open documents whose text no connected client holds and that are not known to be the disk's
+   * text. Always empty: the broker's invariant, reported so that tests can check it.
+   */
+  unheldDocuments: string[];
   /** Client requests the server is working on (counted against the fair-queuing bound), and those waiting for their turn. */
   requests: { inFlight: number; queued: number };
 }

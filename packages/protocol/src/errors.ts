@@ -18,6 +18,7 @@ export const ErrorCodes = {
   ServerNotReady: -32091,
   RequestTimeout: -32092,
   ConnectionClosed: -32093,
+  ServerUnresponsive: -32094,
   // vscode-jsonrpc's own codes in that block (its ErrorCodes), as they reach us from the library.
   MessageWriteError: -32099,
   MessageReadError: -32098,

@@ -1,0 +1,50 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger, RequestTimeoutError, type LspConnection } from '@agent-lsp/lsp';
+import { HealthProbe } from './healthProbe.js';
+
+const TIMEOUT_MS = 300;
+
+/** A connection to `server` that never answers a probe: each one times out. */
+function silentConnection(server: ChildProcess): LspConnection {
+  return {
+    pid: server.pid,
+    isAlive: true,
+    request: (method: string) => new Promise((_, reject) => setTimeout(() => reject(new RequestTimeoutError(method, TIMEOUT_MS)), TIMEOUT_MS)),
+  } as unknown as LspConnection;
+}
+
+describe('HealthProbe', () => {
+  const children: ChildProcess[] = [];
+  const probes: HealthProbe[] = [];
+  afterEach(() => {
+    for (const p of probes.splice(0)) p.dispose();
+    for (const c of children.splice(0)) c.kill('SIGKILL');
+  });
+
+  const probe = (server: ChildProcess, onChange: (responsive: boolean) => void) => {
+    const conn = silentConnection(server);
+    const p = new HealthProbe({ connection: () => conn, logger: createLogger({ level: 'error', sink: () => undefined }), onChange, intervalMs: 50, timeoutMs: TIMEOUT_MS });
+    probes.push(p);
+    p.start();
+    return p;
+  };
+
+  it('finds a silent server that uses no CPU (stopped, deadlocked) unresponsive', async () => {
+    const idle = spawn('sleep', ['60']);
+    children.push(idle);
+    const changed = new Promise<boolean>((resolve) => probe(idle, resolve));
+    expect(await changed).toBe(false);
+  });
+
+  it('takes a silent server that is working (pyright on a long request) for busy, not unresponsive', async () => {
+    const busy = spawn(process.execPath, ['-e', 'for (;;);']);
+    children.push(busy);
+    const changes: boolean[] = [];
+    const p = probe(busy, (responsive) => changes.push(responsive));
+    // Several probes time out meanwhile.
+    await new Promise((r) => setTimeout(r, 5 * TIMEOUT_MS));
+    expect(changes).toEqual([]);
+    expect(p.responsive).toBe(true);
+  });
+});
