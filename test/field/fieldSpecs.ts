@@ -117,7 +117,7 @@ export const GO_STD_FULL: FieldSpec = {
     { file: 'encoding/json/encode.go', needle: 'func Marshal(', at: 5 },
   ],
   definitions: [...GO_STD_QUICK.definitions, { file: 'encoding/json/encode.go', needle: 'b, err := Marshal(v)', at: 10 }, { file: 'go/printer/printer.go', needle: 'token.Position // current position in AST', at: 6 }],
-  hovers: [...GO_STD_QUICK.hovers, { file: 'encoding/json/encode.go', needle: 'b, err := Marshal(v)', at: 10 }, { file: 'go/token/position.go', needle: 'func (p Pos) IsValid', at: 12 }],
+  hovers: [...GO_STD_QUICK.hovers, { file: 'encoding/json/encode.go', needle: 'b, err := Marshal(v)', at: 10 }, { file: 'go/token/position.go', needle: 'func (p Pos) IsValid', at: 13 }],
   outlines: [...GO_STD_QUICK.outlines, 'go/ast/ast.go', 'go/printer/nodes.go', 'encoding/json/encode.go'],
   symbols: [...GO_STD_QUICK.symbols, 'Walk', 'Marshal', 'Pos'],
   diagnostics: [...GO_STD_QUICK.diagnostics, { file: 'encoding/json/encode.go', planted: 'var fieldPlanted = Marshal(1, 2)', checker: goBuild }],
@@ -133,6 +133,10 @@ export const SQLITE_FULL: FieldSpec = {
   // The huge file: 9 MB, ~270,000 lines.
   outlines: [...SQLITE_QUICK.outlines, 'sqlite3.h', 'sqlite3.c'],
   symbols: [...SQLITE_QUICK.symbols, 'sqlite3_close', 'sqlite3VdbeExec'],
+  // Asked from the header, so the includer can be deleted and restored too. Wrong today, issue 28
+  // item 4 (clangd never hears of outside changes to other sources: its index keeps the
+  // includer's old positions); the assertion stays, in the full tier only, until that is fixed.
+  outside: { file: 'sqlite3.h', needle: 'SQLITE_API int sqlite3_open(', at: 15 },
   outsideKinds: EVERY_OUTSIDE_EDIT,
 };
 

@@ -41,7 +41,6 @@ const READY_LOG: Partial<Record<ServerId, RegExp>> = { pyright: /Found \d+ sourc
 export class RawServer {
   private readonly inProgress = new Set<string | number>();
   private lastActivity = Date.now();
-  private readonly pushed = new Map<string, { version: number | undefined; diagnostics: unknown[] }>();
   private readonly texts = new Map<string, string[]>();
   private readonly versions = new Map<string, number>();
   private readonly logs: string[] = [];
@@ -75,8 +74,8 @@ export class RawServer {
       if (params.value.kind === 'begin') server.inProgress.add(params.token);
       if (params.value.kind === 'end') server.inProgress.delete(params.token);
     });
-    connection.onNotification('textDocument/publishDiagnostics', (params: { uri: string; version?: number; diagnostics: unknown[] }) => {
-      server.pushed.set(params.uri, { version: params.version, diagnostics: params.diagnostics });
+    connection.onNotification('textDocument/publishDiagnostics', () => {
+      server.lastActivity = Date.now();
     });
     connection.onNotification('window/logMessage', (params: { message: string }) => {
       server.lastActivity = Date.now();
@@ -99,7 +98,10 @@ export class RawServer {
           publishDiagnostics: { versionSupport: true },
           hover: { contentFormat: ['markdown', 'plaintext'] },
           documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+          // As an editor (and agent-lsp) declares them: pyright's definitions prefer sources to
+          // stubs when the client can also ask for declarations.
           definition: { linkSupport: false },
+          declaration: { linkSupport: false },
         },
       },
     });
@@ -159,11 +161,6 @@ export class RawServer {
     const lines = this.linesOf(uri);
     const column = (p: LspPosition): number => [...(lines[p.line] ?? '').slice(0, p.character)].length + 1;
     return { file: relative(this.root, file), line: range.start.line + 1, column: column(range.start), end_line: range.end.line + 1, end_column: column(range.end) };
-  }
-
-  /** The last diagnostics the server pushed for a file. */
-  pushedFor(rel: string): { version: number | undefined; diagnostics: unknown[] } | undefined {
-    return this.pushed.get(this.uri(rel));
   }
 
   private lspPosition(rel: string, at: { line: number; column: number }): LspPosition {
