@@ -106,13 +106,17 @@ ${versions().map((v) => `- ${v}`).join('\n')}
 - **get_diagnostics**: a file with a planted error, against the command-line checker: pyright's
   CLI (the same pyright package), tsc with the corpus's tsconfig.json, \`go build -gcflags=-e\`,
   \`gcc -fsyntax-only\`; the errors' line:column sets compared.
-- **Outside edits between calls** (find_references): comment lines inserted by \`sed -i\`, many files
+- **Outside edits between calls** (find_references after outside edits): comment lines inserted by \`sed -i\`, many files
   switched by \`git checkout\`, a file deleted then restored, a file written beside and renamed
   over; the truth is the truth before the edit with the edit applied (references below inserted
   lines move down; a deleted file has none), computed by the test, not asked of a server.
 - **Judgement**: exact = the same set and the answer says it is complete; partial and labelled =
   the answer says it is not complete or not ready, and holds nothing the truth lacks; wrong =
-  anything else. A wrong answer fails its test.
+  anything else. A wrong answer fails its test; one that a listed defect of issue 28 explains says
+  which (\`[issue 28 item N]\`) and stays out of the quick tier until that item is fixed.
+
+The quick tier (\`test/field/*.test.ts\`) is part of \`pnpm test\`; this table counts both tiers,
+a case both ran once.
 
 ## Cases by tool
 

@@ -48,7 +48,9 @@ export function outsideEditCases(ctx: FieldContext, target: Target, kinds: reado
   }
   async function check(label: string, expected: string[]): Promise<void> {
     const ours = await ourReferences(ctx, target);
-    record('find_references', `${target.needle}, ${label}`, compareSets(ours.keys, expected, ours.complete));
+    const result = compareSets(ours.keys, expected, ours.complete);
+    const known = result.outcome === 'wrong' && ctx.spec.outsideDefect ? ` [${ctx.spec.outsideDefect}]` : '';
+    record('find_references after outside edits', `${target.needle}, ${label}`, { ...result, detail: `${result.detail ?? ''}${known}` });
   }
 
   if (kinds.includes('sed')) {
@@ -81,7 +83,7 @@ export function outsideEditCases(ctx: FieldContext, target: Target, kinds: reado
       try {
         await check(`git checkout base (${switched.length} files back)`, truth);
         git(root(), ['checkout', '-q', 'shifted']);
-        await check(`git checkout of ${switched.length} files with 3 lines inserted`, switched.reduce((keys, f) => shifted(keys, f, 3), truth));
+        await check(`git checkout of ${switched.length} file(s) with 3 lines inserted`, switched.reduce((keys, f) => shifted(keys, f, 3), truth));
       } finally {
         git(root(), ['checkout', '-q', 'base']);
         rmSync(join(root(), '.git'), { recursive: true, force: true });
