@@ -38,6 +38,13 @@ const QUIET_MS = 1500;
  */
 const READY_LOG: Partial<Record<ServerId, RegExp>> = { pyright: /Found \d+ source files?/ };
 
+/**
+ * Servers whose cross-file answers come from a background index, reported as $/progress once the
+ * compile database is read (clangd, after a file's open; on a loaded machine that is seconds
+ * after its last message): idle only after such progress has ended at least once.
+ */
+const READY_AFTER_PROGRESS: ReadonlySet<ServerId> = new Set(['clangd']);
+
 export class RawServer {
   private readonly inProgress = new Set<string | number>();
   private lastActivity = Date.now();
@@ -45,6 +52,8 @@ export class RawServer {
   private readonly versions = new Map<string, number>();
   private readonly logs: string[] = [];
   private readyLog: RegExp | undefined;
+  private needsProgress = false;
+  private progressEnded = 0;
 
   private constructor(
     readonly root: string,
@@ -62,6 +71,7 @@ export class RawServer {
     const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
     const server = new RawServer(root, child, connection);
     server.readyLog = READY_LOG[id];
+    server.needsProgress = READY_AFTER_PROGRESS.has(id);
     const settings = resolved.settings;
     connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) =>
       params.items.map((item) => (item.section ? item.section.split('.').reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], settings) ?? null : settings)),
@@ -72,7 +82,10 @@ export class RawServer {
     connection.onNotification('$/progress', (params: { token: string | number; value: { kind: string } }) => {
       server.lastActivity = Date.now();
       if (params.value.kind === 'begin') server.inProgress.add(params.token);
-      if (params.value.kind === 'end') server.inProgress.delete(params.token);
+      if (params.value.kind === 'end') {
+        server.inProgress.delete(params.token);
+        server.progressEnded++;
+      }
     });
     connection.onNotification('textDocument/publishDiagnostics', () => {
       server.lastActivity = Date.now();
@@ -115,7 +128,8 @@ export class RawServer {
     const until = Date.now() + timeoutMs;
     while (Date.now() < until) {
       const logged = this.readyLog === undefined || this.logs.some((l) => this.readyLog!.test(l));
-      if (logged && this.inProgress.size === 0 && Date.now() - this.lastActivity > QUIET_MS) return;
+      const indexed = !this.needsProgress || this.progressEnded > 0;
+      if (logged && indexed && this.inProgress.size === 0 && Date.now() - this.lastActivity > QUIET_MS) return;
       await new Promise((r) => setTimeout(r, 200));
     }
     throw new Error(`the server was still busy after ${timeoutMs} ms`);
