@@ -13,7 +13,15 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['packages/*/src/**/*.test.ts'] } },
       // Fixtures are workspaces the tests run tools on; their own test files are not ours to run.
-      { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/fixtures/**', 'test/runners/fixtures/**'] } },
+      // The field tests' full tier (*.full.test.ts) runs only under `pnpm test:field --full`.
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/fixtures/**', 'test/runners/fixtures/**', ...(process.env['AGENT_LSP_FIELD_FULL'] === '1' ? [] : ['test/**/*.full.test.ts'])],
+        },
+      },
     ],
   },
 });

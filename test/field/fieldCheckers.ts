@@ -1,0 +1,68 @@
+// The command-line checkers a field case compares get_diagnostics with: pyright's CLI (the one
+// agent-lsp's pyright ships with), tsc, `go build`, gcc -fsyntax-only. Each gives the errors of one
+// file as `line:column` keys (1-based, columns in characters), which every checker prints alike.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { BUILTIN_SERVERS } from '@agent-lsp/lsp';
+
+export type Checker = (root: string, rel: string) => string[];
+
+const require = createRequire(import.meta.url);
+
+function run(command: string, args: string[], cwd: string): string {
+  const r = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.error) throw r.error;
+  return `${r.stdout}\n${r.stderr}`;
+}
+
+/** pyright's CLI from the package agent-lsp runs its language server from. */
+export const pyrightCli: Checker = (root, rel) => {
+  const server = BUILTIN_SERVERS.find((s) => s.id === 'pyright')?.resolve(root);
+  if (!server) throw new Error('pyright is not installed');
+  const cli = join(dirname(server.command[1]!), 'index.js');
+  const out = run(process.execPath, [cli, '--outputjson', rel], root);
+  const json = JSON.parse(out.slice(out.indexOf('{'), out.lastIndexOf('}') + 1)) as {
+    generalDiagnostics: { file: string; severity: string; range: { start: { line: number; character: number } } }[];
+  };
+  const lines = readFileSync(join(root, rel), 'utf8').split(/\r\n|\r|\n/);
+  return json.generalDiagnostics
+    .filter((d) => d.severity === 'error' && relative(root, d.file) === rel)
+    .map((d) => `${d.range.start.line + 1}:${[...(lines[d.range.start.line] ?? '').slice(0, d.range.start.character)].length + 1}`);
+};
+
+/**
+ * tsc with the corpus's tsconfig.json, on the one file (and what it imports): a config beside the
+ * corpus, not in it, so the language server sees no new project.
+ */
+export const tsc: Checker = (root, rel) => {
+  const bin = join(dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
+  const dir = mkdtempSync(join(tmpdir(), 'agent-lsp-field-tsc-'));
+  let out: string;
+  try {
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: join(root, 'tsconfig.json'), files: [join(root, rel)], include: [] }));
+    out = run(process.execPath, [bin, '--noEmit', '--pretty', 'false', '-p', join(dir, 'tsconfig.json')], root);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return [...out.matchAll(/^(.+?)\((\d+),(\d+)\): error /gm)].filter((m) => m[1] === rel).map((m) => `${m[2]}:${m[3]}`);
+};
+
+/** `go build` of the file's package (the compiler's type errors, columns in bytes converted). */
+export const goBuild: Checker = (root, rel) => {
+  const out = run('go', ['build', '-gcflags=-e', `./${dirname(rel)}`], root);
+  return byteColumns(root, rel, [...out.matchAll(/^(?:\.\/)?(.+?\.go):(\d+):(\d+): /gm)].filter((m) => m[1] === rel).map((m) => [Number(m[2]), Number(m[3])]));
+};
+
+/** gcc -fsyntax-only with the corpus's include path. */
+export const gccSyntax: Checker = (root, rel) => {
+  const out = run('gcc', ['-fsyntax-only', '-I', root, rel], root);
+  return byteColumns(root, rel, [...out.matchAll(/^(.+?\.[ch]):(\d+):(\d+): error: /gm)].filter((m) => m[1] === rel).map((m) => [Number(m[2]), Number(m[3])]));
+};
+
+function byteColumns(root: string, rel: string, at: [number, number][]): string[] {
+  const lines = readFileSync(join(root, rel), 'utf8').split(/\r\n|\r|\n/);
+  return at.map(([line, byte]) => `${line}:${[...Buffer.from(lines[line - 1] ?? '', 'utf8').subarray(0, byte - 1).toString('utf8')].length + 1}`);
+}

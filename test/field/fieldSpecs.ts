@@ -1,0 +1,161 @@
+// What the general field cases ask on each corpus: the quick tier (part of `pnpm test`, one or two
+// cases per tool) and the full sweep (`pnpm test:field --full`). Positions are named by a snippet
+// of the file, so they follow the corpus's text, not line numbers.
+import { gccSyntax, goBuild, pyrightCli, tsc } from './fieldCheckers.js';
+import type { FieldSpec } from './fieldSuite.js';
+import type { OutsideEditKind } from './fieldOutsideEdits.js';
+
+const EVERY_OUTSIDE_EDIT: OutsideEditKind[] = ['sed', 'git checkout', 'delete and restore', 'rename over'];
+const ITEM_4 = 'issue 28 item 4: clangd never hears of outside changes to headers and other sources';
+
+export const RXJS_QUICK: FieldSpec = {
+  corpus: 'rxjs',
+  server: 'typescript',
+  languageId: 'typescript',
+  comment: '//',
+  references: [{ file: 'src/internal/util/pipe.ts', needle: 'pipe(): typeof identity' }],
+  definitions: [{ file: 'src/internal/operators/map.ts', needle: 'operate((source' }],
+  hovers: [{ file: 'src/internal/operators/map.ts', needle: 'operate((source' }],
+  outlines: ['src/internal/Observable.ts'],
+  symbols: ['isFunction'],
+  diagnostics: [{ file: 'src/internal/util/isFunction.ts', planted: "export const fieldPlanted: number = 'not a number';", checker: tsc }],
+  outside: { file: 'src/internal/util/isFunction.ts', needle: 'isFunction(value' },
+  outsideKinds: ['git checkout', 'delete and restore'],
+};
+
+export const DJANGO_QUICK: FieldSpec = {
+  corpus: 'django',
+  server: 'pyright',
+  languageId: 'python',
+  comment: '#',
+  references: [{ file: 'django/utils/encoding.py', needle: 'def force_str(', at: 4 }],
+  definitions: [{ file: 'django/contrib/gis/gdal/driver.py', needle: 'force_str(rcapi' }],
+  hovers: [{ file: 'django/contrib/gis/gdal/driver.py', needle: 'force_str(rcapi' }],
+  outlines: ['django/utils/encoding.py'],
+  // Workspace symbols make pyright (ours and the one asked directly) index all of Django: ~30 s,
+  // so find_symbol on Django is in the full tier.
+  symbols: [],
+  diagnostics: [{ file: 'django/utils/encoding.py', planted: 'field_planted: int = "not an int"', checker: pyrightCli }],
+  outside: { file: 'django/utils/encoding.py', needle: 'def force_str(', at: 4 },
+  outsideKinds: ['sed', 'rename over'],
+};
+
+export const GO_STD_QUICK: FieldSpec = {
+  corpus: 'go-std',
+  server: 'gopls',
+  binary: 'gopls',
+  languageId: 'go',
+  comment: '//',
+  references: [{ file: 'go/ast/walk.go', needle: 'func Walk(', at: 5 }],
+  definitions: [{ file: 'go/printer/nodes.go', needle: 'ast.Inspect(px.X', at: 4 }],
+  hovers: [{ file: 'go/printer/nodes.go', needle: 'ast.Inspect(px.X', at: 4 }],
+  outlines: ['go/ast/walk.go'],
+  symbols: ['Inspect'],
+  diagnostics: [{ file: 'go/ast/walk.go', planted: 'var fieldPlanted int = "not an int"', checker: goBuild }],
+  outside: { file: 'go/ast/walk.go', needle: 'func Inspect(', at: 5 },
+  outsideKinds: ['sed', 'delete and restore'],
+};
+
+export const SQLITE_QUICK: FieldSpec = {
+  corpus: 'sqlite',
+  server: 'clangd',
+  binary: 'clangd',
+  languageId: 'c',
+  comment: '//',
+  references: [{ file: 'main.c', needle: 'sqlite3_open(":memory:"' }],
+  definitions: [{ file: 'main.c', needle: 'sqlite3_libversion()' }],
+  hovers: [{ file: 'main.c', needle: 'sqlite3_close(db)' }],
+  outlines: ['main.c'],
+  symbols: ['sqlite3_open'],
+  diagnostics: [{ file: 'main.c', planted: 'int field_planted = field_undeclared;', checker: gccSyntax }],
+  // Outside edits of main.c, the includer: those of sqlite3.c and sqlite3.h are issue 28's item 4
+  // (clangd never hears of outside changes to headers and other sources), in the full tier.
+  outside: { file: 'main.c', needle: 'sqlite3_open(":memory:"' },
+  outsideFiles: ['main.c'],
+  outsideKinds: ['sed', 'rename over'],
+};
+
+/** The full sweep: the quick cases and more of each, and every outside edit on every language. */
+export const RXJS_FULL: FieldSpec = {
+  ...RXJS_QUICK,
+  references: [
+    ...RXJS_QUICK.references,
+    { file: 'src/internal/Observable.ts', needle: 'export class Observable<T>', at: 13 },
+    { file: 'src/internal/util/isFunction.ts', needle: 'isFunction(value' },
+    { file: 'src/internal/operators/map.ts', needle: 'map<T, R>(project: (value: T, index: number) => R, thisArg?', at: 0 },
+    { file: 'src/internal/types.ts', needle: 'OperatorFunction<T, R> extends', at: 0 },
+  ],
+  definitions: [...RXJS_QUICK.definitions, { file: 'src/internal/Observable.ts', needle: 'isFunction(value.next)' }, { file: 'src/internal/types.ts', needle: 'UnaryFunction<Observable<T>' }],
+  hovers: [...RXJS_QUICK.hovers, { file: 'src/internal/Observable.ts', needle: 'isFunction(value.next)' }, { file: 'src/internal/operators/filter.ts', needle: 'filter<T>(predicate: (value: T, index: number) => boolean, thisArg' }],
+  outlines: [...RXJS_QUICK.outlines, 'src/internal/Subscriber.ts', 'src/internal/operators/map.ts', 'src/internal/types.ts'],
+  symbols: [...RXJS_QUICK.symbols, 'Observable', 'pipe', 'map'],
+  diagnostics: [...RXJS_QUICK.diagnostics, { file: 'src/internal/operators/map.ts', planted: 'export const fieldPlanted: string = map;', checker: tsc }],
+  outsideKinds: EVERY_OUTSIDE_EDIT,
+};
+
+export const DJANGO_FULL: FieldSpec = {
+  ...DJANGO_QUICK,
+  references: [
+    ...DJANGO_QUICK.references,
+    { file: 'django/utils/functional.py', needle: 'class cached_property', at: 6 },
+    { file: 'django/utils/text.py', needle: 'def slugify(', at: 4 },
+    { file: 'django/utils/html.py', needle: 'def escape(', at: 4 },
+  ],
+  definitions: [...DJANGO_QUICK.definitions, { file: 'django/db/models/fields/related.py', needle: '@cached_property', at: 1 }, { file: 'django/utils/html.py', needle: 'html.escape(str(text))', at: 5 }],
+  hovers: [...DJANGO_QUICK.hovers, { file: 'django/db/models/fields/related.py', needle: '@cached_property', at: 1 }, { file: 'django/utils/html.py', needle: 'def escape(', at: 4 }],
+  outlines: [...DJANGO_QUICK.outlines, 'django/utils/functional.py', 'django/db/models/fields/__init__.py', 'django/utils/html.py'],
+  symbols: ['force_str', 'cached_property', 'slugify'],
+  diagnostics: [...DJANGO_QUICK.diagnostics, { file: 'django/utils/text.py', planted: 'field_planted: str = slugify(1, 2, 3)', checker: pyrightCli }],
+  outsideKinds: EVERY_OUTSIDE_EDIT,
+};
+
+export const GO_STD_FULL: FieldSpec = {
+  ...GO_STD_QUICK,
+  references: [
+    ...GO_STD_QUICK.references,
+    { file: 'go/ast/walk.go', needle: 'func Inspect(', at: 5 },
+    { file: 'go/token/position.go', needle: 'type Pos int', at: 5 },
+    { file: 'encoding/json/encode.go', needle: 'func Marshal(', at: 5 },
+  ],
+  definitions: [...GO_STD_QUICK.definitions, { file: 'encoding/json/encode.go', needle: 'b, err := Marshal(v)', at: 10 }, { file: 'go/printer/printer.go', needle: 'token.Position // current position in AST', at: 6 }],
+  hovers: [...GO_STD_QUICK.hovers, { file: 'encoding/json/encode.go', needle: 'b, err := Marshal(v)', at: 10 }, { file: 'go/token/position.go', needle: 'func (p Pos) IsValid', at: 13 }],
+  outlines: [...GO_STD_QUICK.outlines, 'go/ast/ast.go', 'go/printer/nodes.go', 'encoding/json/encode.go'],
+  symbols: [...GO_STD_QUICK.symbols, 'Walk', 'Marshal', 'Pos'],
+  diagnostics: [...GO_STD_QUICK.diagnostics, { file: 'encoding/json/encode.go', planted: 'var fieldPlanted = Marshal(1, 2)', checker: goBuild }],
+  outsideKinds: EVERY_OUTSIDE_EDIT,
+};
+
+/** The includer's outside edits (every kind); the amalgamation's are in SQLITE_AMALGAMATION_EDITS. */
+export const SQLITE_FULL: FieldSpec = {
+  ...SQLITE_QUICK,
+  references: [...SQLITE_QUICK.references, { file: 'main.c', needle: 'sqlite3_close(db)' }, { file: 'main.c', needle: 'open_and_report(void)' }],
+  definitions: [...SQLITE_QUICK.definitions, { file: 'main.c', needle: 'sqlite3_open(":memory:"' }],
+  hovers: [...SQLITE_QUICK.hovers, { file: 'main.c', needle: 'sqlite3_open(":memory:"' }],
+  // The huge file: 9 MB, ~270,000 lines.
+  outlines: [...SQLITE_QUICK.outlines, 'sqlite3.h', 'sqlite3.c'],
+  symbols: [...SQLITE_QUICK.symbols, 'sqlite3_close', 'sqlite3VdbeExec'],
+  // Asked from the header, so the includer can be deleted and restored too. Wrong today, issue 28
+  // item 4 (clangd never hears of outside changes to other sources: its index keeps the
+  // includer's old positions); the assertion stays, in the full tier only, until that is fixed.
+  outside: { file: 'sqlite3.h', needle: 'SQLITE_API int sqlite3_open(', at: 15 },
+  outsideKinds: EVERY_OUTSIDE_EDIT,
+  outsideDefect: ITEM_4,
+};
+
+/**
+ * Outside edits of the amalgamation and its header between calls, every kind. Wrong today: issue 28
+ * item 4, clangd never hears of outside changes to headers and other sources (its index keeps the
+ * old positions); the assertion stays, in the full tier only, until that is fixed.
+ */
+export const SQLITE_AMALGAMATION_EDITS: FieldSpec = {
+  ...SQLITE_QUICK,
+  references: [],
+  definitions: [],
+  hovers: [],
+  outlines: [],
+  symbols: [],
+  diagnostics: [],
+  outsideFiles: undefined,
+  outsideKinds: EVERY_OUTSIDE_EDIT,
+  outsideDefect: ITEM_4,
+};

@@ -1,0 +1,214 @@
+// The general field cases: on one corpus, agent-lsp (bin/agent-lsp over stdio, through the MCP
+// SDK client, as an agent runs it) and the same language server asked directly (rawServer.ts)
+// answer the same questions — references, definition, hover, a file's outline, workspace symbols —
+// and get_diagnostics of a file with a planted error answers what the CLI checker says. One front
+// and one raw server serve every case of a file. Outside edits between calls: fieldOutsideEdits.ts.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAgentLsp, ok, type AgentLspClient } from '../helpers/mcpClient.js';
+import { onPath } from '../helpers/onPath.js';
+import { positionOf } from '../helpers/text.js';
+import { isNotRun, prepareCorpus, type Corpus, type CorpusName } from './corpora.js';
+import type { Checker } from './fieldCheckers.js';
+import { compareSets, judge, type Outcome } from './fieldOutcome.js';
+import { outsideEditCases, type OutsideEditKind } from './fieldOutsideEdits.js';
+import { RawServer, type FieldLocation, type ServerId } from './rawServer.js';
+
+/** A position: the start of `needle` (its first occurrence in the file), plus `at` characters. */
+export interface Target {
+  file: string;
+  needle: string;
+  at?: number;
+}
+
+export interface FieldSpec {
+  corpus: CorpusName;
+  server: ServerId;
+  /** The executable the server needs on PATH, when it is not one agent-lsp ships. */
+  binary?: string;
+  languageId: string;
+  /** How a line comment starts (outside edits insert comment lines). */
+  comment: string;
+  references: Target[];
+  definitions: Target[];
+  hovers: Target[];
+  outlines: string[];
+  symbols: string[];
+  diagnostics: { file: string; planted: string; checker: Checker }[];
+  /** A references target whose files are edited outside agent-lsp between calls. */
+  outside?: Target;
+  outsideKinds?: OutsideEditKind[];
+  /** The files those edits change (default: every file with a reference but the symbol's own). */
+  outsideFiles?: string[];
+  /** The issue 28 item that makes these outside edits' answers wrong today (full tier only). */
+  outsideDefect?: string;
+}
+
+/** Per case and for the servers' start: Django's references and sqlite3.c's outline take minutes on a loaded machine. */
+const FIELD_TIMEOUT_MS = 600_000;
+
+export interface FieldContext {
+  corpus: Corpus;
+  agent: AgentLspClient;
+  raw: RawServer;
+  spec: FieldSpec;
+}
+
+export function cursor(root: string, target: Target): { line: number; column: number } {
+  const at = positionOf(join(root, target.file), target.needle);
+  return { line: at.line, column: at.column + (target.at ?? 0) };
+}
+
+const describeTarget = (t: Target): string => `${t.file} "${t.needle}"${t.at ? `+${t.at}` : ''}`;
+
+/** Root-relative files: agent-lsp answers with root-relative paths inside the root, absolute ones outside. */
+export function locationKeys(root: string, locations: readonly FieldLocation[]): string[] {
+  return locations.map((l) => `${isAbsolute(l.file) ? relative(root, l.file) : l.file}:${l.line}:${l.column}-${l.end_line}:${l.end_column}`);
+}
+
+/** Whether an answer claims to be complete and ready. */
+export function claimsComplete(data: Record<string, unknown>): boolean {
+  return data['complete'] !== false && data['ready'] !== false;
+}
+
+export async function ourReferences(ctx: FieldContext, target: Target): Promise<{ keys: string[]; complete: boolean }> {
+  const at = cursor(ctx.corpus.root, target);
+  const data = ok(await ctx.agent.call('find_references', { file_path: target.file, ...at, include_declaration: true, limit: 100_000 }));
+  return { keys: locationKeys(ctx.corpus.root, (data['locations'] as FieldLocation[] | undefined) ?? []), complete: claimsComplete(data) };
+}
+
+export async function trueReferences(ctx: FieldContext, target: Target): Promise<string[]> {
+  await ctx.raw.open(target.file, ctx.spec.languageId);
+  const at = cursor(ctx.corpus.root, target);
+  return locationKeys(ctx.corpus.root, await ctx.raw.locations('textDocument/references', target.file, at, { context: { includeDeclaration: true } }));
+}
+
+function hoverText(contents: unknown): string {
+  const one = (c: unknown): string => (typeof c === 'string' ? c : (c as { value: string }).value);
+  const text = Array.isArray(contents) ? contents.map(one).join('\n\n') : one(contents);
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+interface RawSymbol {
+  name: string;
+  range?: { start: { line: number; character: number }; end: { line: number; character: number } };
+  selectionRange?: RawSymbol['range'];
+  location?: { uri: string; range?: RawSymbol['range'] };
+  children?: RawSymbol[];
+}
+
+export function defineFieldSuite(spec: FieldSpec, tier: string): void {
+  const missing = spec.binary !== undefined && !onPath(spec.binary) ? `${spec.binary} is not installed` : undefined;
+  const prepared = missing ? { notRun: missing } : prepareCorpus(spec.corpus);
+  const notRun = isNotRun(prepared) ? prepared.notRun : undefined;
+  // The copy is made when the file is collected; afterAll removes it, and so does the exit of a
+  // process that collected the file without running it (vitest list, a -t filter).
+  if (!isNotRun(prepared)) process.once('exit', () => prepared.dispose());
+  if (notRun) console.warn(`field ${spec.corpus}: not run (${notRun})`);
+  describe.skipIf(notRun !== undefined)(`field, ${spec.corpus} on ${spec.server}, ${tier}${notRun ? ` (NOT RUN: ${notRun})` : ''}`, { timeout: FIELD_TIMEOUT_MS }, () => {
+    const ctx = {} as FieldContext;
+    const root = (): string => ctx.corpus.root;
+    const record = (tool: string, label: string, result: { outcome: Outcome; detail?: string }): void =>
+      judge({ tool, corpus: spec.corpus, case: label, ...result });
+
+    beforeAll(async () => {
+      ctx.corpus = prepared as Corpus;
+      ctx.spec = spec;
+      ctx.agent = await startAgentLsp();
+      ok(await ctx.agent.call('start_lsp', { root_dir: root(), language_id: spec.languageId }));
+      ctx.raw = await RawServer.start(spec.server, root());
+      for (const t of [...spec.references, ...spec.definitions, ...spec.hovers, ...(spec.outside ? [spec.outside] : [])]) await ctx.raw.open(t.file, spec.languageId);
+      await ctx.raw.idle();
+    }, FIELD_TIMEOUT_MS);
+    afterAll(async () => {
+      await ctx.agent?.close();
+      await ctx.raw?.stop();
+      ctx.corpus?.dispose();
+    });
+
+    it.each(spec.references)('find_references at $file "$needle" is the server\'s own answer', async (target) => {
+      const truth = await trueReferences(ctx, target);
+      expect(truth.length, 'the server finds the symbol').toBeGreaterThan(0);
+      const ours = await ourReferences(ctx, target);
+      record('find_references', describeTarget(target), compareSets(ours.keys, truth, ours.complete));
+    });
+
+    it.each(spec.definitions)('go_to_definition at $file "$needle" is the server\'s own answer', async (target) => {
+      const at = cursor(root(), target);
+      const truth = locationKeys(root(), await ctx.raw.locations('textDocument/definition', target.file, at));
+      expect(truth.length, 'the server finds a definition').toBeGreaterThan(0);
+      const data = ok(await ctx.agent.call('go_to_definition', { file_path: target.file, ...at, limit: 10_000 }));
+      const ours = locationKeys(root(), (data['locations'] as FieldLocation[] | undefined) ?? []);
+      record('go_to_definition', describeTarget(target), compareSets(ours, truth, claimsComplete(data)));
+    });
+
+    it.each(spec.hovers)('inspect_symbol (hover) at $file "$needle" is the server\'s own text', async (target) => {
+      const at = cursor(root(), target);
+      const raw = await ctx.raw.request<{ contents: unknown } | null>('textDocument/hover', { textDocument: { uri: ctx.raw.uri(target.file) }, position: { line: at.line - 1, character: rawCharacter(root(), target.file, at) } });
+      expect(raw, 'the server has a hover there').not.toBeNull();
+      const data = ok(await ctx.agent.call('inspect_symbol', { file_path: target.file, ...at }));
+      const ours = typeof data['contents'] === 'string' ? [hoverText(data['contents'])] : [];
+      record('inspect_symbol', describeTarget(target), compareSets(ours, [hoverText(raw!.contents)], claimsComplete(data)));
+    });
+
+    it.each(spec.outlines)('list_symbols of %s is the server\'s document symbols', async (file) => {
+      await ctx.raw.open(file, spec.languageId);
+      const raw = (await ctx.raw.request<RawSymbol[] | null>('textDocument/documentSymbol', { textDocument: { uri: ctx.raw.uri(file) } })) ?? [];
+      const truth: string[] = [];
+      const walk = (symbols: RawSymbol[]): void => {
+        for (const s of symbols) {
+          const range = s.range ?? s.location!.range!;
+          const start = ctx.raw.location(ctx.raw.uri(file), s.selectionRange ?? range);
+          const end = ctx.raw.location(ctx.raw.uri(file), range);
+          truth.push(`${s.name}@${start.line}:${start.column}-${end.end_line}:${end.end_column}`);
+          walk(s.children ?? []);
+        }
+      };
+      walk(raw);
+      expect(truth.length, 'the server outlines the file').toBeGreaterThan(0);
+      const data = ok(await ctx.agent.call('list_symbols', { file_path: file, include_locals: true, limit: 1_000_000 }));
+      const ours = ((data['symbols'] as { name: string; line: number; column: number; end_line: number; end_column: number }[] | undefined) ?? []).map(
+        (s) => `${s.name}@${s.line}:${s.column}-${s.end_line}:${s.end_column}`,
+      );
+      record('list_symbols', file, compareSets(ours, truth, claimsComplete(data)));
+    });
+
+    it.each(spec.symbols)('find_symbol "%s" is the server\'s workspace symbols', async (query) => {
+      const raw = (await ctx.raw.request<RawSymbol[] | null>('workspace/symbol', { query })) ?? [];
+      const truth = raw.map((s) => {
+        const l = ctx.raw.location(s.location!.uri, s.location!.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
+        return `${s.name}@${locationKeys(root(), [l])[0]!.replace(/-.*$/, '')}`;
+      });
+      expect(truth.length, 'the server finds symbols').toBeGreaterThan(0);
+      const data = ok(await ctx.agent.call('find_symbol', { query, language_id: spec.languageId, limit: 1_000_000 }));
+      const ours = ((data['symbols'] as (FieldLocation & { name: string })[] | undefined) ?? []).map((s) => `${s.name}@${locationKeys(root(), [s])[0]!.replace(/-.*$/, '')}`);
+      record('find_symbol', query, compareSets(ours, truth, claimsComplete(data)));
+    });
+
+    it.each(spec.diagnostics)('get_diagnostics of $file with a planted error is what the CLI checker says', async ({ file, planted, checker }) => {
+      const path = join(root(), file);
+      const original = readFileSync(path, 'utf8');
+      try {
+        writeFileSync(path, `${original.replace(/\n?$/, '\n')}${planted}\n`);
+        const plantedLine = original.replace(/\n?$/, '\n').split('\n').length;
+        const truth = checker(root(), file);
+        expect(truth.some((k) => k.startsWith(`${plantedLine}:`)), `the checker sees the planted error on line ${plantedLine}: ${JSON.stringify(truth)}`).toBe(true);
+        const data = ok(await ctx.agent.call('get_diagnostics', { file_path: file, limit: 100_000 }));
+        const settled = ((data['files'] as { settled_by?: string }[] | undefined) ?? []).every((f) => f.settled_by !== 'quiet' && f.settled_by !== 'timeout');
+        const ours = ((data['diagnostics'] as (FieldLocation & { severity: string })[] | undefined) ?? []).filter((d) => d.severity === 'error').map((d) => `${d.line}:${d.column}`);
+        record('get_diagnostics', `${file} + planted error`, compareSets(ours, truth, claimsComplete(data) && settled));
+      } finally {
+        writeFileSync(path, original);
+      }
+    });
+
+    if (spec.outside) outsideEditCases(ctx, spec.outside, spec.outsideKinds ?? [], record);
+  });
+}
+
+/** The UTF-16 character of a 1-based character column on a line of a file (what LSP counts). */
+function rawCharacter(root: string, file: string, at: { line: number; column: number }): number {
+  const line = readFileSync(join(root, file), 'utf8').split(/\r\n|\r|\n/)[at.line - 1] ?? '';
+  return [...line].slice(0, at.column - 1).join('').length;
+}
