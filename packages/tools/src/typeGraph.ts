@@ -8,7 +8,7 @@ import { PositionMapper } from './locations.js';
 import { symbolKindName } from './symbolKinds.js';
 import { contains, enclosingSymbol, TYPE_KINDS, type SymbolNode, type SymbolTrees } from './symbolTree.js';
 import type { ToolContext } from './toolDefinition.js';
-import { classHead, positionAt } from './typeHeads.js';
+import { classHead, offsetAt, positionAt } from './typeHeads.js';
 
 export type TypeDirection = 'supertypes' | 'subtypes';
 
@@ -180,7 +180,11 @@ async function basesOf(ctx: ToolContext, conn: LspConnection, trees: SymbolTrees
   return out;
 }
 
-/** Types whose head names this one: references to it that fall inside another type's head. */
+/**
+ * Types that name this one as a base: references to it that are one of the bases of another type's
+ * head. A use inside a head that is not a base (`extends Fn<Observable<T>>`, `class Box<T extends
+ * Observable>`) makes no subtype.
+ */
 async function subtypesOf(ctx: ToolContext, conn: LspConnection, trees: SymbolTrees, t: TypeRef): Promise<Related[]> {
   const params = { textDocument: { uri: t.uri }, position: t.node.selectionRange.start, context: { includeDeclaration: false } };
   const refs = ((await requestLocations(conn, ctx.workspace.registry, 'textDocument/references', params, ctx.signal)) as Location[] | null) ?? [];
@@ -192,9 +196,8 @@ async function subtypesOf(ctx: ToolContext, conn: LspConnection, trees: SymbolTr
     const holder = enclosingSymbol(tree, ref.range.start, (s) => TYPE_KINDS.has(s.kind));
     if (!holder || holder === t.node) continue;
     const head = classHead(text, holder.selectionRange.end, isPython(ref.uri));
-    const headEnd = positionAt(text, head.end);
-    const inHead = contains({ start: holder.selectionRange.end, end: headEnd }, ref.range.start);
-    if (inHead) out.push({ ref: { uri: ref.uri, node: holder } });
+    const at = offsetAt(text, ref.range.start);
+    if (head.bases.some((b) => b.offset === at)) out.push({ ref: { uri: ref.uri, node: holder } });
   }
   return out;
 }

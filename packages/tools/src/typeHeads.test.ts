@@ -21,6 +21,13 @@ describe('classHead', () => {
     expect(bases('class Solo {\n}', 'Solo', false)).toEqual([]);
   });
 
+  it('takes only the bases themselves: not type parameters\' constraints, not type arguments', () => {
+    expect(bases('export class Box<T extends Item, U = Map<string, T>> extends Base<T> {\n}', 'Box', false)).toEqual(['Base@Base']);
+    expect(bases('export interface OperatorFunction<T, R> extends UnaryFunction<Observable<T>, Observable<R>> {}', 'OperatorFunction', false)).toEqual(['UnaryFunction@UnaryFunction']);
+    expect(bases('interface Handler extends Wrapped<(x: number) => Observable<number>>, Named {}', 'Handler', false)).toEqual(['Wrapped@Wrapped', 'Named@Named']);
+    expect(bases('class Sub<T> extends Outer<{ a: T }> implements Api<T>, Other {}', 'Sub', false)).toEqual(['Outer@Outer', 'Api@Api', 'Other@Other']);
+  });
+
   it('reads C++ base clauses with access specifiers, not qualified names', () => {
     expect(bases('struct Circle final : public Shape, private virtual ns::Base {', 'Circle', false)).toEqual(['Shape@Shape', 'Base@Base']);
     expect(bases('struct Point { int x; };', 'Point', false)).toEqual([]);
