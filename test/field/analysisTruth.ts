@@ -34,35 +34,68 @@ function positionOf(text: string, needle: string): { line: number; character: nu
   return { line: before.length - 1, character: (before.at(-1) ?? '').length };
 }
 
-/** gopls's incoming calls of the function whose name follows `needle` in `file`, asked directly. */
-export async function goplsIncomingCalls(root: string, file: string, needle: string, nameOffset: number): Promise<TruthCall[]> {
-  const child = spawn('gopls', ['serve'], { cwd: root, stdio: ['pipe', 'pipe', 'ignore'] });
-  const rpc = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  rpc.onRequest(() => null);
-  rpc.listen();
-  try {
+/** A gopls started on `root` and asked directly, over stdio, by a bare client. */
+export class GoplsDirect {
+  private readonly child;
+  private readonly rpc;
+
+  private constructor(readonly root: string) {
+    this.child = spawn('gopls', ['serve'], { cwd: root, stdio: ['pipe', 'pipe', 'ignore'] });
+    this.rpc = createMessageConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
+    this.rpc.onRequest(() => null);
+    this.rpc.listen();
+  }
+
+  static async start(root: string): Promise<GoplsDirect> {
+    const g = new GoplsDirect(root);
     const rootUri = pathToFileURL(root).href;
-    await rpc.sendRequest('initialize', { processId: process.pid, rootUri, workspaceFolders: [{ uri: rootUri, name: 'root' }], capabilities: {} });
-    await rpc.sendNotification('initialized', {});
-    const path = join(root, file);
+    await g.rpc.sendRequest('initialize', { processId: process.pid, rootUri, workspaceFolders: [{ uri: rootUri, name: 'root' }], capabilities: { textDocument: { documentSymbol: { hierarchicalDocumentSymbolSupport: true } } } });
+    await g.rpc.sendNotification('initialized', {});
+    return g;
+  }
+
+  /** Opens `file` and returns the LSP position of `needle` in it, moved `offset` characters on. */
+  async at(file: string, needle: string, offset: number): Promise<{ uri: string; position: { line: number; character: number } }> {
+    const path = join(this.root, file);
     const text = readFileSync(path, 'utf8');
     const uri = pathToFileURL(path).href;
-    await rpc.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'go', version: 1, text } });
-    const at = positionOf(text, needle);
-    const position = { line: at.line, character: at.character + nameOffset };
-    const items = await rpc.sendRequest<Item[]>('textDocument/prepareCallHierarchy', { textDocument: { uri }, position });
+    await this.rpc.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'go', version: 1, text } });
+    const p = positionOf(text, needle);
+    return { uri, position: { line: p.line, character: p.character + offset } };
+  }
+
+  /** gopls's incoming calls of the function whose name is `offset` characters into `needle`. */
+  async incomingCalls(file: string, needle: string, offset: number): Promise<TruthCall[]> {
+    const { uri, position } = await this.at(file, needle, offset);
+    const items = await this.rpc.sendRequest<Item[]>('textDocument/prepareCallHierarchy', { textDocument: { uri }, position });
     const item = items[0];
     if (!item) throw new Error(`gopls has no call hierarchy item at ${file}: ${needle}`);
-    const calls = await rpc.sendRequest<{ from: Item; fromRanges: LspRange[] }[]>('callHierarchy/incomingCalls', { item });
-    return calls.map((c) => {
-      const callerPath = fileURLToPath(c.from.uri);
-      const lines = readFileSync(callerPath, 'utf8').split('\n');
-      const column = (r: LspRange) => [...(lines[r.start.line] ?? '').slice(0, r.start.character)].length + 1;
-      return { name: c.from.name, file: relative(root, callerPath), sites: c.fromRanges.map((r) => `${r.start.line + 1}:${column(r)}`).sort() };
-    });
-  } finally {
-    rpc.dispose();
-    child.kill();
+    const calls = await this.rpc.sendRequest<{ from: Item; fromRanges: LspRange[] }[]>('callHierarchy/incomingCalls', { item });
+    return calls.map((c) => ({ name: c.from.name, file: relative(this.root, fileURLToPath(c.from.uri)), sites: c.fromRanges.map((r) => this.site(c.from.uri, r)).sort() }));
+  }
+
+  /** "file:line:column" of each reference from another file than `file` to the name there. */
+  async referencesFromOtherFiles(file: string, needle: string, offset: number): Promise<string[]> {
+    const { uri, position } = await this.at(file, needle, offset);
+    const refs = await this.rpc.sendRequest<{ uri: string; range: LspRange }[]>('textDocument/references', { textDocument: { uri }, position, context: { includeDeclaration: false } });
+    return refs.filter((r) => r.uri !== uri).map((r) => `${relative(this.root, fileURLToPath(r.uri))}:${this.site(r.uri, r.range)}`).sort();
+  }
+
+  /** The names of a file's top-level document symbols. */
+  async topLevelSymbols(file: string): Promise<string[]> {
+    const { uri } = await this.at(file, '', 0);
+    const symbols = await this.rpc.sendRequest<{ name: string }[]>('textDocument/documentSymbol', { textDocument: { uri } });
+    return symbols.map((s) => s.name).sort();
+  }
+
+  dispose(): void {
+    this.rpc.dispose();
+    this.child.kill();
+  }
+
+  private site(uri: string, r: LspRange): string {
+    const lines = readFileSync(fileURLToPath(uri), 'utf8').split('\n');
+    return `${r.start.line + 1}:${[...(lines[r.start.line] ?? '').slice(0, r.start.character)].length + 1}`;
   }
 }
 
