@@ -135,6 +135,7 @@ const DELETIONS = [
     service: 'graph/service.py',
     tree: 'graph/tree.py',
     renamed: ['graph/cli.py', 'graph/app.py'],
+    moved: ['graph/shapes.py', 'graph/geometry.py', 'graph/shape_uses.py'],
     removed: ['\n\ndef normalize(rows: list[str]) -> list[str]:\n    return [row.strip() for row in rows]\n', '\n'],
     names: { loadRows: 'load_rows', normalize: 'normalize', tree: ['TreeNode', 'deepest', 'depth', 'is_even', 'is_odd'] },
   },
@@ -145,6 +146,7 @@ const DELETIONS = [
     service: 'src/service.ts',
     tree: 'src/tree.ts',
     renamed: ['src/cli.ts', 'src/app.ts'],
+    moved: ['src/shapes.ts', 'src/geometry.ts', 'src/shapeUses.ts'],
     removed: ['\nexport function normalize(rows: string[]): string[] {\n  return rows.map((row) => row.trim());\n}\n', ''],
     names: { loadRows: 'loadRows', normalize: 'normalize', tree: ['TreeNode', 'deepest', 'depth', 'isEven', 'isOdd'] },
   },
@@ -165,6 +167,7 @@ describe.each(DELETIONS)('detect_changes reads what was removed, with $language'
     edit(join(repo, fx.store), fx.removed[0] as string, fx.removed[1] as string);
     unlinkSync(join(repo, fx.tree));
     gitIn(repo, 'mv', fx.renamed[0] as string, fx.renamed[1] as string);
+    gitIn(repo, 'mv', fx.moved[0] as string, fx.moved[1] as string);
     agent = await startAgentLsp();
     ok(await agent.call('start_lsp', { root_dir: repo, language_id: fx.language }));
     const data = ok(await agent.call('detect_changes', {}));
@@ -188,6 +191,12 @@ describe.each(DELETIONS)('detect_changes reads what was removed, with $language'
     const removed = answer.filter((s) => s.file === fx.tree);
     expect(removed.map((s) => `${s.name} ${s.change}`).sort()).toEqual(fx.names.tree.map((n) => `${n} removed`).sort());
     expect(files).toContainEqual(expect.objectContaining({ file: fx.tree, status: 'deleted' }));
+  });
+
+  it('a renamed module: the symbol an importer still imports from the old path is moved, with that importer; the others are not', () => {
+    const moved = answer.filter((s) => s.file === fx.moved[1] || s.file === fx.moved[0]);
+    expect(moved.map((s) => `${s.name} ${s.change} ${s.file}`)).toEqual([`Shape moved ${fx.moved[1]}`]);
+    expect(moved[0]?.used_in.map((f) => f.file)).toEqual([fx.moved[2]]);
   });
 
   it('reads a renamed file against its old path: the same symbols, nothing changed', () => {

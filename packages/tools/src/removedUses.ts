@@ -7,7 +7,7 @@ import { wordsInCode } from './codeWords.js';
 import { locationTargets, requestLocations } from './freshAnswer.js';
 import { git } from './gitDiff.js';
 import { compareLocations, type PositionMapper } from './locations.js';
-import { contains, type SymbolTrees } from './symbolTree.js';
+import { contains, symbolNamedAt, type SymbolTrees } from './symbolTree.js';
 import { qualifiedName, type SymbolUse } from './symbolUses.js';
 import { isTestFile } from './testFiles.js';
 import type { ToolContext } from './toolDefinition.js';
@@ -17,7 +17,7 @@ const MAX_OCCURRENCES = 300;
 
 export interface RemovedUses {
   uses: SymbolUse[];
-  /** Occurrences of the name left unexamined past MAX_OCCURRENCES. */
+  /** Occurrences of the name not examined: past MAX_OCCURRENCES, or where the server failed to answer. */
   unexamined: number;
 }
 
@@ -37,25 +37,31 @@ export async function removedUses(
   exclude: ReadonlySet<string>,
 ): Promise<RemovedUses> {
   const uses: SymbolUse[] = [];
-  let examined = 0;
+  let asked = 0;
   let unexamined = 0;
   for (const rel of await filesNaming(ctx, top, name)) {
     const path = join(top, rel);
     if (exclude.has(path) || ctx.workspace.registry.forFile(path)?.server.id !== conn.server.id || !ctx.workspace.rootList.some((r) => isWithin(r, path))) continue;
     const handle = await ctx.workspace.openDocument(path);
     const ext = extname(path).toLowerCase();
+    const tree = await trees.of(handle.uri);
     const occurrences: { position: Position; targets: { uri: string; range: Range }[] }[] = [];
     for (const position of wordsInCode(handle.doc.text, name, ext === '.py' || ext === '.pyi')) {
-      if (examined >= MAX_OCCURRENCES) {
+      // A declaration of that name (another type's method, a field) is no use of it.
+      if (symbolNamedAt(tree, position)) continue;
+      if (asked >= MAX_OCCURRENCES) {
         unexamined++;
         continue;
       }
-      examined++;
-      occurrences.push({ position, targets: await definitions(ctx, conn, handle.uri, position) });
+      asked++;
+      const targets = await definitions(ctx, conn, handle.uri, position);
+      // The server could not look (gopls: a file no build of the package includes): not examined.
+      if (targets) occurrences.push({ position, targets });
+      else unexamined++;
     }
     for (const { position } of unresolved(handle.uri, occurrences)) {
       const loc = mapper.location(handle.uri, { start: position, end: position });
-      const user = userOf(await trees.of(handle.uri), position);
+      const user = userOf(tree, position);
       uses.push({ file: loc.file, line: loc.line, column: loc.column, ...(user ? { user: qualifiedName(user) } : {}), test: isTestFile(loc.file) });
     }
   }
@@ -77,7 +83,8 @@ async function filesNaming(ctx: ToolContext, top: string, name: string): Promise
 /**
  * The occurrences that resolve to nothing: no definition, or only the name's own occurrences in
  * this file that resolve to nothing (tsserver answers an import of a missing export with the
- * import itself, and a use of it with that import).
+ * import itself, and a use of it with that import). Declarations, which resolve to themselves,
+ * were left out before.
  */
 function unresolved<T extends { position: Position; targets: { uri: string; range: Range }[] }>(uri: string, occurrences: readonly T[]): T[] {
   const out = new Set(occurrences.filter((o) => o.targets.length === 0));
@@ -95,12 +102,12 @@ function unresolved<T extends { position: Position; targets: { uri: string; rang
   return occurrences.filter((o) => out.has(o));
 }
 
-async function definitions(ctx: ToolContext, conn: LspConnection, uri: string, position: Position): Promise<{ uri: string; range: Range }[]> {
+/** The definitions of the name at a position; undefined when the server failed to answer (no answer either way). */
+async function definitions(ctx: ToolContext, conn: LspConnection, uri: string, position: Position): Promise<{ uri: string; range: Range }[] | undefined> {
   try {
     return locationTargets(await requestLocations(conn, ctx.workspace.registry, 'textDocument/definition', { textDocument: { uri }, position }, ctx.signal));
   } catch (err) {
     if (ctx.signal.aborted) throw err;
-    // gopls answers an error, not an empty list, for a name it cannot resolve.
-    return [];
+    return undefined;
   }
 }

@@ -35,7 +35,11 @@ const changedSymbolOutput = z.object({
   kind: z.string(),
   file: z.string(),
   line: z.number(),
-  change: z.enum(['body', 'signature', 'added', 'removed']).describe('signature: a changed line is in its declaration (name, parameters, bases); removed: the base had it, the new text does not (file and line are the base\'s).'),
+  change: z
+    .enum(['body', 'signature', 'added', 'removed', 'moved'])
+    .describe(
+      'signature: a changed line is in its declaration (name, parameters, bases); removed: the base had it, the new text does not (file and line are the base\'s); moved: its file was renamed and uses that still name it at the old path are left behind.',
+    ),
   exported: z.boolean(),
   risk: z.enum(['high', 'medium', 'low']),
   test_references: z.number(),
@@ -44,8 +48,8 @@ const changedSymbolOutput = z.object({
   found_by: z
     .literal('unresolved_name')
     .optional()
-    .describe('removed: its uses are the occurrences of its name in code that the server no longer resolves (it cannot be asked for references to a symbol that is gone).'),
-  unexamined_occurrences: z.number().optional().describe('removed: occurrences of its name past the limit, not examined.'),
+    .describe('removed, moved: its uses are the occurrences of its name in code that the server no longer resolves (it cannot be asked for references to a symbol that is not there).'),
+  unexamined_occurrences: z.number().optional().describe('removed, moved: occurrences of its name past the limit, not examined.'),
 });
 
 async function changedFiles(ctx: ToolContext, top: string, base: string, staged: boolean): Promise<ChangedFile[]> {
@@ -139,15 +143,22 @@ export const detectChanges = defineTool({
       }
       if (before) {
         const mapper = new PositionMapper(ctx.workspace, conn);
-        for (const node of found.removed) {
-          const { uses, unexamined } = await removedUses(ctx, conn, mapper, trees, top, node.name, new Set([oldPath]));
+        // A renamed file keeps its symbols, but uses that still name them where they were (an
+        // import of the old module path) are left behind all the same.
+        const moved = f.status === 'renamed' ? before.tree.filter((s) => !found.removed.includes(s) && isExported(oldPath, before.text, s)) : [];
+        const gone = [...found.removed.map((node) => ({ node, change: 'removed' as const })), ...moved.map((node) => ({ node, change: 'moved' as const }))];
+        for (const { node, change } of gone) {
+          const { uses, unexamined } = await removedUses(ctx, conn, mapper, trees, top, node.name, new Set([oldPath, path]));
+          // A renamed file's symbol is news only when a use was left behind.
+          if (change === 'moved' && uses.length === 0) continue;
           const tests = uses.filter((u) => u.test).length;
+          const now = change === 'moved' ? current?.tree.find((s) => s.name === node.name && s.kind === node.kind) : undefined;
           symbols.push({
             name: node.name,
             kind: symbolKindName(node.kind),
-            file: ctx.workspace.display(oldPath),
-            line: node.selectionRange.start.line + 1,
-            change: 'removed',
+            file: ctx.workspace.display(now ? path : oldPath),
+            line: (now ?? node).selectionRange.start.line + 1,
+            change,
             exported: isExported(oldPath, before.text, node),
             risk: riskOf(uses.length - tests, tests, true),
             test_references: tests,
