@@ -142,3 +142,37 @@ export function classHead(text: string, nameEnd: Position, python: boolean): Cla
   const from = offsetAt(text, nameEnd);
   return python ? pythonHead(text, from) : braceHead(text, from);
 }
+
+const TS_LIKE = new Set(['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.java']);
+
+/**
+ * Whether the name at `offset` can be a base in a class head at all, from the token before it
+ * (past a qualifier such as `rx.`): `extends`/`implements` or a comma in TypeScript and Java, `(` or
+ * a comma in Python, and also `:` and access specifiers elsewhere (C++). A cheap test that never
+ * says no to a base classHead would read, so most uses are set aside without their file's symbols.
+ */
+export function mayBeBase(text: string, offset: number, ext: string): boolean {
+  let i = offset;
+  // Past a qualifier: `ns.Base`, `typing.Protocol`, `ns::Base`.
+  for (;;) {
+    let j = i;
+    while (j > 0 && /\s/.test(text[j - 1] as string)) j--;
+    if (text[j - 1] === '.' || (text[j - 1] === ':' && text[j - 2] === ':')) {
+      j -= text[j - 1] === '.' ? 1 : 2;
+      while (j > 0 && /\s/.test(text[j - 1] as string)) j--;
+      while (j > 0 && /[\w$]/.test(text[j - 1] as string)) j--;
+      i = j;
+      continue;
+    }
+    i = j;
+    break;
+  }
+  const before = text[i - 1];
+  if (before === ',') return true;
+  const word = /[\w$]+$/.exec(text.slice(Math.max(0, i - 12), i))?.[0];
+  const python = ext === '.py' || ext === '.pyi';
+  if (python) return before === '(';
+  if (word === 'extends' || word === 'implements') return true;
+  if (TS_LIKE.has(ext)) return false;
+  return before === '(' || before === ':' || ['public', 'private', 'protected', 'virtual'].includes(word ?? '');
+}
