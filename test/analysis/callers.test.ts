@@ -37,9 +37,12 @@ const LANGUAGES = [
     store: 'graph/store.py',
     cli: 'graph/cli.py',
     test: 'tests/test_service.py',
+    tree: 'graph/tree.py',
+    keyword: 'def',
     summarize: 'def @@summarize(',
     loadRows: 'def @@load_rows(',
-    names: { summarize: 'summarize', loadRows: 'load_rows', normalize: 'normalize', describe: 'describe', main: 'main', test: 'test_summarize' },
+    names: { summarize: 'summarize', loadRows: 'load_rows', normalize: 'normalize', describe: 'describe', main: 'main', test: 'test_summarize', depth: 'depth', deepest: 'deepest', even: 'is_even', odd: 'is_odd' },
+    recursiveCall: 'depth(child)',
   },
   {
     language: 'typescript',
@@ -48,9 +51,12 @@ const LANGUAGES = [
     store: 'src/store.ts',
     cli: 'src/cli.ts',
     test: 'tests/service.test.ts',
+    tree: 'src/tree.ts',
+    keyword: 'export function',
     summarize: 'function @@summarize(',
     loadRows: 'function @@loadRows(',
-    names: { summarize: 'summarize', loadRows: 'loadRows', normalize: 'normalize', describe: 'describe', main: 'main', test: 'testSummarize' },
+    names: { summarize: 'summarize', loadRows: 'loadRows', normalize: 'normalize', describe: 'describe', main: 'main', test: 'testSummarize', depth: 'depth', deepest: 'deepest', even: 'isEven', odd: 'isOdd' },
+    recursiveCall: 'depth(child)',
   },
 ];
 
@@ -86,6 +92,20 @@ describe.each(LANGUAGES)('find_callers with $language', (fx) => {
       [`incoming 1 ${n.summarize} ${fx.service}`, `incoming 2 ${n.describe} ${fx.service}`, `incoming 2 ${n.main} ${fx.cli}`, `incoming 2 ${n.test} ${fx.test}`].sort(),
     );
     expect(calls(data).filter((c) => c.level === 2).every((c) => c.via === n.summarize)).toBe(true);
+  });
+
+  it('lists a recursive function among its own callers and callees, with the recursive call site', async () => {
+    const data = ok(await agent.call('find_callers', { file_path: fx.tree, position_pattern: `${fx.keyword} @@${n.depth}(` }));
+    expect(summary(calls(data))).toEqual([`incoming 1 ${n.deepest} ${fx.tree}`, `incoming 1 ${n.depth} ${fx.tree}`]);
+    const self = calls(data).find((c) => c.name === n.depth);
+    expect(self?.call_sites).toEqual([{ file: fx.tree, ...positionOf(join(fx.root, fx.tree), fx.recursiveCall) }]);
+    const out = ok(await agent.call('find_callers', { file_path: fx.tree, position_pattern: `${fx.keyword} @@${n.depth}(`, direction: 'outgoing' }));
+    expect(summary(calls(out))).toContain(`outgoing 1 ${n.depth} ${fx.tree}`);
+  });
+
+  it('follows a cycle of two functions to the start and stops there, at any depth', async () => {
+    const data = ok(await agent.call('find_callers', { file_path: fx.tree, position_pattern: `${fx.keyword} @@${n.even}(`, depth: 4 }));
+    expect(calls(data).map((c) => `${c.level} ${c.name}${c.via ? ` via ${c.via}` : ''}`)).toEqual([`1 ${n.odd}`, `2 ${n.even} via ${n.odd}`]);
   });
 
   it('answers through the alias `callers`, not listed in tools/list', async () => {

@@ -61,6 +61,14 @@ describe('find_callers without a call hierarchy (pyright with callHierarchyProvi
     expect(names).toEqual(expect.arrayContaining(['1 summarize graph/service.py', '2 main graph/cli.py via summarize', '2 describe graph/service.py via summarize', '2 test_summarize tests/test_service.py via summarize']));
   });
 
+  it('lists a recursive function among its own users, and stops a cycle at the start', async () => {
+    const data = ok(await agent.call('find_callers', { file_path: 'graph/tree.py', position_pattern: 'def @@depth(' }));
+    expect(data['derived_from']).toBe('references');
+    expect((data['calls'] as Call[]).map((c) => `${c.name} ${c.call_sites.map((s) => s.line).join(',')}`).sort()).toEqual(['deepest 15', 'depth 10']);
+    const cycle = ok(await agent.call('find_callers', { file_path: 'graph/tree.py', position_pattern: 'def @@is_even(', depth: 4 }));
+    expect((cycle['calls'] as Call[]).map((c) => `${c.level} ${c.name}${c.via ? ` via ${c.via}` : ''}`)).toEqual(['1 is_odd', '2 is_even via is_odd']);
+  });
+
   it('outgoing calls: an explicit note, not an empty list that looks like "calls nothing"', async () => {
     const data = ok(await agent.call('find_callers', { file_path: 'graph/service.py', position_pattern: 'def @@summarize(', direction: 'outgoing' }));
     expect(data['calls']).toEqual([]);

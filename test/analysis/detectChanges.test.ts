@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,9 @@ import { FIXTURES } from '../helpers/paths.js';
 
 interface Changed {
   name: string;
+  file: string;
+  line: number;
+  found_by?: string;
   change: string;
   risk: string;
   test_references: number;
@@ -117,5 +120,87 @@ describe.each(LANGUAGES)('detect_changes with $language', (fx) => {
     expect(answer.isError).toBe(true);
     expect(answer.text).toMatch(/is not inside a git repository/);
     ok(await agent.call('start_lsp', { root_dir: repo, language_id: fx.language }));
+  });
+});
+
+/**
+ * Both sides of the diff: a function removed (its importer keeps using it), the unchanged function
+ * beside it, a file deleted, and a file renamed with git mv.
+ */
+const DELETIONS = [
+  {
+    language: 'python',
+    fixture: 'py-graph',
+    store: 'graph/store.py',
+    service: 'graph/service.py',
+    tree: 'graph/tree.py',
+    renamed: ['graph/cli.py', 'graph/app.py'],
+    moved: ['graph/shapes.py', 'graph/geometry.py', 'graph/shape_uses.py'],
+    removed: ['\n\ndef normalize(rows: list[str]) -> list[str]:\n    return [row.strip() for row in rows]\n', '\n'],
+    names: { loadRows: 'load_rows', normalize: 'normalize', tree: ['TreeNode', 'deepest', 'depth', 'is_even', 'is_odd'] },
+  },
+  {
+    language: 'typescript',
+    fixture: 'ts-graph',
+    store: 'src/store.ts',
+    service: 'src/service.ts',
+    tree: 'src/tree.ts',
+    renamed: ['src/cli.ts', 'src/app.ts'],
+    moved: ['src/shapes.ts', 'src/geometry.ts', 'src/shapeUses.ts'],
+    removed: ['\nexport function normalize(rows: string[]): string[] {\n  return rows.map((row) => row.trim());\n}\n', ''],
+    names: { loadRows: 'loadRows', normalize: 'normalize', tree: ['TreeNode', 'deepest', 'depth', 'isEven', 'isOdd'] },
+  },
+];
+
+describe.each(DELETIONS)('detect_changes reads what was removed, with $language', (fx) => {
+  let agent: AgentLspClient;
+  let repo: string;
+  let answer: Changed[];
+  let files: { file: string; status: string; from?: string }[];
+
+  beforeAll(async () => {
+    repo = mkdtempSync(join(tmpdir(), 'agent-lsp-removed-'));
+    cpSync(join(FIXTURES, fx.fixture), repo, { recursive: true });
+    gitIn(repo, 'init', '-q');
+    gitIn(repo, 'add', '-A');
+    gitIn(repo, 'commit', '-q', '-m', 'fixture');
+    edit(join(repo, fx.store), fx.removed[0] as string, fx.removed[1] as string);
+    unlinkSync(join(repo, fx.tree));
+    gitIn(repo, 'mv', fx.renamed[0] as string, fx.renamed[1] as string);
+    gitIn(repo, 'mv', fx.moved[0] as string, fx.moved[1] as string);
+    agent = await startAgentLsp();
+    ok(await agent.call('start_lsp', { root_dir: repo, language_id: fx.language }));
+    const data = ok(await agent.call('detect_changes', {}));
+    answer = data['symbols'] as Changed[];
+    files = data['changed_files'] as typeof files;
+  });
+  afterAll(async () => {
+    await agent?.close();
+    rmSync(repo, { recursive: true, force: true });
+  });
+
+  it('reports a removed function as removed, with the file that still uses it, and not its unchanged neighbour', () => {
+    const normalize = answer.find((s) => s.name === fx.names.normalize);
+    expect(normalize).toMatchObject({ change: 'removed', file: fx.store, risk: 'high', found_by: 'unresolved_name' });
+    expect(normalize?.used_in.map((f) => f.file)).toEqual([fx.service]);
+    expect(normalize?.non_test_references).toBeGreaterThanOrEqual(1);
+    expect(answer.map((s) => s.name)).not.toContain(fx.names.loadRows);
+  });
+
+  it('counts every symbol of a deleted file as removed', () => {
+    const removed = answer.filter((s) => s.file === fx.tree);
+    expect(removed.map((s) => `${s.name} ${s.change}`).sort()).toEqual(fx.names.tree.map((n) => `${n} removed`).sort());
+    expect(files).toContainEqual(expect.objectContaining({ file: fx.tree, status: 'deleted' }));
+  });
+
+  it('a renamed module: the symbol an importer still imports from the old path is moved, with that importer; the others are not', () => {
+    const moved = answer.filter((s) => s.file === fx.moved[1] || s.file === fx.moved[0]);
+    expect(moved.map((s) => `${s.name} ${s.change} ${s.file}`)).toEqual([`Shape moved ${fx.moved[1]}`]);
+    expect(moved[0]?.used_in.map((f) => f.file)).toEqual([fx.moved[2]]);
+  });
+
+  it('reads a renamed file against its old path: the same symbols, nothing changed', () => {
+    expect(files).toContainEqual(expect.objectContaining({ file: fx.renamed[1], status: 'renamed', from: fx.renamed[0] }));
+    expect(answer.filter((s) => s.file === fx.renamed[1] || s.file === fx.renamed[0])).toEqual([]);
   });
 });

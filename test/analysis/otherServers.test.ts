@@ -48,9 +48,17 @@ describe.skipIf(!gopls.installed)(`${gopls.title}: call and type hierarchy`, () 
     expect(summary(out['calls'])).toEqual(['1 LoadRows graph/store.go']);
   });
 
-  it('type_hierarchy: derived from implementations (this gopls has no type hierarchy)', async () => {
+  it('find_callers: a recursive function is its own caller and callee; a cycle stops at the start', async () => {
+    const data = ok(await agent.call('find_callers', { file_path: 'graph/tree.go', position_pattern: 'func @@Depth', direction: 'both' }));
+    expect(summary(data['calls'])).toEqual(['1 Deepest graph/tree.go', '1 Depth graph/tree.go', '1 Depth graph/tree.go']);
+    const cycle = ok(await agent.call('find_callers', { file_path: 'graph/tree.go', position_pattern: 'func @@Even', depth: 4 }));
+    expect(summary(cycle['calls'])).toEqual(['1 Odd graph/tree.go', '2 Even graph/tree.go via Odd']);
+  });
+
+  it('type_hierarchy: gopls\'s own (v0.16 and later), else derived from implementations', async () => {
     const sub = ok(await agent.call('type_hierarchy', { file_path: 'graph/shapes.go', position_pattern: 'type @@HasArea', direction: 'subtypes' }));
-    expect(sub['derived_from']).toBe('implementations');
+    const native = JSON.stringify(ok(await agent.call('get_server_capabilities', { language_id: 'go' }))).includes('typeHierarchyProvider');
+    expect(sub['derived_from']).toBe(native ? undefined : 'implementations');
     expect(summary(sub['subtypes'])).toEqual(['1 Circle graph/shapes.go', '1 Square graph/shapes.go']);
     const sup = ok(await agent.call('type_hierarchy', { file_path: 'graph/shapes.go', position_pattern: 'type @@Square', direction: 'supertypes' }));
     expect(summary(sup['supertypes'])).toEqual(['1 HasArea graph/shapes.go']);

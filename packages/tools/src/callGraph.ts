@@ -160,7 +160,9 @@ async function nativeCalls(
   levels: number,
 ): Promise<CallEntry[] | undefined> {
   const method = direction === 'incoming' ? 'callHierarchy/incomingCalls' : 'callHierarchy/outgoingCalls';
-  const seen = new Set(roots.map((r) => key(r.uri, r.selectionRange.start)));
+  // Expanded once each, so cycles end; listed once each, the start symbol included: a recursive
+  // function is its own caller (and callee), at the level it is first met.
+  const expanded = new Set(roots.map((r) => key(r.uri, r.selectionRange.start)));
   const byKey = new Map<string, CallEntry>();
   let frontier = [...roots];
   for (let level = 1; level <= levels && frontier.length > 0; level++) {
@@ -186,13 +188,13 @@ async function nativeCalls(
           if (existing.level === level) addSites(existing.call_sites, sites);
           continue;
         }
-        if (seen.has(k)) continue;
-        seen.add(k);
         const container = await containerOf(trees, target);
         const entry: CallEntry = { direction, level, name: target.name, kind: symbolKindName(target.kind), ...site(mapper, target.uri, target.selectionRange), call_sites: addSites([], sites) };
         if (container) entry.container = container;
         if (level > 1) entry.via = item.name;
         byKey.set(k, entry);
+        if (expanded.has(k)) continue;
+        expanded.add(k);
         next.push(target);
       }
     }
@@ -244,7 +246,9 @@ async function derivedCallers(
   levels: number,
 ): Promise<CallEntry[]> {
   const out: CallEntry[] = [];
-  const seen = new Set([key(origin.uri, origin.position)]);
+  // As in nativeCalls: the origin is listed when it uses itself (recursion), but expanded only once.
+  const listed = new Set<string>();
+  const expanded = new Set([key(origin.uri, origin.position)]);
   let frontier: { node: Node; refs: Location[] }[] = [{ node: origin, refs: firstRefs }];
   for (let level = 1; level <= levels && frontier.length > 0; level++) {
     const next: { node: Node; refs: Location[] }[] = [];
@@ -274,9 +278,11 @@ async function derivedCallers(
         addSites(group.entry.call_sites, [site(mapper, ref.uri, ref.range)]);
       }
       for (const [k, group] of byUser) {
-        if (seen.has(k)) continue;
-        seen.add(k);
+        if (listed.has(k)) continue;
+        listed.add(k);
         out.push(group.entry);
+        if (expanded.has(k)) continue;
+        expanded.add(k);
         if (group.node && level < levels) next.push({ node: group.node, refs: await referencesOutside(ctx, conn, group.node, group.node.position) });
       }
     }

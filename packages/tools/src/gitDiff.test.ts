@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseUnifiedDiff } from './gitDiff.js';
 
 describe('parseUnifiedDiff', () => {
-  it('reads changed, added and deleted line ranges of the new text per file', () => {
+  it('reads both sides of every hunk: the new text\'s changed lines and the base\'s changed or removed ones', () => {
     const diff = [
       'diff --git a/graph/store.py b/graph/store.py',
       'index 1..2 100644',
@@ -26,11 +26,26 @@ describe('parseUnifiedDiff', () => {
       '--- a/old.py',
       '+++ /dev/null',
       '@@ -1,2 +0,0 @@',
+      'diff --git a/moved.py b/pkg/moved.py',
+      'similarity index 100%',
+      'rename from moved.py',
+      'rename to pkg/moved.py',
+      'diff --git a/util.py b/lib/util.py',
+      'similarity index 90%',
+      'rename from util.py',
+      'rename to lib/util.py',
+      'index 3..4 100644',
+      '--- a/util.py',
+      '+++ b/lib/util.py',
+      '@@ -3 +3 @@',
     ].join('\n');
     expect(parseUnifiedDiff(diff)).toEqual([
-      { path: 'graph/store.py', status: 'modified', lines: [[5, 5], [10, 10], [21, 23]] },
-      { path: 'new.py', status: 'added', lines: [[1, 2]] },
-      { path: 'old.py', status: 'deleted', lines: [[1, 1]] },
+      // A pure deletion (-9,2 +10,0) marks no line of the new text: the lines around it did not change.
+      { path: 'graph/store.py', status: 'modified', lines: [[5, 5], [21, 23]], oldLines: [[5, 5], [9, 10]] },
+      { path: 'new.py', status: 'added', lines: [[1, 2]], oldLines: [] },
+      { path: 'old.py', status: 'deleted', lines: [], oldLines: [[1, 2]] },
+      { path: 'pkg/moved.py', oldPath: 'moved.py', status: 'renamed', lines: [], oldLines: [] },
+      { path: 'lib/util.py', oldPath: 'util.py', status: 'renamed', lines: [[3, 3]], oldLines: [[3, 3]] },
     ]);
   });
 });

@@ -43,22 +43,49 @@ export async function verifyRef(top: string, ref: string, signal: AbortSignal): 
 }
 
 export interface ChangedFile {
-  /** Path relative to the repository top, as git names it. */
+  /** Path relative to the repository top, as git names it: the new path (the old one when deleted). */
   path: string;
-  /** 1-based line ranges [first, last] of the new text that changed; a deletion marks the line after it. */
+  /** The path at the base when it differs (a rename). */
+  oldPath?: string | undefined;
+  /** 1-based line ranges [first, last] of the new text that changed or were added. */
   lines: [number, number][];
-  status: 'modified' | 'added' | 'deleted';
+  /** 1-based line ranges [first, last] of the base's text that changed or were removed. */
+  oldLines: [number, number][];
+  status: 'modified' | 'added' | 'deleted' | 'renamed';
 }
 
-/** Parses `git diff --unified=0` output into the changed line ranges of each file's new text. */
+/** The range of `count` lines from `start`, none when a hunk side is empty (a pure addition or deletion). */
+function side(start: number, count: number): [number, number][] {
+  return count === 0 ? [] : [[start, start + count - 1]];
+}
+
+/**
+ * Parses `git diff --unified=0 -M` output into both sides of each file's changes: the lines of the
+ * new text that changed, and the lines of the base's text that changed or went away.
+ */
 export function parseUnifiedDiff(diff: string): ChangedFile[] {
   const files: ChangedFile[] = [];
   let current: ChangedFile | undefined;
+  let renamedFrom: string | undefined;
   let oldPath: string | undefined;
+  const start = (file: ChangedFile): void => {
+    current = file;
+    files.push(file);
+  };
   for (const line of diff.split('\n')) {
     if (line.startsWith('diff --git ')) {
       current = undefined;
       oldPath = undefined;
+      renamedFrom = undefined;
+      continue;
+    }
+    // A rename without content changes has no ---/+++ lines: the rename lines are all there is.
+    if (line.startsWith('rename from ')) {
+      renamedFrom = unquote(line.slice('rename from '.length));
+      continue;
+    }
+    if (line.startsWith('rename to ') && renamedFrom !== undefined) {
+      start({ path: unquote(line.slice('rename to '.length)), oldPath: renamedFrom, lines: [], oldLines: [], status: 'renamed' });
       continue;
     }
     if (line.startsWith('--- ')) {
@@ -66,25 +93,27 @@ export function parseUnifiedDiff(diff: string): ChangedFile[] {
       continue;
     }
     if (line.startsWith('+++ ')) {
+      if (current?.status === 'renamed') continue;
       const target = line.slice(4);
       const deleted = target === '/dev/null';
       const path = stripPrefix(deleted ? (oldPath ?? '') : target);
-      current = { path, lines: [], status: deleted ? 'deleted' : oldPath === '/dev/null' ? 'added' : 'modified' };
-      files.push(current);
+      start({ path, lines: [], oldLines: [], status: deleted ? 'deleted' : oldPath === '/dev/null' ? 'added' : 'modified' });
       continue;
     }
-    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/.exec(line);
+    const hunk = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(line);
     if (hunk && current) {
-      const start = Number(hunk[1]);
-      const count = hunk[2] === undefined ? 1 : Number(hunk[2]);
-      if (count === 0) current.lines.push([Math.max(start, 1), Math.max(start, 1)]);
-      else current.lines.push([start, start + count - 1]);
+      const count = (n: string | undefined) => (n === undefined ? 1 : Number(n));
+      current.oldLines.push(...side(Number(hunk[1]), count(hunk[2])));
+      current.lines.push(...side(Number(hunk[3]), count(hunk[4])));
     }
   }
   return files;
 }
 
+function unquote(p: string): string {
+  return p.startsWith('"') && p.endsWith('"') ? p.slice(1, -1) : p;
+}
+
 function stripPrefix(p: string): string {
-  const unquoted = p.startsWith('"') && p.endsWith('"') ? p.slice(1, -1) : p;
-  return unquoted.replace(/^[ab]\//, '');
+  return unquote(p).replace(/^[ab]\//, '');
 }

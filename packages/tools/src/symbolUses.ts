@@ -3,7 +3,7 @@ import type { LspConnection } from '@agent-lsp/lsp';
 import { userOf } from './callGraph.js';
 import { requestLocations } from './freshAnswer.js';
 import { compareLocations, type PositionMapper } from './locations.js';
-import { containerName, type SymbolTrees } from './symbolTree.js';
+import { containerName, type SymbolNode, type SymbolTrees } from './symbolTree.js';
 import { isTestFile } from './testFiles.js';
 import type { ToolContext } from './toolDefinition.js';
 
@@ -17,6 +17,11 @@ export interface SymbolUse {
   test: boolean;
   /** Where the user is named (to follow uses transitively); not part of answers. */
   userAt?: { uri: string; position: Position } | undefined;
+}
+
+/** "Class.method" of a symbol. */
+export function qualifiedName(node: SymbolNode): string {
+  return [containerName(node), node.name].filter(Boolean).join('.');
 }
 
 /** Every reference to the symbol at `position` of `uri` from files other than `uri` (and `exclude`). */
@@ -37,7 +42,7 @@ export async function usesFromOtherFiles(
     if (ref.uri === uri || exclude.has(ref.uri)) continue;
     const loc = mapper.location(ref.uri, ref.range);
     const user = userOf(await trees.of(ref.uri), ref.range.start);
-    const name = user ? [containerName(user), user.name].filter(Boolean).join('.') : undefined;
+    const name = user ? qualifiedName(user) : undefined;
     uses.push({
       file: loc.file,
       line: loc.line,

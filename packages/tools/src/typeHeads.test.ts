@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classHead, offsetAt, positionAt } from './typeHeads.js';
+import { classHead, mayBeBase, offsetAt, positionAt } from './typeHeads.js';
 
 /** The bases named after the class name, with the offset of each name in the text. */
 function bases(text: string, name: string, python: boolean): string[] {
@@ -21,9 +21,24 @@ describe('classHead', () => {
     expect(bases('class Solo {\n}', 'Solo', false)).toEqual([]);
   });
 
+  it('takes only the bases themselves: not type parameters\' constraints, not type arguments', () => {
+    expect(bases('export class Box<T extends Item, U = Map<string, T>> extends Base<T> {\n}', 'Box', false)).toEqual(['Base@Base']);
+    expect(bases('export interface OperatorFunction<T, R> extends UnaryFunction<Observable<T>, Observable<R>> {}', 'OperatorFunction', false)).toEqual(['UnaryFunction@UnaryFunction']);
+    expect(bases('interface Handler extends Wrapped<(x: number) => Observable<number>>, Named {}', 'Handler', false)).toEqual(['Wrapped@Wrapped', 'Named@Named']);
+    expect(bases('class Sub<T> extends Outer<{ a: T }> implements Api<T>, Other {}', 'Sub', false)).toEqual(['Outer@Outer', 'Api@Api', 'Other@Other']);
+  });
+
   it('reads C++ base clauses with access specifiers, not qualified names', () => {
     expect(bases('struct Circle final : public Shape, private virtual ns::Base {', 'Circle', false)).toEqual(['Shape@Shape', 'Base@Base']);
     expect(bases('struct Point { int x; };', 'Point', false)).toEqual([]);
+  });
+
+  it('says which uses may be bases from the token before them, per language', () => {
+    const may = (text: string, ext: string) => mayBeBase(text, text.lastIndexOf('Obs'), ext);
+    expect(['class A extends Obs {', 'class A extends rx.Obs {', 'class A implements B,\n  Obs {'].map((t) => may(t, '.ts'))).toEqual([true, true, true]);
+    expect(['let a: Obs', 'new Obs()', 'f<Obs>()', 'import { Obs }', 'x extends Fn<Obs>'].map((t) => may(t, '.ts'))).toEqual([false, false, false, false, false]);
+    expect([may('class A(Obs):', '.py'), may('class A(B, mod.Obs):', '.py'), may('x: Obs = 1', '.py')]).toEqual([true, true, false]);
+    expect([may('struct A : public ns::Obs {', '.cpp'), may('struct A : Obs {', '.cpp')]).toEqual([true, true]);
   });
 
   it('maps offsets and LSP positions both ways', () => {

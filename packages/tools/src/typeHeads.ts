@@ -52,6 +52,7 @@ function splitTopLevel(text: string, base: number): { part: string; offset: numb
   let start = 0;
   for (let i = 0; i <= text.length; i++) {
     const c = text[i];
+    if (c === '>' && text[i - 1] === '=') continue; // an arrow, not a closing bracket
     if (c !== undefined && OPEN.includes(c)) depth++;
     else if (c !== undefined && CLOSE.includes(c)) depth--;
     if (i === text.length || (c === ',' && depth === 0)) {
@@ -64,9 +65,9 @@ function splitTopLevel(text: string, base: number): { part: string; offset: numb
 
 /** The identifier a base expression names: `typing.Protocol` → Protocol, `Base<T>` → Base. */
 function baseName(part: string, offset: number): BaseName | undefined {
-  if (part.includes('=')) return undefined; // metaclass=..., keyword arguments
   const cut = part.search(/[<[(]/);
   const head = cut >= 0 ? part.slice(0, cut) : part;
+  if (head.includes('=')) return undefined; // metaclass=..., keyword arguments
   let last: BaseName | undefined;
   for (const m of head.matchAll(IDENTIFIER)) {
     if (NOT_A_BASE.has(m[0])) continue;
@@ -85,40 +86,44 @@ function pythonHead(text: string, from: number): ClassHead {
   return { end: close + 1, bases };
 }
 
+/**
+ * The head of a brace language's type: up to its body at bracket depth 0. Only depth-0 `extends` /
+ * `implements` (or a C++ `:`) start the base list: `class Box<T extends Item>` has no base, and
+ * `interface F extends Fn<Observable<T>>` has Fn alone, its type arguments being uses, not bases.
+ */
 function braceHead(text: string, from: number): ClassHead {
   let depth = 0;
   let end = from;
   const limit = Math.min(text.length, from + MAX_HEAD);
+  // Each depth-0 base list: where its keyword (or colon) is, and where its names start.
+  const lists: { keyword: number; start: number }[] = [];
   for (; end < limit; end++) {
     const c = text[end] as string;
+    if (c === '=' && text[end + 1] === '>') {
+      end++; // an arrow in a function type, not a closing bracket
+      continue;
+    }
     if (depth === 0 && (c === '{' || c === ';')) break;
-    if ('([<'.includes(c)) depth++;
-    else if (')]>'.includes(c)) depth--;
-  }
-  const head = text.slice(from, end);
-  const bases: BaseName[] = [];
-  // TypeScript / Java: extends A, B implements C, D
-  const keyword = /\b(extends|implements)\b/g;
-  const marks = [...head.matchAll(keyword)].map((m) => ({ start: (m.index ?? 0) + m[0].length }));
-  if (marks.length > 0) {
-    for (let k = 0; k < marks.length; k++) {
-      const start = (marks[k] as { start: number }).start;
-      const stop = k + 1 < marks.length ? head.lastIndexOf(' ', (marks[k + 1] as { start: number }).start - 1) : head.length;
-      for (const p of splitTopLevel(head.slice(start, Math.max(start, stop)), from + start)) {
-        const b = baseName(p.part.replace(/\b(extends|implements)\b/g, (w) => ' '.repeat(w.length)), p.offset);
-        if (b) bases.push(b);
+    if (OPEN.includes(c)) depth++;
+    else if (CLOSE.includes(c)) depth--;
+    else if (depth > 0) continue;
+    else if (c === ':' && text[end - 1] !== ':' && text[end + 1] !== ':') lists.push({ keyword: end, start: end + 1 });
+    else if (!/[\w$]/.test(text[end - 1] ?? ' ')) {
+      const word = /^(?:extends|implements)(?![\w$])/.exec(text.slice(end, end + 11));
+      if (word) {
+        lists.push({ keyword: end, start: end + word[0].length });
+        end += word[0].length - 1;
       }
     }
-    return { end, bases };
   }
-  // C++: [final] : public A, private B
-  const colon = head.search(/(?<!:):(?!:)/);
-  if (colon >= 0) {
-    for (const p of splitTopLevel(head.slice(colon + 1), from + colon + 1)) {
+  const bases: BaseName[] = [];
+  lists.forEach(({ start }, k) => {
+    const stop = lists[k + 1]?.keyword ?? end;
+    for (const p of splitTopLevel(text.slice(start, stop), start)) {
       const b = baseName(p.part, p.offset);
       if (b) bases.push(b);
     }
-  }
+  });
   return { end, bases };
 }
 
@@ -136,4 +141,38 @@ function matching(text: string, open: number): number {
 export function classHead(text: string, nameEnd: Position, python: boolean): ClassHead {
   const from = offsetAt(text, nameEnd);
   return python ? pythonHead(text, from) : braceHead(text, from);
+}
+
+const TS_LIKE = new Set(['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.java']);
+
+/**
+ * Whether the name at `offset` can be a base in a class head at all, from the token before it
+ * (past a qualifier such as `rx.`): `extends`/`implements` or a comma in TypeScript and Java, `(` or
+ * a comma in Python, and also `:` and access specifiers elsewhere (C++). A cheap test that never
+ * says no to a base classHead would read, so most uses are set aside without their file's symbols.
+ */
+export function mayBeBase(text: string, offset: number, ext: string): boolean {
+  let i = offset;
+  // Past a qualifier: `ns.Base`, `typing.Protocol`, `ns::Base`.
+  for (;;) {
+    let j = i;
+    while (j > 0 && /\s/.test(text[j - 1] as string)) j--;
+    if (text[j - 1] === '.' || (text[j - 1] === ':' && text[j - 2] === ':')) {
+      j -= text[j - 1] === '.' ? 1 : 2;
+      while (j > 0 && /\s/.test(text[j - 1] as string)) j--;
+      while (j > 0 && /[\w$]/.test(text[j - 1] as string)) j--;
+      i = j;
+      continue;
+    }
+    i = j;
+    break;
+  }
+  const before = text[i - 1];
+  if (before === ',') return true;
+  const word = /[\w$]+$/.exec(text.slice(Math.max(0, i - 12), i))?.[0];
+  const python = ext === '.py' || ext === '.pyi';
+  if (python) return before === '(';
+  if (word === 'extends' || word === 'implements') return true;
+  if (TS_LIKE.has(ext)) return false;
+  return before === '(' || before === ':' || ['public', 'private', 'protected', 'virtual'].includes(word ?? '');
 }

@@ -1,15 +1,19 @@
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { isWithin } from '@agent-lsp/protocol';
-import { fileImpactOutput, fileImpactText, groupByFile, impactOf } from '../blastRadius.js';
+import { textAtRef, symbolsOfText } from '../baseSymbols.js';
+import { fileImpactOutput, fileImpactText, groupByFile, impactOf, isExported } from '../blastRadius.js';
 import { git, parseUnifiedDiff, repositoryTop, verifyRef, type ChangedFile } from '../gitDiff.js';
 import { page, pageFields, pageHeader } from '../paging.js';
 import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { pagingInput, pagingOutput, readinessInput, readyOutput } from '../schemas.js';
-import { CALLABLE_KINDS, SymbolTrees, TYPE_KINDS, type SymbolNode } from '../symbolTree.js';
+import { PositionMapper } from '../locations.js';
+import { removedUses } from '../removedUses.js';
+import { symbolChanges, type FileSide } from '../symbolChanges.js';
+import { symbolKindName } from '../symbolKinds.js';
+import { SymbolTrees } from '../symbolTree.js';
 import { TEST_FILE_RULE } from '../testFiles.js';
 import { defineTool, READ_ONLY, type ToolContext } from '../toolDefinition.js';
-import { classHead, positionAt } from '../typeHeads.js';
 
 /** So many non-test uses make a change risky even when tests cover it. */
 const MANY_USES = 10;
@@ -31,40 +35,29 @@ const changedSymbolOutput = z.object({
   kind: z.string(),
   file: z.string(),
   line: z.number(),
-  change: z.enum(['body', 'signature', 'added']).describe('signature: a changed line is in its declaration (name, parameters, bases).'),
+  change: z
+    .enum(['body', 'signature', 'added', 'removed', 'moved'])
+    .describe(
+      'signature: a changed line is in its declaration (name, parameters, bases); removed: the base had it, the new text does not (file and line are the base\'s); moved: its file was renamed and uses that still name it at the old path are left behind.',
+    ),
   exported: z.boolean(),
   risk: z.enum(['high', 'medium', 'low']),
   test_references: z.number(),
   non_test_references: z.number(),
   used_in: z.array(fileImpactOutput).describe('Files using it, non-test first.'),
+  found_by: z
+    .literal('unresolved_name')
+    .optional()
+    .describe('removed, moved: its uses are the occurrences of its name in code that the server no longer resolves (it cannot be asked for references to a symbol that is not there).'),
+  unexamined_occurrences: z.number().optional().describe('removed, moved: occurrences of its name past the limit, not examined.'),
 });
 
-/** The innermost function, method or type around a line, else the top-level symbol there. */
-function symbolAtLine(tree: readonly SymbolNode[], line: number): SymbolNode | undefined {
-  let found: SymbolNode | undefined;
-  let level = tree;
-  for (let depth = 0; ; depth++) {
-    const next = level.find((s) => s.range.start.line <= line && line <= s.range.end.line);
-    if (!next) return found;
-    if (depth === 0 || CALLABLE_KINDS.has(next.kind) || TYPE_KINDS.has(next.kind)) found = next;
-    level = next.children;
-  }
-}
-
-/** Whether any changed (0-based) line falls in the symbol's declaration: from its start to the end of its head. */
-function signatureTouched(text: string, path: string, node: SymbolNode, lines: readonly number[]): boolean {
-  const ext = extname(path).toLowerCase();
-  const head = classHead(text, node.selectionRange.end, ext === '.py' || ext === '.pyi');
-  const headEnd = positionAt(text, head.end).line;
-  return lines.some((l) => l >= node.range.start.line && l <= Math.max(headEnd, node.selectionRange.end.line));
-}
-
 async function changedFiles(ctx: ToolContext, top: string, base: string, staged: boolean): Promise<ChangedFile[]> {
-  const diff = await git(top, ['diff', '--no-color', '--no-ext-diff', '--unified=0', ...(staged ? ['--cached'] : []), base, '--'], ctx.signal);
+  const diff = await git(top, ['diff', '--no-color', '--no-ext-diff', '--unified=0', '-M', ...(staged ? ['--cached'] : []), base, '--'], ctx.signal);
   const files = parseUnifiedDiff(diff);
   if (!staged) {
     const untracked = await git(top, ['ls-files', '--others', '--exclude-standard', '-z'], ctx.signal);
-    for (const path of untracked.split('\0').filter(Boolean)) files.push({ path, lines: [], status: 'added' });
+    for (const path of untracked.split('\0').filter(Boolean)) files.push({ path, lines: [], oldLines: [], status: 'added' });
   }
   return files;
 }
@@ -86,8 +79,8 @@ export const detectChanges = defineTool({
     base: z.string().optional(),
     risk_rule: z.string().optional(),
     test_rule: z.string().optional(),
-    changed_files: z.array(z.object({ file: z.string(), status: z.string(), symbols: z.number() })).optional(),
-    skipped_files: z.array(z.string()).optional().describe('Changed files no language server covers, deleted or outside the roots.'),
+    changed_files: z.array(z.object({ file: z.string(), status: z.string(), from: z.string().optional().describe('renamed: its path at the base.'), symbols: z.number() })).optional(),
+    skipped_files: z.array(z.string()).optional().describe('Changed files no language server covers, or outside the roots.'),
     symbols: z.array(changedSymbolOutput).optional().describe('Changed symbols, riskiest first (paged).'),
   }),
   annotations: READ_ONLY,
@@ -98,43 +91,83 @@ export const detectChanges = defineTool({
     const top = await repositoryTop(root, ctx.signal);
     await verifyRef(top, base, ctx.signal);
     const trees = new SymbolTrees(ctx);
-    const changed: { file: string; status: string; symbols: number }[] = [];
+    const changed: { file: string; status: string; from?: string; symbols: number }[] = [];
     const skipped: string[] = [];
     const symbols: z.infer<typeof changedSymbolOutput>[] = [];
     for (const f of await changedFiles(ctx, top, base, args.staged === true)) {
       const path = join(top, f.path);
-      if (f.status === 'deleted' || !ctx.workspace.registry.forFile(path) || !ctx.workspace.rootList.some((r) => isWithin(r, path))) {
+      const oldPath = join(top, f.oldPath ?? f.path);
+      const route = ctx.workspace.registry.forFile(path);
+      if (!route || !ctx.workspace.rootList.some((r) => isWithin(r, path))) {
         skipped.push(`${ctx.workspace.display(path)}${f.status === 'deleted' ? ' (deleted)' : ''}`);
         continue;
       }
-      const handle = await ctx.workspace.openDocument(path);
-      const notReady = await awaitReady(handle.conn, args, ctx);
+      const conn = await ctx.workspace.connection(route.server);
+      const notReady = await awaitReady(conn, args, ctx);
       if (notReady) return notReady;
-      const text = handle.doc.text;
-      const tree = await trees.of(handle.uri);
-      const lines = f.status === 'added' ? [] : f.lines.flatMap(([a, b]) => Array.from({ length: b - a + 1 }, (_, i) => a + i - 1));
-      const touched = new Map<SymbolNode, number[]>();
-      if (f.status === 'added') for (const s of tree) touched.set(s, []);
-      for (const l of lines) {
-        const s = symbolAtLine(tree, l);
-        if (s) touched.set(s, [...(touched.get(s) ?? []), l]);
+      const toLines = (ranges: [number, number][]) => ranges.flatMap(([a, b]) => Array.from({ length: b - a + 1 }, (_, i) => a + i - 1));
+      let current: (FileSide & { uri: string }) | undefined;
+      if (f.status !== 'deleted') {
+        const handle = await ctx.workspace.openDocument(path);
+        current = { path, uri: handle.uri, text: handle.doc.text, tree: await trees.of(handle.uri), lines: toLines(f.lines) };
       }
-      changed.push({ file: ctx.workspace.display(path), status: f.status, symbols: touched.size });
-      for (const [node, at] of touched) {
-        const { impact, uses } = await impactOf(ctx, handle.conn, trees, handle.uri, path, text, node, false);
-        const change = f.status === 'added' ? 'added' : signatureTouched(text, path, node, at) ? 'signature' : 'body';
-        symbols.push({
-          name: node.name,
-          kind: impact.kind,
-          file: impact.file,
-          line: impact.line,
-          change,
-          exported: impact.exported,
-          risk: riskOf(impact.non_test_references, impact.test_references, change === 'signature'),
-          test_references: impact.test_references,
-          non_test_references: impact.non_test_references,
-          used_in: groupByFile(uses),
-        });
+      let before: FileSide | undefined;
+      if (f.status !== 'added') {
+        const text = await textAtRef(top, base, f.oldPath ?? f.path, ctx.signal);
+        before = { path: oldPath, text, tree: await symbolsOfText(conn, route.languageId, oldPath, text, ctx.signal), lines: toLines(f.oldLines) };
+      }
+      const found = symbolChanges(before, current);
+      changed.push({
+        file: ctx.workspace.display(path),
+        status: f.status,
+        ...(f.oldPath ? { from: ctx.workspace.display(oldPath) } : {}),
+        symbols: found.changed.length + found.added.length + found.removed.length,
+      });
+      if (current) {
+        const touched = [...found.changed.map((c) => ({ node: c.node, change: c.signature ? ('signature' as const) : ('body' as const) })), ...found.added.map((node) => ({ node, change: 'added' as const }))];
+        for (const { node, change } of touched) {
+          const { impact, uses } = await impactOf(ctx, conn, trees, current.uri, path, current.text, node, false);
+          symbols.push({
+            name: node.name,
+            kind: impact.kind,
+            file: impact.file,
+            line: impact.line,
+            change,
+            exported: impact.exported,
+            risk: riskOf(impact.non_test_references, impact.test_references, change === 'signature'),
+            test_references: impact.test_references,
+            non_test_references: impact.non_test_references,
+            used_in: groupByFile(uses),
+          });
+        }
+      }
+      if (before) {
+        const mapper = new PositionMapper(ctx.workspace, conn);
+        // A renamed file keeps its symbols, but uses that still name them where they were (an
+        // import of the old module path) are left behind all the same.
+        const moved = f.status === 'renamed' ? before.tree.filter((s) => !found.removed.includes(s) && isExported(oldPath, before.text, s)) : [];
+        const gone = [...found.removed.map((node) => ({ node, change: 'removed' as const })), ...moved.map((node) => ({ node, change: 'moved' as const }))];
+        for (const { node, change } of gone) {
+          const { uses, unexamined } = await removedUses(ctx, conn, mapper, trees, top, node.name, new Set([oldPath, path]));
+          // A renamed file's symbol is news only when a use was left behind.
+          if (change === 'moved' && uses.length === 0) continue;
+          const tests = uses.filter((u) => u.test).length;
+          const now = change === 'moved' ? current?.tree.find((s) => s.name === node.name && s.kind === node.kind) : undefined;
+          symbols.push({
+            name: node.name,
+            kind: symbolKindName(node.kind),
+            file: ctx.workspace.display(now ? path : oldPath),
+            line: (now ?? node).selectionRange.start.line + 1,
+            change,
+            exported: isExported(oldPath, before.text, node),
+            risk: riskOf(uses.length - tests, tests, true),
+            test_references: tests,
+            non_test_references: uses.length - tests,
+            used_in: groupByFile(uses.map((u) => ({ ...u, symbol: node.name, level: 1 }))),
+            found_by: 'unresolved_name',
+            ...(unexamined > 0 ? { unexamined_occurrences: unexamined } : {}),
+          });
+        }
       }
     }
     const order: Record<Risk, number> = { high: 0, medium: 1, low: 2 };
@@ -154,11 +187,12 @@ export const detectChanges = defineTool({
   },
   text: (r) => {
     if (!r.ready) return notReadyText(r as NotReadyResult);
-    const out = [`Changes against ${r.base}: ${(r.changed_files ?? []).map((f) => `${f.file} (${f.status})`).join(', ') || 'none'}`];
+    const out = [`Changes against ${r.base}: ${(r.changed_files ?? []).map((f) => `${f.file} (${f.status}${f.from ? ` from ${f.from}` : ''})`).join(', ') || 'none'}`];
     if (r.skipped_files) out.push(`skipped: ${r.skipped_files.join(', ')}`);
     out.push(pageHeader(r, 'changed symbol(s)'));
     for (const s of r.symbols ?? []) {
-      out.push(`${s.risk.toUpperCase()} ${s.kind} ${s.name} ${s.file}:${s.line} (${s.change}${s.exported ? '' : ', not exported'}): ${s.non_test_references} non-test, ${s.test_references} test use(s)`);
+      const how = s.found_by ? ` left behind (names it no longer resolves${s.unexamined_occurrences ? `; ${s.unexamined_occurrences} occurrence(s) not examined` : ''})` : '';
+      out.push(`${s.risk.toUpperCase()} ${s.kind} ${s.name} ${s.file}:${s.line} (${s.change}${s.exported ? '' : ', not exported'}): ${s.non_test_references} non-test, ${s.test_references} test use(s)${how}`);
       for (const f of s.used_in) out.push(`  ${fileImpactText(f)}`);
     }
     out.push(`risk: ${r.risk_rule ?? ''}`);
