@@ -33,6 +33,8 @@ export interface TransactionInit {
   clock: Clock;
   retention: Retention;
   signal?: AbortSignal | undefined;
+  /** The HTTP session writing, recorded in the checkpoint. */
+  agent?: string | undefined;
 }
 
 type TransactionState = 'open' | 'committed' | 'rolled_back';
@@ -146,6 +148,7 @@ export class Transaction {
     const now = clock.now();
     const checkpoint: Checkpoint = { id: this.init.id, call_id: this.init.callId, tool: this.init.tool, time: now.toISOString(), kind: this.init.kind, files };
     if (this.target) checkpoint.target = this.target;
+    if (this.init.agent !== undefined) checkpoint.agent = this.init.agent;
     // The checkpoint lands before the intent goes: recovery treats an intent whose checkpoint exists
     // as committed. Until it has landed the transaction is open, so a failure here rolls it back.
     const pruned = journal.checkpoints.append(checkpoint, retention, now);

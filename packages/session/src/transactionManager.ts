@@ -25,6 +25,8 @@ export interface TransactionManagerOptions {
   writer: FileWriter;
   retention: Retention;
   lock?: { staleMs?: number; timeoutMs?: number };
+  /** The HTTP session this manager writes for: its checkpoints carry it (see CheckpointService). */
+  agent?: string | undefined;
 }
 
 interface ServerEditTarget {
@@ -67,6 +69,11 @@ export class TransactionManager {
 
   get workspace(): Workspace {
     return this.options.workspace;
+  }
+
+  /** The HTTP session this manager writes for; undefined for a stdio front. */
+  get agent(): string | undefined {
+    return this.options.agent;
   }
 
   /** The journal of `rootDir`, else of the current workspace's primary root. */
@@ -152,6 +159,7 @@ export class TransactionManager {
         clock: this.options.clock,
         retention: this.options.retention,
         signal: options.signal,
+        agent: this.options.agent,
       });
       const existedBefore = new Map<string, boolean>();
       try {
