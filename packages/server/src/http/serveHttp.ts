@@ -105,6 +105,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<void> {
   });
   server.requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   server.headersTimeout = Math.min(server.requestTimeout, 10_000);
+  // Idle keep-alive connections are closed by the client first (it follows the Keep-Alive hint,
+  // minus a second): a busy client reusing one the server had just closed got "other side closed".
+  server.keepAliveTimeout = 65_000;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
