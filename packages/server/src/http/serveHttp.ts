@@ -97,7 +97,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<void> {
     await sessions.handle(req, res, body);
   };
 
-  const server = createServer((req, res) => {
+  // Node checks the request timeout every connectionsCheckingInterval (30 s by default): a request
+  // dripping its body was cut off only at 30 + up to 30 s. Checked each second, it is cut off at 30 s.
+  const server = createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
     handle(req, res).catch((err: unknown) => {
       logger.error(`${req.method} ${req.url}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       sendJsonRpcError(res, 500, -32603, 'Internal error; the server log on stderr has details.');
