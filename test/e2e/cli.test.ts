@@ -50,6 +50,19 @@ describe('the command line', () => {
     expect(failed?.stderr).not.toContain('too many arguments');
   });
 
+  it('says what is wrong and where help is, without printing the whole help after an error', async () => {
+    for (const args of [['serve', '--bogus'], ['serve', '--http', '--no-auth', '--token', 'x']]) {
+      const failed = await run(process.execPath, [BIN, ...args], { env: envWithHome(FORGOTTEN_HOME) }).then(
+        () => undefined,
+        (err: { code: number; stderr: string }) => err,
+      );
+      expect(failed?.code).toBe(1);
+      expect(failed?.stderr).toMatch(/unknown option '--bogus'|--no-auth and --token contradict each other/);
+      expect(failed?.stderr).toContain('--help');
+      expect(failed?.stderr).not.toContain('Usage:');
+    }
+  });
+
   it('refuses a --root that is not a directory', async () => {
     const failed = await run(process.execPath, [BIN, 'serve', '--root', '/no/such/dir'], { env: envWithHome(FORGOTTEN_HOME, { AGENT_LSP_ROOT: '' }) }).then(
       () => undefined,

@@ -99,7 +99,8 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     .name('agent-lsp')
     .description('Code intelligence of real language servers for AI coding agents, over MCP.')
     .version(AGENT_LSP_VERSION, '-v, --version')
-    .showHelpAfterError();
+    // One line saying where help is: the whole help after the message buried it.
+    .showHelpAfterError('(add --help for usage)');
 
   const serve = async (opts: ServeOptions, cmd: Command) => {
     // `serve` is the default command, so a mistyped command arrives here as an argument, unless

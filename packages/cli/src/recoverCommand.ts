@@ -26,8 +26,11 @@ async function runRecover(opts: RecoverCommandOptions, out: (s: string) => void,
       out(`Nothing to recover in ${r.root}: no unfinished transaction (${r.intentPath} does not exist).`);
       return 0;
     }
-    const restored = r.restored.length > 0 ? `restored ${r.restored.join(', ')}` : 'every file already read as before';
-    out(`Recovered ${r.root}: ${restored}.`);
+    if (r.recovery) out(session.describeRecovery(r.recovery));
+    else {
+      const restored = r.restored.length > 0 ? `restored ${r.restored.join(', ')}` : 'every file already read as before';
+      out(`Recovered ${r.root}: ${restored}.`);
+    }
     for (const s of r.saved) out(s.savedTo ? `Not restored: ${s.path}; its old content is saved in ${s.savedTo}.` : `Not removed: ${s.path} (it did not exist before the transaction).`);
     out(`Cleared ${r.intentPath}; writes in this workspace work again.`);
     return 0;

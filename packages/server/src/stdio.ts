@@ -1,6 +1,6 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { startupMark } from '@agent-lsp/protocol';
 import { createAgentLspServer, type AgentLspServerOptions } from './createServer.js';
+import { LineStdioTransport } from './stdioTransport.js';
 
 /**
  * Serves MCP on stdin/stdout until the client goes away (stdin closes, SIGTERM, SIGINT); then
@@ -8,7 +8,9 @@ import { createAgentLspServer, type AgentLspServerOptions } from './createServer
  */
 export async function serveStdio(options: AgentLspServerOptions): Promise<void> {
   const server = createAgentLspServer(options);
-  const transport = new StdioServerTransport();
+  const transport = new LineStdioTransport();
+  // A line that is not a message, or one too large, is the client's error: said on stderr, and served on.
+  transport.onerror = (err) => options.logger.warn(`stdin: ${err.message}`);
   let stopping: Promise<void> | undefined;
   const stop = (why: string) => {
     stopping ??= (async () => {

@@ -48,8 +48,8 @@ export function toolSchemas(defs: readonly AnyToolDefinition[]): Record<string, 
 /**
  * The bundle (scripts/bundle.mjs) replaces this identifier with the name of a file beside it that
  * holds the schemas, as JSON, of the very tool definitions it bundles: converting ~60 zod schemas
- * was the largest part of a fresh front's start. Read at each tools/list (once a session, ~180 KB)
- * rather than kept: not in the bundle's source, nor parsed in the heap of every front and broker.
+ * was the largest part of a fresh front's start. Read when a list is built (~180 KB) rather than
+ * kept: not in the bundle's source, nor parsed in the heap of every front and broker.
  * Unbundled, it does not exist and the schemas are converted on the first tools/list.
  */
 declare const __AGENT_LSP_TOOL_SCHEMAS__: string | undefined;
@@ -66,31 +66,59 @@ function prebuiltSchemas(): Record<string, ToolSchemas> | undefined {
   }
 }
 
+/** Schemas converted from the definitions (no prebuilt file: unbundled), by tool name, for the process. */
+const convertedSchemas = new Map<string, ToolSchemas>();
+/**
+ * The lists built, by tool set, shared by every MCP server of the process: they are immutable, and
+ * an HTTP server's sessions each ask for one (reading and parsing ~180 KB, or converting every zod
+ * schema unbundled, per session blocked the loop in a burst of sessions). Dropped a while after
+ * their last use: a stdio front asks once and does not keep the parsed schemas in its heap.
+ */
+const builtLists = new Map<string, { tools: Tool[]; expiry: NodeJS.Timeout }>();
+const BUILT_LIST_KEPT_MS = 60_000;
+
+function buildToolList(defs: readonly AnyToolDefinition[]): Tool[] {
+  const prebuilt = prebuiltSchemas();
+  const missing = defs.filter((def) => !prebuilt?.[def.name] && !convertedSchemas.has(def.name));
+  // Converted schemas are kept (they cost a conversion); read ones are read again once the list is dropped.
+  for (const [name, schemas] of Object.entries(toolSchemas(missing))) convertedSchemas.set(name, schemas);
+  return defs.map((def) => {
+    const schemas = prebuilt?.[def.name] ?? convertedSchemas.get(def.name)!;
+    return {
+      name: def.name,
+      title: def.title,
+      description: def.description,
+      inputSchema: schemas.inputSchema,
+      outputSchema: schemas.outputSchema,
+      annotations: { ...def.annotations },
+    };
+  });
+}
+
+/** The list of these tools: the one already built for the same tools, else a new one. */
+export function compactToolList(defs: readonly AnyToolDefinition[]): Tool[] {
+  const key = defs.map((def) => def.name).join(',');
+  const built = builtLists.get(key);
+  if (built) {
+    built.expiry.refresh();
+    return built.tools;
+  }
+  const tools = buildToolList(defs);
+  const expiry = setTimeout(() => builtLists.delete(key), BUILT_LIST_KEPT_MS);
+  expiry.unref();
+  builtLists.set(key, { tools, expiry });
+  return tools;
+}
+
 /**
  * Answers tools/list with compact schemas (the catalogue is sent into the agent's context on every
  * turn; see test/e2e/catalogSize.test.ts): no `execution` (MCP's default, taskSupport forbidden, is
  * ours) and no annotation title (the tool has one). Calls are answered by serveToolCalls (toolCalls.ts).
- * The list is built at each tools/list, not at start.
+ * The list is built at the first tools/list, not at start.
  */
 export function serveCompactToolList(mcp: McpServer, defs: readonly AnyToolDefinition[]): void {
-  let converted: Record<string, ToolSchemas> | undefined;
-  const build = (): Tool[] => {
-    const prebuilt = prebuiltSchemas();
-    const missing = prebuilt ? defs.filter((def) => !prebuilt[def.name]) : defs;
-    // Converted schemas are kept (they cost a conversion); read ones are read again next time.
-    if (missing.length) converted ??= toolSchemas(defs);
-    const schemas = { ...prebuilt, ...converted };
-    return defs.map((def) => ({
-      name: def.name,
-      title: def.title,
-      description: def.description,
-      inputSchema: schemas[def.name]!.inputSchema,
-      outputSchema: schemas[def.name]!.outputSchema,
-      annotations: { ...def.annotations },
-    }));
-  };
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => {
-    const tools = build();
+    const tools = compactToolList(defs);
     startupMark('tools/list served');
     return { tools };
   });

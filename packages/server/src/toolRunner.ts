@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toolAnswered, UserError, WireError } from '@agent-lsp/protocol';
 import type { Logger } from '@agent-lsp/lsp';
-import { fileSystemUserError, SessionError, type AgentLedger } from '@agent-lsp/session';
+import { describeRecovery, fileSystemUserError, SessionError, type AgentLedger, type LeftoverRecovery } from '@agent-lsp/session';
 import { inferredRootText, type AnyToolDefinition, type ProgressReport, type RunnerConfig, type ToolContext } from '@agent-lsp/tools';
 import type { Workspace } from '@agent-lsp/workspace';
 import type { SkillPhaseTracker } from '@agent-lsp/skills';
@@ -59,19 +59,23 @@ export async function runTool(
     },
   };
   logger.debug('called');
+  const recoveries: (LeftoverRecovery | undefined)[] = [];
+  // The agent hears what recovery did to its workspace, above all which files it left alone.
+  const recoveryLines = () => recoveries.flatMap((r) => (r ? [describeRecovery(r, (p) => workspace.display(p))] : []));
   try {
-    await ledger.transactions.recoverWorkspace(env.signal);
+    recoveries.push(await ledger.transactions.recoverWorkspace(env.signal));
     const result = await workspace.prefetch.observe(
       () => call.noteServedFromCache(),
       () => workspace.runCall({ name: def.name, concurrency: def.concurrency ?? 'shared', readOnly: def.annotations.readOnlyHint }, () => def.handler(args, ctx)),
     );
-    await ledger.transactions.recoverWorkspace(env.signal);
+    recoveries.push(await ledger.transactions.recoverWorkspace(env.signal));
     ledger.finishCall(call, args, 'ok');
     toolAnswered(def.name);
+    const text = [def.text(result), ...recoveryLines()].join('\n');
     const inferred = workspace.inferredRoot;
-    if (inferred === undefined) return { content: [{ type: 'text', text: def.text(result) }], structuredContent: result };
+    if (inferred === undefined) return { content: [{ type: 'text', text }], structuredContent: result };
     return {
-      content: [{ type: 'text', text: `${def.text(result)}\n${inferredRootText(inferred)}` }],
+      content: [{ type: 'text', text: `${text}\n${inferredRootText(inferred)}` }],
       // A result's own workspace_root (a session's) is more precise than the workspace's.
       structuredContent: { workspace_root: inferred, root_inferred: true, ...result },
     };
@@ -79,7 +83,8 @@ export async function runTool(
     const message = errorMessage(def.name, err, logger);
     ledger.finishCall(call, args, env.signal.aborted ? 'cancelled' : 'error', message);
     const inferred = workspace.inferredRoot;
-    const text = inferred === undefined ? message : `${message}\n${inferredRootText(inferred)}`;
+    const said = [message, ...recoveryLines()].join('\n');
+    const text = inferred === undefined ? said : `${said}\n${inferredRootText(inferred)}`;
     return { isError: true, content: [{ type: 'text', text }] };
   }
 }

@@ -57,6 +57,7 @@ export class AgentLedger {
       writer: options.writer ?? atomicFileWriter,
       retention: options.retention ?? DEFAULT_RETENTION,
       ...(options.lock ? { lock: options.lock } : {}),
+      agent: options.agent,
     });
     this.checkpoints = new CheckpointService(this.transactions);
     this.simulations = new SimulationRegistry(options.simulations);

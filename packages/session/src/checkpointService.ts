@@ -18,6 +18,8 @@ export interface RollbackRequest {
   force: boolean;
   rootDir?: string | undefined;
   signal?: AbortSignal | undefined;
+  /** Over HTTP: plan over every session's checkpoints, not only this session's (see CheckpointService). */
+  allSessions?: boolean | undefined;
 }
 
 export interface RollbackFileOut {
@@ -39,14 +41,31 @@ export interface RollbackOutcome {
   checkpoint?: Checkpoint;
 }
 
-/** Listing, diffing and rolling back checkpoints; rollbacks are transactions with checkpoints of their own. */
+/**
+ * Listing, diffing and rolling back checkpoints; rollbacks are transactions with checkpoints of their own.
+ * An HTTP session lists, undoes and plans rollbacks over its own checkpoints only, so one agent's
+ * undo_last never reverts another's write; every session's are seen with `allSessions`, and a
+ * checkpoint named by id is found whoever made it (both are explicit). A stdio front sees them all.
+ */
 export class CheckpointService {
   constructor(private readonly tx: TransactionManager) {}
 
   /** Newest first. */
-  list(rootDir?: string): { journal: WorkspaceJournal; checkpoints: Checkpoint[] } {
+  list(rootDir?: string, allSessions = false): { journal: WorkspaceJournal; checkpoints: Checkpoint[] } {
     const journal = this.tx.journal(rootDir);
-    return { journal, checkpoints: journal.checkpoints.all().reverse() };
+    return { journal, checkpoints: this.visible(journal.checkpoints.all(), allSessions).reverse() };
+  }
+
+  /** The checkpoints this front plans over: its own session's, or all. */
+  private visible(all: Checkpoint[], allSessions: boolean): Checkpoint[] {
+    const agent = this.tx.agent;
+    return agent === undefined || allSessions ? all : all.filter((c) => c.agent === agent);
+  }
+
+  /** What a rollback plans over: the visible checkpoints, or all of them when it names one made elsewhere. */
+  private planned(all: Checkpoint[], req: RollbackRequest): Checkpoint[] {
+    const rows = this.visible(all, req.allSessions === true);
+    return req.checkpointId !== undefined && !rows.some((c) => c.id === req.checkpointId) ? all : rows;
   }
 
   /** A unified diff of what one checkpoint changed. */
@@ -64,20 +83,24 @@ export class CheckpointService {
     const targetId = (rows: Checkpoint[]) => {
       if (req.checkpointId !== undefined) return req.checkpointId;
       const newest = rows[rows.length - 1];
-      if (!newest) throw new UserError('invalid_argument', `There is nothing to undo: no checkpoint in ${journal.root}.`);
+      if (!newest) {
+        const whose = rows.length < journal.checkpoints.all().length ? ' made by this session (all_sessions: true undoes the newest of any session)' : '';
+        throw new UserError('invalid_argument', `There is nothing to undo: no checkpoint${whose} in ${journal.root}.`);
+      }
       return newest.id;
     };
     if (req.dryRun) {
-      const all = journal.checkpoints.all();
-      const plan = planRollback(all, targetId(all), req.position, currentHash);
+      const rows = this.planned(journal.checkpoints.all(), req);
+      const plan = planRollback(rows, targetId(rows), req.position, currentHash);
       return this.outcome(journal, plan.target, req, plan.files, plan.undone, undefined);
     }
     const result = await this.tx.transact(call, { signal: req.signal, rootDir: req.rootDir, kind: 'rollback' }, async (tx, j) => {
-      const all = j.checkpoints.all();
-      const plan = planRollback(all, targetId(all), req.position, currentHash);
+      const rows = this.planned(j.checkpoints.all(), req);
+      const plan = planRollback(rows, targetId(rows), req.position, currentHash);
       if (plan.conflicts.length > 0 && !req.force) {
         const names = plan.conflicts.map((f) => this.tx.label(j, f.path)).join(', ');
-        throw new UserError('conflict', `Not rolled back: ${names} changed outside agent-lsp since its last checkpoint, and a rollback would overwrite that. Look at the file(s), then call again with force: true to overwrite, or dry_run: true to see the plan. Nothing was changed.`);
+        const by = this.tx.agent !== undefined && req.allSessions !== true ? ' (or by another session)' : '';
+        throw new UserError('conflict', `Not rolled back: ${names} changed outside agent-lsp${by} since its last checkpoint, and a rollback would overwrite that. Look at the file(s), then call again with force: true to overwrite, or dry_run: true to see the plan. Nothing was changed.`);
       }
       tx.setTarget({ checkpoint_id: plan.target.id, position: req.position });
       await tx.write(plan.files.map((f) => ({ path: f.path, content: f.target === null ? null : j.blobs.get(f.target) })));

@@ -24,6 +24,8 @@ export interface Checkpoint {
   files: CheckpointFile[];
   /** For rollbacks: what was rolled back to. */
   target?: { checkpoint_id: string; position: RollbackPosition };
+  /** The HTTP session whose call made it (the audit log's agent); absent for a stdio front's. */
+  agent?: string;
 }
 
 export interface Retention {

@@ -24,6 +24,10 @@ const EXPLAIN: Readonly<Record<string, (path: string) => string>> = {
 export function fileSystemUserError(err: unknown): UserError | undefined {
   if (!(err instanceof Error)) return undefined;
   const { code, path, dest, syscall } = err as ErrnoError;
+  // Node refuses a path holding a NUL byte before asking the system: the caller's path (or URI, %00) is wrong.
+  if (code === 'ERR_INVALID_ARG_VALUE' && /null bytes/.test(err.message)) {
+    return new UserError('invalid_argument', 'A file path (or file: URI, as %00) contains a NUL byte, which no file name can hold. Check the path; nothing was changed.');
+  }
   const explain = code !== undefined ? EXPLAIN[code] : undefined;
   if (!explain) return undefined;
   // A rename names both ends; the temp file of an atomic write is not the user's path.

@@ -10,6 +10,7 @@ export * from './errors.js';
 export { currentHash, readCurrent } from './restore.js';
 export * from './fileWriter.js';
 export * from './fileSystemErrors.js';
+export * from './leftoverRecovery.js';
 export * from './recovery.js';
 export * from './rollbackPlan.js';
 export * from './statePaths.js';

@@ -8,6 +8,13 @@ export interface FileBefore {
   before: string | null;
   /** Permission bits it had, to restore them too. */
   mode?: number;
+  /**
+   * Every content the transaction wrote or is about to write there (hashes; null: it deletes the
+   * file), recorded before the write. Recovery puts back only a file that holds one of them: any
+   * other content was written by someone else after the crash, and is kept. Absent in records
+   * written before it existed: then nothing is known to be the transaction's, and every changed file is kept.
+   */
+  wrote?: (string | null)[];
 }
 
 /**

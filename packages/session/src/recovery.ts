@@ -4,6 +4,9 @@ import { isWithin, UserError } from '@agent-lsp/protocol';
 import type { Logger } from '@agent-lsp/lsp';
 import { SessionError } from './errors.js';
 import type { FileWriter } from './fileWriter.js';
+import { DEFAULT_RETENTION } from './checkpointStore.js';
+import { systemClock } from './determinism.js';
+import type { LeftoverRecovery } from './leftoverRecovery.js';
 import { currentHash } from './restore.js';
 import { WorkspaceJournal } from './workspaceJournal.js';
 
@@ -23,6 +26,8 @@ export interface RecoverOutcome {
   /** False when there was no unfinished transaction. */
   found: boolean;
   restored: string[];
+  /** What the leftover recovery did (restored, kept, checkpoint), when it went through. */
+  recovery?: LeftoverRecovery;
   /** With force: files left as they are, and where their old content was saved (null: the file did not exist before). */
   saved: { path: string; savedTo: string | null }[];
 }
@@ -51,7 +56,11 @@ export async function recoverWorkspaceJournal(options: RecoverOptions): Promise<
     if (!intent) return outcome;
     outcome.found = true;
     try {
-      outcome.restored = await journal.recoverLeftover(options.writer);
+      const recovery = await journal.recoverLeftover({ writer: options.writer, clock: systemClock, retention: DEFAULT_RETENTION });
+      if (recovery) {
+        outcome.recovery = recovery;
+        outcome.restored = recovery.restored;
+      }
       return outcome;
     } catch (err) {
       if (!options.force || !(err instanceof SessionError) || err.code !== 'restore_failed') throw err;

@@ -5,6 +5,7 @@ import type { Clock } from './determinism.js';
 import { SessionError } from './errors.js';
 import type { FileWriter } from './fileWriter.js';
 import type { FileBefore } from './intent.js';
+import { contentHash } from './contentHash.js';
 import { currentMode, readCurrent } from './restore.js';
 import type { WorkspaceJournal } from './workspaceJournal.js';
 import { assertWritableRealPath } from './writablePath.js';
@@ -32,6 +33,8 @@ export interface TransactionInit {
   clock: Clock;
   retention: Retention;
   signal?: AbortSignal | undefined;
+  /** The HTTP session writing, recorded in the checkpoint. */
+  agent?: string | undefined;
 }
 
 type TransactionState = 'open' | 'committed' | 'rolled_back';
@@ -78,7 +81,7 @@ export class Transaction {
   async write(changes: readonly FileChange[]): Promise<void> {
     this.assertOpen();
     for (const change of changes) assertWritableRealPath(change.path, this.init.roots);
-    this.recordBefores(changes);
+    this.recordIntent(changes);
     const { writer, lease, signal } = this.init;
     for (const change of changes) {
       if (signal?.aborted) throw new SessionError('cancelled', 'The call was cancelled before its writes finished.');
@@ -92,16 +95,26 @@ export class Transaction {
     }
   }
 
-  private recordBefores(changes: readonly FileChange[]): void {
+  /**
+   * Before anything is written: saves what each file is now and adds what the transaction is about
+   * to write there to the intent record (see FileBefore.wrote), which recovery trusts.
+   */
+  private recordIntent(changes: readonly FileChange[]): void {
     let grew = false;
     for (const change of changes) {
-      if (this.befores.has(change.path)) continue;
-      const data = readCurrent(change.path);
-      const before: FileBefore = { path: change.path, before: data === null ? null : this.init.journal.blobs.put(data) };
-      const mode = data === null ? undefined : currentMode(change.path);
-      if (mode !== undefined) before.mode = mode;
-      this.befores.set(change.path, before);
-      if (change.content !== null) this.createdDirs.push(...missingDirs(dirname(change.path)).filter((d) => !this.createdDirs.includes(d)));
+      let before = this.befores.get(change.path);
+      if (!before) {
+        const data = readCurrent(change.path);
+        before = { path: change.path, before: data === null ? null : this.init.journal.blobs.put(data), wrote: [] };
+        const mode = data === null ? undefined : currentMode(change.path);
+        if (mode !== undefined) before.mode = mode;
+        this.befores.set(change.path, before);
+        if (change.content !== null) this.createdDirs.push(...missingDirs(dirname(change.path)).filter((d) => !this.createdDirs.includes(d)));
+        grew = true;
+      }
+      const hash = change.content === null ? null : contentHash(change.content);
+      if (before.wrote?.includes(hash)) continue;
+      before.wrote?.push(hash);
       grew = true;
     }
     if (!grew) return;
@@ -127,16 +140,19 @@ export class Transaction {
       const after = data === null ? null : journal.blobs.put(data);
       if (after !== b.before) files.push({ path: b.path, before: b.before, after });
     }
-    this.stateValue = 'committed';
     if (files.length === 0) {
+      this.stateValue = 'committed';
       journal.intent.clear();
       return undefined;
     }
     const now = clock.now();
     const checkpoint: Checkpoint = { id: this.init.id, call_id: this.init.callId, tool: this.init.tool, time: now.toISOString(), kind: this.init.kind, files };
     if (this.target) checkpoint.target = this.target;
-    // The checkpoint lands before the intent goes: recovery treats an intent whose checkpoint exists as committed.
+    if (this.init.agent !== undefined) checkpoint.agent = this.init.agent;
+    // The checkpoint lands before the intent goes: recovery treats an intent whose checkpoint exists
+    // as committed. Until it has landed the transaction is open, so a failure here rolls it back.
     const pruned = journal.checkpoints.append(checkpoint, retention, now);
+    this.stateValue = 'committed';
     journal.intent.clear();
     if (pruned.length > 0) journal.pruneBlobs();
     return checkpoint;

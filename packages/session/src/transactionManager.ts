@@ -9,6 +9,7 @@ import { EditPlan } from './editPlan.js';
 import { SessionError } from './errors.js';
 import type { FileWriter } from './fileWriter.js';
 import { writerAlive } from './intent.js';
+import type { LeftoverRecovery, LeftoverRecoveryOptions } from './leftoverRecovery.js';
 import type { ToolCall } from './toolCall.js';
 import { Transaction, type FileChange } from './transaction.js';
 import { WorkspaceJournal } from './workspaceJournal.js';
@@ -24,6 +25,8 @@ export interface TransactionManagerOptions {
   writer: FileWriter;
   retention: Retention;
   lock?: { staleMs?: number; timeoutMs?: number };
+  /** The HTTP session this manager writes for: its checkpoints carry it (see CheckpointService). */
+  agent?: string | undefined;
 }
 
 interface ServerEditTarget {
@@ -68,6 +71,11 @@ export class TransactionManager {
     return this.options.workspace;
   }
 
+  /** The HTTP session this manager writes for; undefined for a stdio front. */
+  get agent(): string | undefined {
+    return this.options.agent;
+  }
+
   /** The journal of `rootDir`, else of the current workspace's primary root. */
   journal(rootDir?: string): WorkspaceJournal {
     const root = rootDir !== undefined ? resolveDirectory(rootDir) : this.workspace.primaryRoot;
@@ -93,25 +101,29 @@ export class TransactionManager {
 
   /**
    * The first time a workspace is seen, rolls back what a dead front left half done there, before
-   * the call is answered. An intent whose front is still alive is its own business.
+   * the call is answered (see recoverIntent), and says what it did. An intent whose front is still
+   * alive is its own business.
    */
-  async recoverWorkspace(signal?: AbortSignal): Promise<string[]> {
+  async recoverWorkspace(signal?: AbortSignal): Promise<LeftoverRecovery | undefined> {
     const root = this.workspace.primaryRoot;
-    if (!root || this.recovered.has(root)) return [];
+    if (!root || this.recovered.has(root)) return undefined;
     const journal = this.journal(root);
     const intent = journal.intent.read();
-    if (intent && writerAlive(intent)) return [];
+    if (intent && writerAlive(intent)) return undefined;
     this.recovered.add(root);
-    if (!intent) return [];
+    if (!intent) return undefined;
     const lease = await journal.lock.acquire(signal);
     try {
-      const before = journal.intent.read()?.files ?? [];
-      const restored = await journal.recoverLeftover(this.options.writer);
-      await syncServerBuffers(this.workspace, before.filter((f) => restored.includes(f.path)).map((f) => ({ path: f.path, existed: true })), this.options.logger);
-      return restored;
+      const outcome = await journal.recoverLeftover(this.recoveryOptions());
+      if (outcome) await syncServerBuffers(this.workspace, outcome.restored.map((path) => ({ path, existed: true })), this.options.logger);
+      return outcome;
     } finally {
       await lease.release();
     }
+  }
+
+  private recoveryOptions(): LeftoverRecoveryOptions {
+    return { writer: this.options.writer, clock: this.options.clock, retention: this.options.retention };
   }
 
   /**
@@ -130,7 +142,9 @@ export class TransactionManager {
     call.noteRoot(journal.root);
     const lease = await journal.lock.acquire(options.signal);
     try {
-      await journal.recoverLeftover(this.options.writer);
+      await journal.recoverLeftover(this.recoveryOptions());
+      // Refused before anything is written (and no intent left) when the checkpoints cannot be read.
+      journal.checkpoints.all();
       const tx = new Transaction({
         id: this.options.ids.next('cp'),
         callId: call.id,
@@ -145,6 +159,7 @@ export class TransactionManager {
         clock: this.options.clock,
         retention: this.options.retention,
         signal: options.signal,
+        agent: this.options.agent,
       });
       const existedBefore = new Map<string, boolean>();
       try {

@@ -5,6 +5,7 @@ import { CheckpointStore } from './checkpointStore.js';
 import { SessionError } from './errors.js';
 import type { FileWriter } from './fileWriter.js';
 import { IntentFile, type FileBefore } from './intent.js';
+import { describeRecovery, recoverIntent, type LeftoverRecovery, type LeftoverRecoveryOptions } from './leftoverRecovery.js';
 import { restoreFiles } from './restore.js';
 import { restoreFailedError } from './restoreFailure.js';
 import { workspaceStateDir } from './statePaths.js';
@@ -51,21 +52,21 @@ export class WorkspaceJournal {
   }
 
   /**
-   * Under the writer lock: rolls back a transaction a dead front left half done. Returns the files
-   * it restored (empty when there was nothing to do, or when the transaction had in fact committed).
+   * Under the writer lock: rolls back a transaction a dead front left half done (see recoverIntent).
+   * Undefined when there was nothing to do, or when the transaction had in fact committed.
    */
-  async recoverLeftover(writer: FileWriter): Promise<string[]> {
+  async recoverLeftover(options: LeftoverRecoveryOptions): Promise<LeftoverRecovery | undefined> {
     const intent = this.intent.read();
-    if (!intent) return [];
+    if (!intent) return undefined;
     if (this.checkpoints.find(intent.tx)) {
       // It committed and died before removing its intent: nothing to undo.
       this.intent.clear();
-      return [];
+      return undefined;
     }
-    this.logger.warn(`rolling back transaction ${intent.tx} (${intent.tool}, pid ${intent.pid}) left unfinished in ${this.root}`);
-    const restored = await this.restore(intent.files, intent.created_dirs, writer);
+    const outcome = await recoverIntent(this, intent, options);
     this.intent.clear();
-    return restored;
+    this.logger.warn(`${describeRecovery(outcome)} (in ${this.root})`);
+    return outcome;
   }
 
   /** Deletes blobs no checkpoint (and no intent) refers to. */

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -26,6 +26,22 @@ describe('skills install', () => {
     expect(actions(installSkills(skills, dir))).toEqual(['unchanged']);
     expect(readFileSync(join(dir, MANIFEST_FILE), 'utf8')).toBe(manifest);
     expect(actions(installedSkills(skills, dir).map((s) => ({ action: s.state })))).toEqual(['current']);
+  });
+
+  it('goes on past a skill whose directory is a symlink to nowhere or a file: kept unless forced, the others installed', () => {
+    mkdirSync(dir, { recursive: true });
+    const [first, second, ...rest] = skills;
+    symlinkSync(join(dir, '..', 'nowhere'), join(dir, first!.name));
+    writeFileSync(join(dir, second!.name), 'a file of mine\n');
+    const report = installSkills(skills, dir);
+    expect(report.filter((r) => r.action === 'kept').map((r) => r.skill)).toEqual([first!.name, second!.name]);
+    expect(uninstallSkills(skills, dir, { force: true }).slice(0, 2).map((r) => r.action)).toEqual(['kept', 'kept']);
+    expect(readFileSync(join(dir, second!.name), 'utf8')).toBe('a file of mine\n');
+    expect(actions(report.filter((r) => rest.some((s) => s.name === r.skill)))).toEqual(['installed']);
+    expect(readFileSync(join(dir, second!.name), 'utf8')).toBe('a file of mine\n');
+    expect(actions(installSkills(skills, dir, { force: true }).slice(0, 2))).toEqual(['overwritten']);
+    expect(existsSync(join(dir, first!.name, 'SKILL.md'))).toBe(true);
+    expect(existsSync(join(dir, '..', 'nowhere'))).toBe(false);
   });
 
   it('keeps a file the user changed unless forced, and updates one of an older version', () => {

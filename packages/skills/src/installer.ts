@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { renderClaudeSkill } from './render.js';
 import type { Skill } from './skill.js';
 
@@ -75,7 +75,25 @@ function writeManifest(dir: string, manifest: Manifest): void {
   writeAtomically(path, JSON.stringify({ schema: 1, skills: sorted }, null, 2) + '\n');
 }
 
+/**
+ * True when something that is not a directory holds a skill's directory name: a symlink to nowhere
+ * or to a file, or a file. It is the user's: kept unless forced (mkdir stopped the install there).
+ */
+function skillDirBlocked(dir: string): boolean {
+  try {
+    lstatSync(dir);
+  } catch {
+    return false;
+  }
+  try {
+    return !statSync(dir).isDirectory();
+  } catch {
+    return true;
+  }
+}
+
 function stateOf(path: string, rendered: string, recorded: string | undefined): InstalledState {
+  if (skillDirBlocked(dirname(path))) return 'modified';
   if (!existsSync(path)) return 'absent';
   const hash = sha256(readFileSync(path, 'utf8'));
   if (hash === sha256(rendered)) return 'current';
@@ -106,6 +124,8 @@ export function installSkills(skills: readonly Skill[], dir: string, options: { 
     if (state === 'current') action = 'unchanged';
     else if (state === 'modified' && !options.force) action = 'kept';
     else {
+      // Forced past what blocks the directory: the entry goes (a symlink, not what it points to).
+      if (skillDirBlocked(join(dir, s.name))) rmSync(join(dir, s.name), { force: true });
       mkdirSync(join(dir, s.name), { recursive: true });
       writeAtomically(path, rendered);
       action = state === 'absent' ? 'installed' : state === 'outdated' ? 'updated' : 'overwritten';
@@ -128,7 +148,8 @@ export function uninstallSkills(skills: readonly Skill[], dir: string, options: 
     const state = stateOf(path, renderClaudeSkill(s), manifest.skills[s.name]);
     let action: UninstallAction;
     if (state === 'absent') action = 'absent';
-    else if (state === 'modified' && !options.force) action = 'kept';
+    // What blocks a skill's directory was never ours to remove, forced or not.
+    else if (state === 'modified' && (!options.force || skillDirBlocked(join(dir, s.name)))) action = 'kept';
     else {
       rmSync(path);
       if (readdirSync(join(dir, s.name)).length === 0) rmdirSync(join(dir, s.name));

@@ -28,6 +28,8 @@ export interface ConfigTarget {
   key: string;
   /** The server entry this client expects. */
   entry(command: string, args: readonly string[], env?: Readonly<Record<string, string>>): Record<string, unknown>;
+  /** Project scope: the project the file must stay inside, symlinks resolved (see editClientConfig). */
+  project?: string;
 }
 
 const plain = (command: string, args: readonly string[], env?: Readonly<Record<string, string>>) => ({ command, args: [...args], ...(env ? { env: { ...env } } : {}) });
@@ -42,6 +44,12 @@ function vscodeUserDir(home: string): string {
 
 /** The file for a client and scope, or why there is none (Windsurf and Codex have only a user file). */
 export function configTarget(client: ClientId, scope: Scope, project: string, home = homedir()): ConfigTarget | string {
+  const target = clientTarget(client, scope, project, home);
+  if (typeof target !== 'string' && scope === 'project') target.project = project;
+  return target;
+}
+
+function clientTarget(client: ClientId, scope: Scope, project: string, home: string): ConfigTarget | string {
   switch (client) {
     case 'claude':
       // Claude Code: project servers in .mcp.json, user servers in ~/.claude.json (its `claude mcp add --scope user`).

@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { isWithin } from '@agent-lsp/protocol';
 import { writeFileAtomicSync } from '@agent-lsp/lsp';
 import { hasJsonEntry, setJsonEntry } from './jsonConfigEdit.js';
 import { SERVER_NAME, type ConfigTarget } from './clientTargets.js';
@@ -15,6 +16,10 @@ export type EditOutcome =
  */
 export function editClientConfig(target: ConfigTarget, entry: Record<string, unknown> | undefined, dryRun: boolean): EditOutcome {
   const file = target.file;
+  const escape = target.project !== undefined ? outsideProject(file, target.project) : undefined;
+  if (escape !== undefined) {
+    return { file, action: 'refused', reason: `it resolves to ${escape}, outside the project ${target.project}, through a symlink: a project's config is written only inside it (nothing was written)` };
+  }
   let text = '';
   const exists = existsSync(file);
   if (exists) {
@@ -43,4 +48,42 @@ export function editClientConfig(target: ConfigTarget, entry: Record<string, unk
     }
   }
   return { file, action, dryRun, text: edit.text };
+}
+
+/**
+ * Where `file` really is when that is outside `project` (a repository's symlink to a file or
+ * directory elsewhere, or to nowhere), else undefined. User-scope files follow symlinks (dotfiles);
+ * a project's must not be a way to write outside it.
+ */
+function outsideProject(file: string, project: string): string | undefined {
+  let root: string;
+  try {
+    root = realpathSync(project);
+  } catch {
+    return undefined;
+  }
+  // The nearest part of the path that exists, resolved, then the rest as it is.
+  let existing = file;
+  const rest: string[] = [];
+  while (!existsSync(existing) && dirname(existing) !== existing) {
+    rest.unshift(basename(existing));
+    existing = dirname(existing);
+  }
+  let real: string;
+  try {
+    real = join(realpathSync(existing), ...rest);
+  } catch {
+    return file;
+  }
+  // A symlink to nowhere does not "exist": where it points is outside or unknown.
+  if (rest.length > 0 && lstatOrUndefined(join(existing, rest[0]!))?.isSymbolicLink()) return `${join(existing, rest[0]!)} (a symlink to nowhere)`;
+  return isWithin(root, real) ? undefined : real;
+}
+
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
 }

@@ -12,6 +12,8 @@ interface HttpSession {
   lastActivity: number;
   /** POST requests of this session being answered (a long tool call is not idleness). */
   inFlight: number;
+  /** Until the client's notifications/initialized: the session is ended when it fires. */
+  initializedDeadline?: NodeJS.Timeout;
 }
 
 export interface HttpSessionsOptions {
@@ -19,7 +21,12 @@ export interface HttpSessionsOptions {
   logger: Logger;
   /** A session without requests for this long is ended, as if DELETEd. */
   idleTimeoutMs: number;
+  /** A session whose client has not sent notifications/initialized this long after initialize is ended. */
+  initializedTimeoutMs?: number;
 }
+
+/** Clients send notifications/initialized within milliseconds of the answer; 10 s allows for a busy one. */
+export const DEFAULT_INITIALIZED_TIMEOUT_MS = 10_000;
 
 /**
  * The MCP sessions of one HTTP server. Each session is a whole createAgentLspServer: its own
@@ -35,6 +42,10 @@ export class HttpSessions {
     const every = Math.max(50, Math.min(options.idleTimeoutMs / 4, 30_000));
     this.sweeper = setInterval(() => this.sweep(), every);
     this.sweeper.unref();
+  }
+
+  private get initializedTimeoutMs(): number {
+    return this.options.initializedTimeoutMs ?? DEFAULT_INITIALIZED_TIMEOUT_MS;
   }
 
   get size(): number {
@@ -78,20 +89,37 @@ export class HttpSessions {
     const base = this.options.agent;
     const agent = createAgentLspServer({ ...base, ledger: { ...base.ledger, agent: `http:${sessionId.slice(0, 8)}` } });
     let session: HttpSession | undefined;
+    // A client gone before its initialize was answered never learns the session id: the session is
+    // released at once rather than at the idle timeout (a burst of clients giving up left hundreds).
+    // (Its connection may have closed already, before this request's body was read.)
+    const clientGone = () => req.socket.destroyed && !res.writableFinished;
+    const release = () => {
+      if (session && clientGone()) void this.end(session.id, 'its client went away before initialize was answered');
+    };
+    res.once('close', release);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => sessionId,
       onsessioninitialized: (id) => {
-        session = { id, transport, agent, lastActivity: Date.now(), inFlight: 0 };
-        this.sessions.set(id, session);
+        if (clientGone()) return;
+        const started: HttpSession = { id, transport, agent, lastActivity: Date.now(), inFlight: 0 };
+        session = started;
+        this.sessions.set(id, started);
         this.options.logger.info(`session ${id.slice(0, 8)} started (${this.sessions.size} open)`);
+        // A client that got the answer sends notifications/initialized right away; one that went
+        // away meanwhile (its connection reset after the answer was written) never will.
+        const deadline = setTimeout(() => void this.end(id, `no notifications/initialized within ${this.initializedTimeoutMs / 1000} s of initialize`), this.initializedTimeoutMs);
+        deadline.unref();
+        agent.mcp.server.oninitialized = () => clearTimeout(deadline);
+        started.initializedDeadline = deadline;
       },
       onsessionclosed: (id) => void this.end(id, 'DELETE'),
     });
     await agent.mcp.connect(transport);
     try {
       await transport.handleRequest(req, res, body);
+      release();
     } finally {
-      // An initialize that failed leaves no session behind.
+      // An initialize that failed (or whose client left) leaves no session behind.
       if (!session) await agent.close();
     }
   }
@@ -114,6 +142,7 @@ export class HttpSessions {
     const session = this.sessions.get(id);
     if (!session) return;
     this.sessions.delete(id);
+    clearTimeout(session.initializedDeadline);
     this.options.logger.info(`session ${id.slice(0, 8)} ended (${why}; ${this.sessions.size} open)`);
     await session.agent.close().catch((err: unknown) => this.options.logger.warn(`closing session ${id.slice(0, 8)}: ${String(err)}`));
   }

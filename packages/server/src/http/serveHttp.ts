@@ -97,7 +97,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<void> {
     await sessions.handle(req, res, body);
   };
 
-  const server = createServer((req, res) => {
+  // Node checks the request timeout every connectionsCheckingInterval (30 s by default): a request
+  // dripping its body was cut off only at 30 + up to 30 s. Checked each second, it is cut off at 30 s.
+  const server = createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
     handle(req, res).catch((err: unknown) => {
       logger.error(`${req.method} ${req.url}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       sendJsonRpcError(res, 500, -32603, 'Internal error; the server log on stderr has details.');
@@ -105,6 +107,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<void> {
   });
   server.requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   server.headersTimeout = Math.min(server.requestTimeout, 10_000);
+  // Idle keep-alive connections are closed by the client first (it follows the Keep-Alive hint,
+  // minus a second): a busy client reusing one the server had just closed got "other side closed".
+  server.keepAliveTimeout = 65_000;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

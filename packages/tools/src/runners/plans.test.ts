@@ -49,6 +49,15 @@ describe('runner detection', () => {
     expect((await pnpm).argv.slice(1)).toEqual(['run', 'test', 'src/a.test.ts']);
   });
 
+  it('gives a configured Python command the same no-bytecode environment as a detected one', async () => {
+    const root = project({ 'tests/test_a.py': '' });
+    const config = { python: { test: ['sh', '-c', 'true'] } };
+    const configured = await planRun(request(root, { language: 'python', config }));
+    expect(configured.runner).toBe('configured');
+    expect(configured.env).toMatchObject({ PYTHONDONTWRITEBYTECODE: '1', PYTHONPYCACHEPREFIX: expect.any(String) });
+    expect((await planRun(request(root, { language: 'typescript', config: { typescript: { test: ['sh', '-c', 'true'] } } }))).env).toEqual({});
+  });
+
   it('says which package manager is missing and how to install it', async () => {
     const root = project({ 'package.json': JSON.stringify({ scripts: { test: 'jest' } }), 'yarn.lock': '' });
     const path = process.env['PATH'];

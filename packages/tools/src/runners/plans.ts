@@ -83,7 +83,8 @@ function configuredPlan(req: RunRequest, configured: ConfiguredRunner, argv: str
     argv: [executable(command, `It is the ${req.kind} command configured for ${req.language}; install it or fix runners.${req.language}.${req.kind} in the config.`, req.dir), ...args, ...targetArg(req), ...nameArgs],
     cwd: req.dir,
     parsers: ['pytest', 'unittest', 'jsTest', 'nodeTest', 'tsc', 'goTest', 'gcc', 'pythonCompile'],
-    env: {},
+    // A configured Python command writes no more into the workspace than a detected one.
+    env: req.language === 'python' ? pythonEnv() : {},
   };
 }
 
@@ -95,11 +96,14 @@ const PYTHON_INSTALL = 'Install Python 3 (e.g. apt-get install python3), or crea
  */
 const pycacheDir = (): string => join(tmpdir(), `agent-lsp-pycache-${process.getuid?.() ?? 'user'}`);
 
+/** The environment every Python runner (detected or configured) gets: no bytecode in the workspace. */
+const pythonEnv = (): Record<string, string> => ({ PYTHONDONTWRITEBYTECODE: '1', PYTHONPYCACHEPREFIX: pycacheDir() });
+
 async function pythonPlan(req: RunRequest): Promise<RunnerPlan> {
   const interpreter = detectPythonInterpreter(req.dir) ?? detectPythonInterpreter(req.root);
   if (!interpreter) throw missing('python3', PYTHON_INSTALL);
   const python = interpreter.path;
-  const env = { PYTHONDONTWRITEBYTECODE: '1', PYTHONPYCACHEPREFIX: pycacheDir() };
+  const env = pythonEnv();
   if (req.kind === 'build') {
     const exclude = '(^|/)(\\.[^/]*|node_modules|venv|__pycache__|site-packages|build|dist)/';
     return { language: 'python', runner: 'compileall', argv: [python, '-m', 'compileall', '-q', '-x', exclude, ...(req.target ? targetArg(req) : ['.'])], cwd: req.dir, parsers: ['pythonCompile'], env };

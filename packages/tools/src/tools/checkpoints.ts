@@ -11,6 +11,11 @@ const rootInput = {
   root_dir: z.string().optional().describe('Default: the current workspace.'),
 };
 
+/** Over HTTP each session sees its own checkpoints (docs/http.md); this crosses sessions. */
+const allSessionsInput = {
+  all_sessions: z.boolean().optional().describe("HTTP: every session's checkpoints, not only this session's."),
+};
+
 const checkpointOut = z.object({
   id: z.string(),
   call_id: z.string(),
@@ -19,6 +24,7 @@ const checkpointOut = z.object({
   kind: z.enum(CHECKPOINT_KINDS),
   files: z.array(fileChangeOut),
   target: z.object({ checkpoint_id: z.string(), position: z.enum(ROLLBACK_POSITIONS) }).optional().describe('For rollbacks: what they rolled back to.'),
+  session: z.string().optional().describe('The HTTP session that made it.'),
 });
 type CheckpointOut = z.infer<typeof checkpointOut>;
 
@@ -32,12 +38,14 @@ function describeCheckpoint(ctx: ToolContext, journal: WorkspaceJournal, c: Chec
     files: c.files.map((f) => ({ file: ctx.ledger.transactions.label(journal, f.path), change: changeKind(f.before, f.after) })),
   };
   if (c.target) out.target = c.target;
+  if (c.agent !== undefined) out.session = c.agent;
   return out;
 }
 
 function checkpointLine(c: CheckpointOut): string {
   const what = c.target ? ` → ${c.target.position} ${c.target.checkpoint_id}` : '';
-  return `${c.id} ${c.time} ${c.tool}${what}: ${c.files.map((f) => `${f.file} (${f.change})`).join(', ')}`;
+  const by = c.session !== undefined ? ` (${c.session})` : '';
+  return `${c.id} ${c.time} ${c.tool}${by}${what}: ${c.files.map((f) => `${f.file} (${f.change})`).join(', ')}`;
 }
 
 export const listCheckpoints = defineTool({
@@ -45,12 +53,12 @@ export const listCheckpoints = defineTool({
   title: 'List checkpoints',
   description: 'The checkpoints of this workspace\'s writes, newest first.',
   group: 'editing',
-  input: () => ({ ...rootInput, ...pagingInput }),
+  input: () => ({ ...rootInput, ...allSessionsInput, ...pagingInput }),
   output: () => ({ ...readyOutput, ...pagingOutput, root: z.string().optional(), checkpoints: z.array(checkpointOut).optional() }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
     if (args.root_dir === undefined) await ctx.workspace.ensureRoots(undefined, NO_ROOT);
-    const { journal, checkpoints } = ctx.ledger.checkpoints.list(args.root_dir);
+    const { journal, checkpoints } = ctx.ledger.checkpoints.list(args.root_dir, args.all_sessions === true);
     ctx.call.noteRoot(journal.root);
     const p = page(checkpoints.map((c) => describeCheckpoint(ctx, journal, c)), args.offset, args.limit, 50);
     return { ready: true, root: journal.root, ...pageFields(p), checkpoints: p.items };
@@ -79,6 +87,7 @@ const rollbackInput = {
   dry_run: z.boolean().optional().describe('Write nothing.'),
   force: z.boolean().optional().describe('Overwrite files changed outside agent-lsp.'),
   ...rootInput,
+  ...allSessionsInput,
 };
 
 const rollbackOutput = {
@@ -121,7 +130,7 @@ function rollbackText(r: { target?: CheckpointOut | undefined; position?: string
 /** rollback_to and undo_last: the same rollback, with or without a checkpoint to aim at. */
 async function rollback(
   ctx: ToolContext,
-  args: { dry_run?: boolean | undefined; force?: boolean | undefined; root_dir?: string | undefined },
+  args: { dry_run?: boolean | undefined; force?: boolean | undefined; root_dir?: string | undefined; all_sessions?: boolean | undefined },
   target: { checkpointId?: string; position: RollbackPosition },
 ) {
   if (args.root_dir === undefined) await ctx.workspace.ensureRoots(undefined, NO_ROOT);
@@ -131,6 +140,7 @@ async function rollback(
     force: args.force === true,
     rootDir: args.root_dir,
     signal: ctx.signal,
+    allSessions: args.all_sessions === true,
   });
   return rollbackResult(ctx, outcome);
 }
@@ -159,7 +169,7 @@ export const undoLast = defineTool({
   input: () => rollbackInput,
   output: () => rollbackOutput,
   annotations: WRITES,
-  // No checkpoint id: the newest checkpoint, whatever made it (a rollback included).
+  // No checkpoint id: the newest checkpoint, whatever made it (a rollback included); over HTTP, of this session.
   handler: (args, ctx) => rollback(ctx, args, { position: 'before' }),
   text: rollbackText,
 });
