@@ -198,10 +198,15 @@ function fromPath(
 }
 
 /**
- * Only get_semantic_tokens and get_inlay_hints see these: gopls offers neither without them. Its
- * capabilities are fixed at initialize, so they go in initializationOptions as well.
+ * semanticTokens and hints: only get_semantic_tokens and get_inlay_hints see these; gopls offers
+ * neither without them. pullDiagnostics: gopls answers textDocument/diagnostic for the workspace as
+ * it is when the pull arrives, where its pushes come seconds after an outside change, and never
+ * again for a file whose diagnostics did not change (a versioned push of an unchanged file cannot
+ * say whether gopls has looked at it since). Its capabilities are fixed at initialize, so these go
+ * in initializationOptions as well.
  */
 const GOPLS_SETTINGS = {
+  pullDiagnostics: true,
   semanticTokens: true,
   hints: { parameterNames: true, assignVariableTypes: true, compositeLiteralFields: true, constantValues: true, functionTypeParameters: true, rangeVariableTypes: true },
 };
