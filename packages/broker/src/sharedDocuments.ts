@@ -275,15 +275,17 @@ export class SharedDocuments {
 
   /**
    * Files just created on disk, opened in the server at once (openCreatedFiles) and left to linger
-   * like a released document.
+   * like a released document. Resolves with those back after they were closed as gone.
    */
-  async openCreated(uris: readonly string[], server: Pick<ServerDefinition, 'extensions'>): Promise<void> {
+  async openCreated(uris: readonly string[], server: Pick<ServerDefinition, 'extensions'>): Promise<string[]> {
     const store = this.server();
-    if (!store) return;
-    for (const uri of await openCreatedFiles(store, server, uris)) {
+    if (!store) return [];
+    const { opened, restored } = await openCreatedFiles(store, server, uris);
+    for (const uri of opened) {
       this.linger(uri);
       this.onSynced(uri);
     }
+    return restored;
   }
 
 

@@ -79,6 +79,7 @@ const typescript: ServerDefinition = {
   rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
   readiness: 'tsserver',
   exactDiagnostics: 'tsserver',
+  refreshAfterChange: 'reloadProjects',
   installHint: 'typescript-language-server and typescript come with agent-lsp: reinstall the agent-lsp package, or run `pnpm install` in an agent-lsp checkout.',
   resolve(): ResolvedServer | undefined {
     const tsls = packageDir('typescript-language-server');
@@ -228,6 +229,7 @@ const clangd = fromPath('clangd', 'clangd', 'clangd', ['--background-index', '--
   extensions: { '.c': 'c', '.h': 'c', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.hpp': 'cpp', '.hh': 'cpp', '.hxx': 'cpp' },
   rootMarkers: ['compile_commands.json', 'compile_flags.txt', 'CMakeLists.txt', 'Makefile'],
   readiness: 'clangd',
+  refreshAfterChange: 'didSave',
   installHint: 'Install clangd: `apt-get install clangd` (Debian/Ubuntu) or from your LLVM distribution, and make sure it is on PATH.',
 });
 
