@@ -41,7 +41,6 @@ describe('bad input gets a clear, actionable error and changes nothing', () => {
     ['a symlink that escapes the root', 'get_diagnostics', { file_path: 'app/link.py' }, /app\/link\.py is outside the workspace \(it resolves to .*secret\.py\)/],
     ['a missing file', 'go_to_definition', { file_path: 'app/nope.py', line: 1, column: 1 }, /app\/nope\.py does not exist/],
     ['a line past the end', 'find_references', { file_path: 'app/geometry.py', line: 999, column: 1 }, /position 999:1 is past the end of the file, which has 16 line\(s\)/],
-    ['a column past the end', 'inspect_symbol', { file_path: 'app/geometry.py', line: 12, column: 200 }, /past the end of line 12, which has \d+ character\(s\)/],
     ['no position at all', 'go_to_definition', { file_path: 'app/geometry.py' }, /Give a position: line and column \(1-based\), or position_pattern/],
     ['a pattern that matches nothing', 'find_references', { file_path: 'app/geometry.py', position_pattern: 'def nowhere(' }, /does not occur in app\/geometry\.py/],
     ['a pattern that matches several places', 'find_references', { file_path: 'app/geometry.py', position_pattern: '** 2' }, /occurs 2 times in app\/geometry\.py \(at 13:\d+, 13:\d+\)\. Make the snippet longer/],
@@ -61,6 +60,14 @@ describe('bad input gets a clear, actionable error and changes nothing', () => {
       expect(answer.text).toMatch(message);
     });
   }
+
+  it('a column past the end of its line clamps to the line\'s end, as LSP does', async () => {
+    // Line 3 is `from dataclasses import dataclass`: its end (column 34) touches `dataclass`.
+    const clamped = ok(await agent.call('go_to_definition', { file_path: 'app/geometry.py', line: 3, column: 400 }));
+    const atEnd = ok(await agent.call('go_to_definition', { file_path: 'app/geometry.py', line: 3, column: 34 }));
+    expect(clamped).toEqual(atEnd);
+    expect(clamped['total']).toBeGreaterThan(0);
+  });
 
   it('rejects arguments of the wrong type and unknown tools', async () => {
     const typed = await agent.call('find_references', { file_path: 'app/geometry.py', line: 'twelve', column: 1 }).catch((e: unknown) => e);

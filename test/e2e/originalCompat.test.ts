@@ -15,6 +15,11 @@ describe('started as the original agent-lsp was', () => {
     try {
       const detected = ok(await agent.call('detect_lsp_servers', { root_dir: join(FIXTURES, 'python-basic') }));
       expect(detected['languages']).toEqual(expect.arrayContaining([expect.objectContaining({ language: 'python', server: 'pyright', installed: true })]));
+      // Its name for the directory, on a front with no workspace yet: that directory is scanned.
+      const tsDetected = ok(await agent.call('detect_lsp_servers', { workspace_dir: join(FIXTURES, 'ts-basic') }));
+      expect(tsDetected['root']).toBe(join(FIXTURES, 'ts-basic'));
+      expect(tsDetected['languages']).toEqual(expect.arrayContaining([expect.objectContaining({ language: expect.stringContaining('typescript') })]));
+      expect(tsDetected['languages']).not.toContainEqual(expect.objectContaining({ language: 'python' }));
     } finally {
       await agent.close();
     }

@@ -108,6 +108,11 @@ describe('symbol reading on Python (pyright)', () => {
     expect(cls['documentation']).toContain('        def area(self) -> float\n            The area.');
     const method = ok(await agent.call('get_symbol_documentation', { symbol_path: 'Circle.area', file_path: 'pkg/shapes.py' }));
     expect(method['documentation']).toBe('@log_calls\n@functools.lru_cache(maxsize=None)\ndef area(self) -> float\n    The area.\n');
+    // The original agent-lsp's call shape: symbol (its name for symbol_path) and language_id.
+    const original = ok(await agent.call('get_symbol_documentation', { symbol: 'Circle.area', language_id: 'python', file_path: 'pkg/shapes.py' }));
+    expect(original['documentation']).toBe(method['documentation']);
+    const both = await agent.call('get_symbol_documentation', { symbol: 'Circle', symbol_path: 'Circle.area', file_path: 'pkg/shapes.py' });
+    expect(both.text).toMatch(/symbol and symbol_path name the same thing/);
   });
 
   it('never runs the module: a file with side effects at import is read, not imported', async () => {

@@ -133,8 +133,12 @@ describe('safe_apply_edit and did_change_watched_files with real servers', () =>
 
     // Gone from disk: reported as deleted whatever the caller said, and the import no longer resolves.
     rmSync(file('py/out/generated.py'));
-    const gone = ok(await agent.call('did_change_watched_files', { changes: [{ file_path: 'py/out/generated.py', type: 'changed' }] }));
+    // The original agent-lsp's form: a file:// uri and LSP's FileChangeType number (2: changed).
+    const gone = ok(await agent.call('did_change_watched_files', { changes: [{ uri: pathToFileURL(file('py/out/generated.py')).href, type: 2 }] }));
     expect(gone['files']).toEqual([{ file: 'py/out/generated.py', type: 'deleted' }]);
+    const nameless = await agent.call('did_change_watched_files', { changes: [{ type: 1 }] });
+    expect(nameless.isError).toBe(true);
+    expect(nameless.text).toMatch(/changes\[0\] names no file: give file_path \(or uri\)/);
     expect((await errors()).map((d) => d.message)).toContainEqual(expect.stringMatching(/Import "out\.generated" could not be resolved/));
   });
 });

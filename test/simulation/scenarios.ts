@@ -167,7 +167,12 @@ export function describeSimulation(title: string, c: SimulationCase): void {
       const steps = data['steps'] as { step: number; net_delta: number }[];
       expect(steps.map((s) => Math.sign(s.net_delta))).toEqual([0, 1, 0]);
       expect(data).toMatchObject({ safe_to_apply_through_step: 1, cumulative_delta: 0 });
-      ok(await agent.call('destroy_session', { session_id: id }));
+      expect(ok(await agent.call('destroy_session', { session_id: id }))).toMatchObject({ phase: 'destroyed' });
+      // Idempotent: a second destroy, or one of an id never made here, releases nothing and is no error.
+      expect(ok(await agent.call('destroy_session', { session_id: id }))).toMatchObject({ session_id: id, already_destroyed: true });
+      expect(ok(await agent.call('destroy_session', { session_id: 'sim_never_made' }))).toMatchObject({ already_destroyed: true });
+      const after = await agent.call('simulate_edit', { session_id: id, file_path: rel(ch.file), old_text: 'x', new_text: 'y' });
+      expect(after.text).toMatch(/was destroyed/);
     });
 
     it('discard leaves disk and get_diagnostics exactly as before', async () => {

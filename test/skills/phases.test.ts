@@ -68,10 +68,10 @@ describe('skill phases', () => {
 
   it('the other front has its own state: no skill active there, its calls run unchecked', async () => {
     expect(ok(await first.call('get_skill_phase', {}))).toMatchObject({ active: true, skill: 'lsp-safe-edit' });
-    expect(ok(await second.call('get_skill_phase', {}))).toEqual({ ready: true, active: false });
+    expect(ok(await second.call('get_skill_phase', {}))).toMatchObject({ ready: true, active: false });
     // The first front is in its last phase, where block mode refuses apply_edit; here it runs.
     const refusedThere = await first.call('apply_edit', { ...edit, dry_run: true });
-    expect(refusedThere.text).toMatch(/^Refused by skill lsp-safe-edit \(mode block\): the skill is in phase "verify"/);
+    expect(refusedThere.text).toMatch(/^Refused by skill lsp-safe-edit \(mode block, phase_violation\): apply_edit is forbidden now: the skill is in phase "verify"/);
     const answer = await second.call('apply_edit', { ...edit, dry_run: true });
     expect(answer.isError, answer.text).toBe(false);
     expect(answer.text).not.toContain('phase');
@@ -95,18 +95,26 @@ describe('skill phases', () => {
 
   it('deactivate_skill ends enforcement; a skill without phases or an unknown one is refused clearly', async () => {
     const ended = ok(await first.call('deactivate_skill', {}));
-    expect(ended).toMatchObject({ active: false, skill: 'lsp-safe-edit', phase: 'verify' });
+    expect(ended).toMatchObject({ active: false, deactivated: true, skill: 'lsp-safe-edit', phase: 'verify' });
+    expect(ok(await first.call('deactivate_skill', {}))).toMatchObject({ deactivated: false });
+    expect(ok(await first.call('get_skill_phase', {}))).toMatchObject({ active: false, available: ['lsp-refactor', 'lsp-rename', 'lsp-safe-edit', 'lsp-verify'] });
     const free = await first.call('apply_edit', { file_path: FILE, old_text: '  # summed\n', new_text: '\n' });
     expect(free.isError, free.text).toBe(false);
     const noPhases = await first.call('activate_skill', { skill_name: 'lsp-explore' });
     expect(noPhases.isError).toBe(true);
     expect(noPhases.text).toMatch(/lsp-explore has no phases to enforce\. Skills with phases: .*lsp-rename/);
     const unknown = await first.call('activate_skill', { skill_name: 'lsp-nothing' });
-    expect(unknown.text).toMatch(/No skill named lsp-nothing/);
+    expect(unknown.text).toMatch(/No skill named lsp-nothing \(unknown skill\)/);
   });
 
   it('lsp-rename in block mode refuses the real rename before its dry run, and allows it after', async () => {
-    ok(await first.call('activate_skill', { skill_name: 'lsp-rename', mode: 'block' }));
+    const activated = ok(await first.call('activate_skill', { skill_name: 'lsp-rename', mode: 'block' }));
+    expect(activated).toMatchObject({ activated: true, prerequisites: ['find_references'] });
+    // Another skill does not silently replace the active one (the original's answer: already active).
+    const other = await first.call('activate_skill', { skill_name: 'lsp-refactor' });
+    expect(other.isError).toBe(true);
+    expect(other.text).toContain('Skill lsp-rename is already active (phase "locate"); call deactivate_skill first');
+    expect(ok(await first.call('get_skill_phase', {}))).toMatchObject({ skill: 'lsp-rename', mode: 'block' });
     const at = { file_path: FILE, position_pattern: 'def @@route_length(' };
     ok(await first.call('find_references', at));
     expect(ok(await first.call('get_skill_phase', {}))).toMatchObject({ phase: 'preview' });
@@ -132,7 +140,7 @@ describe('skill phases', () => {
     // Measuring the impact does not make a write allowed either.
     ok(await first.call('find_references', { file_path: FILE, position_pattern: 'def @@from_origin(' }));
     const stillRefused = await first.call('replace_symbol_body', body);
-    expect(stillRefused.text).toMatch(/^Refused by skill lsp-refactor \(mode block\): the skill is in phase "impact"/);
+    expect(stillRefused.text).toMatch(/^Refused by skill lsp-refactor \(mode block, phase_violation\): replace_symbol_body is forbidden now: the skill is in phase "impact"/);
     expect(readFileSync(join(firstRoot, FILE), 'utf8')).toContain('    return distance(origin, p)\n');
 
     const preview = ok(await first.call('preview_edit', { workspace_root: firstRoot, language: 'python', file_path: FILE, old_text: '    return distance(origin, p)\n', new_text: '    return distance(p, origin)\n' }));

@@ -32,6 +32,7 @@ interface ServeOptions extends HttpServeFlags {
   root?: string;
   http?: boolean;
   prefetch: string;
+  outputFormat: string;
   tsServer?: string;
 }
 
@@ -140,6 +141,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
       ...(root ? { root } : {}),
       ...(runners ? { runners } : {}),
       prefetch: opts.prefetch === 'on',
+      outputFormat: opts.outputFormat === 'json' ? ('json' as const) : ('text' as const),
     };
     if (opts.http) {
       const { runHttpServe } = await import('./httpServe.js');
@@ -160,6 +162,12 @@ export function buildProgram(injected: FrontInjection = {}): Command {
         new Option('--prefetch <mode>', 'answer likely next read-only queries ahead of time: on | off (or AGENT_LSP_PREFETCH)')
           .choices(['on', 'off'])
           .default(/^(off|0|false|no)$/i.test(process.env['AGENT_LSP_PREFETCH'] ?? '') ? 'off' : 'on'),
+      )
+      .addOption(
+        // The original agent-lsp's AGENT_LSP_OUTPUT_FORMAT: its CI and scripts read results as JSON.
+        new Option('--output-format <format>', "a result's text: text (compact, for agents) | json (its structured content) (or AGENT_LSP_OUTPUT_FORMAT)")
+          .choices(['text', 'json'])
+          .default(process.env['AGENT_LSP_OUTPUT_FORMAT']?.toLowerCase() === 'json' ? 'json' : 'text'),
       )
       .option('--idle-timeout <ms>', 'brokers started by this front stop after this long without clients (default 30 min)')
       .option('--max-broker-memory <size>', MAX_BROKER_MEMORY_HELP)

@@ -82,7 +82,7 @@ describe('toLspPosition', () => {
     // "ab" has columns 1-3 whether it ends with \n, \r\n or \r.
     for (const eol of ['\n', '\r\n', '\r']) {
       expect(lspAt(`ab${eol}next`, 1, 3)).toEqual({ line: 0, character: 2 });
-      expect(userErrorFrom(() => lspAt(`ab${eol}next`, 1, 4)).code).toBe('invalid_position');
+      expect(lspAt(`ab${eol}next`, 1, 4)).toEqual({ line: 0, character: 2 });
     }
   });
 
@@ -96,13 +96,10 @@ describe('toLspPosition', () => {
     expect(lspAt('a\n', 2, 1)).toEqual({ line: 1, character: 0 });
   });
 
-  it('refuses a column two past the end of the line, naming the valid columns', () => {
-    const err = userErrorFrom(() => lspAt('a😀\nlonger line', 1, 4));
-    expect(err.code).toBe('invalid_position');
-    expect(err.message).toContain('1:4');
-    expect(err.message).toContain('line 1');
-    expect(err.message).toContain('2 character(s)');
-    expect(err.message).toContain('columns 1-3');
+  it('clamps a column past the end of the line to its end, as LSP does (the line stays its own)', () => {
+    expect(lspAt('a😀\nlonger line', 1, 4)).toEqual({ line: 0, character: 3 });
+    expect(lspAt('a😀\nlonger line', 1, 400)).toEqual({ line: 0, character: 3 });
+    expect(lspAt('ab\r\n\r\nc', 2, 9)).toEqual({ line: 1, character: 0 });
   });
 
   it('refuses a line past the end of the file, naming how many lines there are', () => {
@@ -129,8 +126,8 @@ describe('toLspPosition', () => {
   });
 
   it('names the position in the message with the caller-given word', () => {
-    const err = userErrorFrom(() => toLspPosition('abc', { line: 1, column: 9 }, 'end'));
-    expect(err.message.startsWith('end 1:9')).toBe(true);
+    const err = userErrorFrom(() => toLspPosition('abc', { line: 9, column: 1 }, 'end'));
+    expect(err.message.startsWith('end 9:1')).toBe(true);
   });
 });
 
@@ -263,7 +260,9 @@ describe('toLspRange', () => {
   it('says which end of the range is out of the file', () => {
     const text = 'abc\ndef';
     expect(userErrorFrom(() => toLspRange(text, { line: 9, column: 1, end_line: 2, end_column: 1 })).message).toMatch(/^start 9:1/);
-    expect(userErrorFrom(() => toLspRange(text, { line: 1, column: 1, end_line: 2, end_column: 9 })).message).toMatch(/^end 2:9/);
+    expect(userErrorFrom(() => toLspRange(text, { line: 1, column: 1, end_line: 3, end_column: 1 })).message).toMatch(/^end 3:1/);
+    // A column past its line's end is no error: it clamps, as LSP does.
+    expect(toLspRange(text, { line: 1, column: 1, end_line: 2, end_column: 9 })).toEqual({ start: { line: 0, character: 0 }, end: { line: 1, character: 3 } });
   });
 });
 

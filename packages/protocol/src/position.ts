@@ -60,8 +60,9 @@ function codePointOfUtf16Offset(line: string, offset: number): number {
 
 /**
  * Converts a 1-based (line, column-in-code-points) to an LSP position for `text`.
- * The column may point just past the last character of the line (the end of line).
- * Throws a UserError naming the valid range when the position is outside the text.
+ * The column may point just past the last character of the line (the end of line); a column
+ * further right clamps to that end, as LSP itself defines a character offset past the line's
+ * length. Throws a UserError naming the valid range when the line is outside the text.
  */
 export function toLspPosition(text: string, pos: UserPosition, what = 'position'): Position {
   const lines = splitLines(text);
@@ -77,14 +78,8 @@ export function toLspPosition(text: string, pos: UserPosition, what = 'position'
     throw new UserError('invalid_position', `${what} ${pos.line}:${pos.column} is past the end of the file, which has ${shown} line(s).`);
   }
   const lineText = lines[pos.line - 1] ?? '';
-  const width = codePointCount(lineText);
-  if (pos.column > width + 1) {
-    throw new UserError(
-      'invalid_position',
-      `${what} ${pos.line}:${pos.column} is past the end of line ${pos.line}, which has ${width} character(s) (columns 1-${width + 1}).`,
-    );
-  }
-  return { line: pos.line - 1, character: utf16OffsetOfCodePoint(lineText, pos.column - 1) };
+  const column = Math.min(pos.column, codePointCount(lineText) + 1);
+  return { line: pos.line - 1, character: utf16OffsetOfCodePoint(lineText, column - 1) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult } from 'vscode-languageserver-protocol';
 import { uriToPath } from '@agent-lsp/protocol';
 import type { Logger, ServerRegistry } from '@agent-lsp/lsp';
@@ -34,6 +35,8 @@ export interface AgentLspServerOptions {
   ledger?: Omit<AgentLedgerOptions, 'workspace' | 'logger'>;
   /** Build and test commands from the config file's `runners` section. */
   runners?: RunnerConfig;
+  /** A result's text: compact text (default), or its structured content as JSON (`--output-format`). */
+  outputFormat?: 'text' | 'json';
 }
 
 export interface AgentLspServer {
@@ -80,8 +83,9 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
   const inPhase = phaseGate(skillPhases, ledger);
   // Aliases run the same tool under another name; serveCompactToolList leaves them out of tools/list.
   const callable = new Map(defs.flatMap((def) => [def.name, ...(def.aliases ?? [])].map((name) => [name, def] as const)));
-  serveToolCalls(mcp, callable, (def, args, extra) =>
-    inPhase(def.name, args, () =>
+  const asOutput = options.outputFormat === 'json' ? structuredAsText : (result: CallToolResult) => result;
+  serveToolCalls(mcp, callable, async (def, args, extra) =>
+    asOutput(await inPhase(def.name, args, () =>
       runTool(
         def,
         args,
@@ -97,7 +101,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
         ledger,
         options.logger.child(def.name),
       ),
-    ),
+    )),
   );
 
   serveCompactToolList(mcp, defs);
@@ -118,4 +122,10 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
       await mcp.close().catch(() => undefined);
     },
   };
+}
+
+/** A result whose text is its structured content as JSON; errors keep their message. */
+function structuredAsText(result: CallToolResult): CallToolResult {
+  if (result.isError || result.structuredContent === undefined) return result;
+  return { ...result, content: [{ type: 'text', text: JSON.stringify(result.structuredContent) }] };
 }

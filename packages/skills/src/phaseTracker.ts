@@ -81,7 +81,8 @@ export class SkillPhaseTracker {
     const phase = this.phaseOf(a);
     if (permits(phase, { tool, args })) return { action: 'run' };
     const message = this.explain(a, { tool, args });
-    if (a.mode === 'block') return { action: 'refuse', message: `Refused by skill ${a.skill.name} (mode block): ${message}` };
+    // phase_violation and forbidden: the original agent-lsp's words, which its users' scripts match.
+    if (a.mode === 'block') return { action: 'refuse', message: `Refused by skill ${a.skill.name} (mode block, phase_violation): ${tool} is forbidden now: ${message}` };
     return { action: 'warn', message: `Skill ${a.skill.name} phase warning: ${message}` };
   }
 

@@ -13,7 +13,7 @@ export const SKILL_PHASES_EXAMPLES: Record<string, ToolExample> = {
       'To advance to "simulate": call preview_edit or create_simulation_session.',
       '',
       '(then apply_edit, out of order:)',
-      'Refused by skill lsp-safe-edit (mode block): the skill is in phase "understand" (1 of 4) and apply_edit belongs to the later phase "simulate". ' +
+      'Refused by skill lsp-safe-edit (mode block, phase_violation): apply_edit is forbidden now: the skill is in phase "understand" (1 of 4) and apply_edit belongs to the later phase "simulate". ' +
         `${SAFE_EDIT_ALLOWED}, and tools that only read. To advance to "simulate", call preview_edit or create_simulation_session.`,
     ].join('\n'),
   },

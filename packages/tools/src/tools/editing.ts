@@ -3,6 +3,7 @@ import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { MAX_JSON_DEPTH, nestsDeeperThan, UserError } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import { isNotReady, openReadyDocument } from '../documentQuery.js';
+import { onlyServer } from '../onlyServer.js';
 import { checkCommandAllowed } from '../serverCommands.js';
 import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { workspaceEditSchema } from '../lspSchemas.js';
@@ -72,7 +73,9 @@ export const executeCommand = defineTool({
       const notReady = await awaitReady(conn, args, ctx);
       if (notReady) return notReady;
     } else {
-      throw new UserError('invalid_argument', 'Pass file_path (a file the command is about) or language_id to say which server runs the command.');
+      conn = await onlyServer(ctx, 'pass file_path (a file the command is about) or language_id');
+      const notReady = await awaitReady(conn, args, ctx);
+      if (notReady) return notReady;
     }
     checkCommandAllowed(conn, args.command, args.arguments ?? []);
     await ctx.workspace.syncFromDisk(); // the server computes the edit on its copies: they must be the disk's

@@ -5,6 +5,7 @@ import type { LspConnection } from '@agent-lsp/lsp';
 import { resolveDirectory } from '@agent-lsp/workspace';
 import { checkedScope, scopeInput, scopeOutcome, scopeOutput, scopeText } from '../indexScope.js';
 import { detectLanguages } from '../languageDetection.js';
+import { onlyServer } from '../onlyServer.js';
 import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { readinessInput, readyOutput } from '../schemas.js';
 import { defineTool, READ_ONLY, STATEFUL, type ToolContext } from '../toolDefinition.js';
@@ -158,11 +159,11 @@ export const getServerCapabilities = defineTool({
   annotations: { ...READ_ONLY },
   async handler(args, ctx) {
     await ctx.workspace.ensureRoots(args.file_path);
-    let server;
-    if (args.language_id) server = ctx.workspace.registry.forLanguage(args.language_id);
-    else if (args.file_path) server = ctx.workspace.registry.forFileOrThrow(ctx.workspace.resolveFile(args.file_path)).server;
-    else throw new UserError('invalid_argument', 'Pass file_path or language_id to say which server.');
-    const conn = await ctx.workspace.connection(server);
+    let conn: LspConnection;
+    if (args.language_id) conn = await ctx.workspace.connection(ctx.workspace.registry.forLanguage(args.language_id));
+    else if (args.file_path) conn = await ctx.workspace.connection(ctx.workspace.registry.forFileOrThrow(ctx.workspace.resolveFile(args.file_path)).server);
+    else conn = await onlyServer(ctx, 'pass file_path or language_id');
+    const server = conn.server;
     const caps = conn.capabilities as Record<string, unknown>;
     const dynamic = [...new Set(conn.dynamicRegistrations().map((r) => r.method))];
     const supported = Object.entries(caps)
@@ -179,7 +180,10 @@ export const detectLspServers = defineTool({
   title: 'Detect language servers',
   description: 'The languages in a directory and whether their servers are installed.',
   group: 'lifecycle',
-  input: () => ({ root_dir: z.string().optional().describe('Default: the workspace root.') }),
+  input: () => ({
+    root_dir: z.string().optional().describe('Default: the workspace root.'),
+    workspace_dir: z.string().optional().describe('The original agent-lsp\'s name for root_dir.'),
+  }),
   output: () => ({
     ...readyOutput,
     root: z.string().optional(),
@@ -188,8 +192,12 @@ export const detectLspServers = defineTool({
   annotations: READ_ONLY,
   async handler(args, ctx) {
     let root: string;
-    if (args.root_dir) {
-      root = absoluteRootDir(args.root_dir);
+    if (args.root_dir !== undefined && args.workspace_dir !== undefined && args.root_dir !== args.workspace_dir) {
+      throw new UserError('invalid_argument', 'root_dir and workspace_dir name the same thing: give one.');
+    }
+    const dir = args.root_dir ?? args.workspace_dir;
+    if (dir) {
+      root = absoluteRootDir(dir);
     } else {
       await ctx.workspace.ensureRoots(undefined, 'Call start_lsp with root_dir first, or pass root_dir.');
       root = ctx.workspace.primaryRoot as string;

@@ -16,6 +16,7 @@ const locationListOutput = {
   ...pagingOutput,
   files: z.number().optional().describe('How many distinct files the whole answer spans.'),
   locations: z.array(location).optional(),
+  answered_by: z.string().optional().describe('Set when the server lacks the request and another answered: that request\'s method.'),
 };
 
 interface LocationToolSpec {
@@ -28,6 +29,8 @@ interface LocationToolSpec {
   extraParams?: (args: Record<string, unknown>) => Record<string, unknown>;
   /** The tool to suggest when the server lacks this one. */
   alternative?: string;
+  /** A request that answers the same question where the server lacks `method` (said in the answer). */
+  fallback?: string;
 }
 
 function locationTool(spec: LocationToolSpec): AnyToolDefinition {
@@ -43,19 +46,22 @@ function locationTool(spec: LocationToolSpec): AnyToolDefinition {
       const doc = await openReadyDocument(ctx, args);
       if (isNotReady(doc)) return doc;
       startupMark(`${spec.name} document ready`);
-      requireSupport(doc, spec.method, spec.name, spec.alternative);
+      const fallback = spec.fallback !== undefined && !doc.handle.conn.supports(spec.method) && doc.handle.conn.supports(spec.fallback) ? spec.fallback : undefined;
+      const method = fallback ?? spec.method;
+      requireSupport(doc, method, spec.name, spec.alternative);
       const { conn, uri } = doc.handle;
       const position = positionIn(doc, args);
       const params = { textDocument: { uri }, position, ...spec.extraParams?.(args) };
-      const result = await requestLocations(conn, ctx.workspace.registry, spec.method, params, ctx.signal, (c, m, q, sig) => ctx.workspace.query(c, m, q, sig));
+      const result = await requestLocations(conn, ctx.workspace.registry, method, params, ctx.signal, (c, m, q, sig) => ctx.workspace.query(c, m, q, sig));
       startupMark(`${spec.name} answer received`);
       const { page: p, files } = new PositionMapper(ctx.workspace, conn).locationsPage(result, args.offset, args.limit, DEFAULT_LOCATION_LIMIT);
       startupMark(`${spec.name} converted`);
-      return { ready: true, ...pageFields(p), files, locations: p.items };
+      return { ready: true, ...pageFields(p), files, locations: p.items, ...(fallback ? { answered_by: fallback } : {}) };
     },
     text: (r) => {
       if (!r.ready) return notReadyText(r as NotReadyResult);
-      return `${pageHeader(r, `${spec.noun} in ${r.files ?? 0} file(s)`)}\n${locationsByFileText(r.locations ?? [])}`.trim();
+      const by = r.answered_by ? `\n(The server has no ${spec.method}; ${r.answered_by} answered: in this language a symbol's definition is its declaration.)` : '';
+      return `${pageHeader(r, `${spec.noun} in ${r.files ?? 0} file(s)`)}\n${locationsByFileText(r.locations ?? [])}`.trim() + by;
     },
   });
 }
@@ -63,7 +69,7 @@ function locationTool(spec: LocationToolSpec): AnyToolDefinition {
 export const goToDefinition = locationTool({ name: 'go_to_definition', method: 'textDocument/definition', title: 'Go to definition', noun: 'definition(s)', description: 'Where the symbol at a position is defined.' });
 export const goToTypeDefinition = locationTool({ name: 'go_to_type_definition', alternative: 'go_to_definition', method: 'textDocument/typeDefinition', title: 'Go to type definition', noun: 'type definition(s)', description: 'Where the type of the symbol at a position is defined.' });
 export const goToImplementation = locationTool({ name: 'go_to_implementation', alternative: 'go_to_definition', method: 'textDocument/implementation', title: 'Go to implementation', noun: 'implementation(s)', description: 'The implementations of the interface, method or type at a position.' });
-export const goToDeclaration = locationTool({ name: 'go_to_declaration', alternative: 'go_to_definition', method: 'textDocument/declaration', title: 'Go to declaration', noun: 'declaration(s)', description: 'Where the symbol at a position is declared (C/C++: the header).' });
+export const goToDeclaration = locationTool({ name: 'go_to_declaration', alternative: 'go_to_definition', fallback: 'textDocument/definition', method: 'textDocument/declaration', title: 'Go to declaration', noun: 'declaration(s)', description: 'Where the symbol at a position is declared (C/C++: the header).' });
 
 export const findReferences = locationTool({
   name: 'find_references',

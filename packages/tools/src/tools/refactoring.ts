@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FormattingOptions, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import type { FormattingOptions, Position, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { fromLspRange, UserError } from '@agent-lsp/protocol';
 import { isNotReady, openReadyDocument, positionIn, rangeIn, requireSupport, type ReadyDocument } from '../documentQuery.js';
 import { notReadyText, type NotReadyResult } from '../readinessGate.js';
@@ -97,7 +97,12 @@ const formatInput = {
 };
 
 const editOut = z.object({ line: z.number(), column: z.number(), end_line: z.number(), end_column: z.number(), new_text: z.string() });
-const formatOutput = { ...writeOutput, edits: z.array(editOut).optional().describe('The server\'s edits: 1-based character positions in the file as it was.') };
+const formatOutput = {
+  ...writeOutput,
+  edits: z.array(editOut).optional().describe('The server\'s edits: 1-based character positions in the file as it was.'),
+  answered_by: z.string().optional().describe('format_range on a server without range formatting: textDocument/formatting answered, and only its edits inside the range are kept.'),
+  edits_outside_range: z.number().optional().describe('With answered_by: the whole-file edits left out because they reach outside the range.'),
+};
 
 async function format(
   ctx: ToolContext,
@@ -105,14 +110,21 @@ async function format(
   doc: ReadyDocument,
   method: string,
   extra: Record<string, unknown>,
+  within?: Range,
 ) {
   const { conn, uri } = doc.handle;
   const options: FormattingOptions = { tabSize: args.tab_size ?? 4, insertSpaces: args.insert_spaces ?? true, trimTrailingWhitespace: true, insertFinalNewline: true };
-  const edits = (await conn.request<TextEdit[] | null>(method, { textDocument: { uri }, options, ...extra }, { signal: ctx.signal })) ?? [];
+  const all = (await conn.request<TextEdit[] | null>(method, { textDocument: { uri }, options, ...extra }, { signal: ctx.signal })) ?? [];
+  const edits = within ? all.filter((e) => contains(within, e.range)) : all;
   const text = doc.handle.doc.text;
   const shown = edits.map((e) => ({ ...fromLspRange(text, e.range), new_text: e.newText }));
   const out = await writeOrPreview(ctx, args.apply !== true, (plan) => plan.applyTextEdits(doc.handle.path, edits));
-  return { ...out, edits: shown };
+  return { ...out, edits: shown, ...(within ? { answered_by: method, edits_outside_range: all.length - edits.length } : {}) };
+}
+
+function contains(outer: Range, inner: Range): boolean {
+  const before = (a: Position, b: Position) => a.line < b.line || (a.line === b.line && a.character <= b.character);
+  return before(outer.start, inner.start) && before(inner.end, outer.end);
 }
 
 export const formatDocument = defineTool({
@@ -143,10 +155,19 @@ export const formatRange = defineTool({
   async handler(args, ctx) {
     const doc = await openReadyDocument(ctx, args);
     if (isNotReady(doc)) return doc;
+    const range = rangeIn(doc, args);
+    // A server that only formats whole files (gopls): its edits that fall inside the range.
+    if (!doc.handle.conn.supports('textDocument/rangeFormatting') && doc.handle.conn.supports('textDocument/formatting')) {
+      return format(ctx, args, doc, 'textDocument/formatting', {}, range);
+    }
     requireSupport(doc, 'textDocument/rangeFormatting', 'format_range', 'format_document');
-    return format(ctx, args, doc, 'textDocument/rangeFormatting', { range: rangeIn(doc, args) });
+    return format(ctx, args, doc, 'textDocument/rangeFormatting', { range });
   },
-  text: (r) => (!r.ready ? notReadyText(r as NotReadyResult) : writeText(r)),
+  text: (r) =>
+    !r.ready
+      ? notReadyText(r as NotReadyResult)
+      : writeText(r) +
+        (r.answered_by ? `\nThe server formats whole files only: its whole-file edits inside the range are kept (${r.edits_outside_range ?? 0} outside it left out).` : ''),
 });
 
 export const refactoringTools = [renameSymbol, formatDocument, formatRange];

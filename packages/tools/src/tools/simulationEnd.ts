@@ -1,7 +1,7 @@
 import { join, relative } from 'node:path';
 import { z } from 'zod';
 import { isWithin, UserError } from '@agent-lsp/protocol';
-import { applySessionPatch, movedOnDisk, resolveWritableDirectory, sessionPatch } from '@agent-lsp/session';
+import { applySessionPatch, movedOnDisk, resolveWritableDirectory, sessionPatch, SimulationError } from '@agent-lsp/session';
 import { sessionOutput, sessionState } from '../simulationOutput.js';
 import { defineTool, SIMULATES, WRITES } from '../toolDefinition.js';
 import { sessionIdInput } from './simulationArgs.js';
@@ -100,10 +100,23 @@ export const destroySession = defineTool({
   group: 'simulation',
   concurrency: 'none',
   input: () => sessionIdInput,
-  output: () => sessionOutput,
+  output: () => ({
+    ...sessionOutput,
+    already_destroyed: z.boolean().optional().describe('true when no live session had that id (destroyed before, expired, or never created here): nothing to release.'),
+  }),
   annotations: SIMULATES,
-  handler: (args, ctx) => Promise.resolve(sessionState(ctx.ledger.simulations.destroy(args.session_id))),
-  text: (r) => `Session ${r.session_id ?? '?'} destroyed.`,
+  handler(args, ctx) {
+    // Idempotent, as the original agent-lsp's: releasing what is already gone is not an error.
+    try {
+      return Promise.resolve(sessionState(ctx.ledger.simulations.destroy(args.session_id)));
+    } catch (error) {
+      if (!(error instanceof SimulationError) || !GONE.has(error.reason)) throw error;
+      return Promise.resolve({ ready: true, session_id: args.session_id, phase: 'destroyed' as const, already_destroyed: true });
+    }
+  },
+  text: (r) => (r.already_destroyed ? `Session ${r.session_id ?? '?'} was already destroyed (or never existed in this agent-lsp process).` : `Session ${r.session_id ?? '?'} destroyed.`),
 });
+
+const GONE: ReadonlySet<string> = new Set(['unknown_session', 'session_destroyed', 'session_expired']);
 
 export const simulationEndTools = [commitSession, discardSession, destroySession];

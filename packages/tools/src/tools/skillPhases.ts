@@ -18,6 +18,10 @@ const statusOutput = {
   phases: z.array(z.string()).optional().describe('Every phase of the skill, in order.'),
   calls: z.number().optional(),
   warnings: z.number().optional().describe('Out-of-order calls let through (warn mode).'),
+  activated: z.boolean().optional().describe('activate_skill: the skill is now active.'),
+  prerequisites: z.array(z.string()).optional().describe('activate_skill: the calls that open the next phase (advance_on of the first).'),
+  deactivated: z.boolean().optional().describe('deactivate_skill: whether a skill was active and is no longer.'),
+  available: z.array(z.string()).optional().describe('When no skill is active: the skills with phases, for activate_skill.'),
 };
 type StatusOut = z.infer<z.ZodObject<typeof statusOutput>>;
 
@@ -27,19 +31,22 @@ function tracker(ctx: ToolContext): SkillPhaseTracker {
 }
 
 function phasedSkillNames(): string {
+  return phasedSkills().join(', ');
+}
+
+function phasedSkills(): string[] {
   return builtinSkills()
     .filter((s) => s.phases.length > 0)
-    .map((s) => s.name)
-    .join(', ');
+    .map((s) => s.name);
 }
 
 function statusOut(status: PhaseStatus | undefined, phases?: string[]): StatusOut {
-  if (!status) return { ready: true, active: false };
+  if (!status) return { ready: true, active: false, available: phasedSkills() };
   return { ready: true, active: true, ...status, ...(phases ? { phases } : {}) };
 }
 
 function statusText(r: StatusOut): string {
-  if (!r.active || !r.skill) return 'No skill is active.';
+  if (!r.active || !r.skill) return `No skill is active. Skills with phases: ${(r.available ?? phasedSkills()).join(', ')}.`;
   const advance = r.next_phase && r.advance_on?.length ? `\nTo advance to "${r.next_phase}": call ${r.advance_on.map(describeToolPattern).join(' or ')}.` : r.next_phase ? '' : '\nThis is the last phase.';
   return (
     `Skill ${r.skill} (${r.mode}): phase "${r.phase}" (${r.phase_index} of ${r.phase_count})` +
@@ -62,10 +69,16 @@ export const activateSkill = defineTool({
   handler(args, ctx) {
     const phases = tracker(ctx);
     const skill = findSkill(builtinSkills(), args.skill_name);
-    if (!skill) throw new UserError('invalid_argument', `No skill named ${args.skill_name}. Skills with phases: ${phasedSkillNames()}.`);
+    if (!skill) throw new UserError('invalid_argument', `No skill named ${args.skill_name} (unknown skill). Skills with phases: ${phasedSkillNames()}.`);
     if (skill.phases.length === 0) throw new UserError('invalid_argument', `${skill.name} has no phases to enforce. Skills with phases: ${phasedSkillNames()}.`);
+    // Another skill's phase order is not silently dropped: ending it is the agent's explicit step.
+    // Activating the active skill again starts it over.
+    const current = phases.status();
+    if (current && current.skill !== skill.name) {
+      throw new UserError('invalid_argument', `Skill ${current.skill} is already active (phase "${current.phase}"); call deactivate_skill first, then activate_skill ${skill.name}.`);
+    }
     const status = phases.activate(skill, args.mode);
-    return Promise.resolve(statusOut(status, skill.phases.map((p) => p.name)));
+    return Promise.resolve({ ...statusOut(status, skill.phases.map((p) => p.name)), activated: true, prerequisites: [...status.advance_on] });
   },
   text: (r) => `Activated. ${statusText(r)}`,
 });
@@ -80,7 +93,7 @@ export const deactivateSkill = defineTool({
   annotations: STATEFUL,
   handler(_args, ctx) {
     const last = tracker(ctx).deactivate();
-    return Promise.resolve({ ...statusOut(last), active: false });
+    return Promise.resolve({ ...statusOut(last), active: false, deactivated: last !== undefined });
   },
   text: (r) => (r.skill ? `Deactivated ${r.skill} in phase "${r.phase}" after ${r.calls} call(s), ${r.warnings} warning(s).` : 'No skill was active.'),
 });

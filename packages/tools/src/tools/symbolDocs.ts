@@ -3,10 +3,11 @@ import { existsSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import type { Hover } from 'vscode-languageserver-protocol';
+import { UserError } from '@agent-lsp/protocol';
 import { detectPythonInterpreter, findExecutable } from '@agent-lsp/lsp';
 import { notReadyText, type NotReadyResult } from '../readinessGate.js';
 import { readyOutput } from '../schemas.js';
-import { symbolTargetInput } from '../symbolInput.js';
+import { symbolPathInput, symbolTargetInput } from '../symbolInput.js';
 import { symbolKindName } from '../symbolKinds.js';
 import { isTarget, resolveSymbolTarget, type SymbolTarget } from '../symbolTarget.js';
 import { defineTool, READ_ONLY, type ToolContext } from '../toolDefinition.js';
@@ -78,7 +79,11 @@ export const getSymbolDocumentation = defineTool({
   title: 'Get symbol documentation',
   description: 'Canonical docs of a symbol: Python docstrings (read, not imported), go doc, else the server\'s hover; says which answered.',
   group: 'analysis',
-  input: () => symbolTargetInput,
+  input: () => ({
+    ...symbolTargetInput,
+    symbol: symbolPathInput.optional().describe('The original agent-lsp\'s name for symbol_path.'),
+    language_id: z.string().optional().describe('Without file_path: search this language\'s server only.'),
+  }),
   output: () => ({
     ...readyOutput,
     qualified_name: z.string().optional(),
@@ -92,7 +97,10 @@ export const getSymbolDocumentation = defineTool({
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
-    const t = await resolveSymbolTarget(ctx, args);
+    if (args.symbol !== undefined && args.symbol_path !== undefined && args.symbol !== args.symbol_path) {
+      throw new UserError('invalid_argument', 'symbol and symbol_path name the same thing: give one.');
+    }
+    const t = await resolveSymbolTarget(ctx, { ...args, symbol_path: args.symbol_path ?? args.symbol });
     if (!isTarget(t)) return t;
     const lang = t.doc.handle.languageId;
     let answer: Answer | undefined;

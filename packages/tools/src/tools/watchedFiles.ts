@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import type { FileEvent } from 'vscode-languageserver-protocol';
-import { pathToUri, FileChangeType } from '@agent-lsp/protocol';
+import { pathToUri, FileChangeType, UserError, uriToPath } from '@agent-lsp/protocol';
 import { resolveWritablePath } from '@agent-lsp/session';
 import { readyOutput } from '../schemas.js';
 import { defineTool, STATEFUL } from '../toolDefinition.js';
@@ -21,7 +21,13 @@ export const didChangeWatchedFiles = defineTool({
   group: 'workspace',
   input: () => ({
     changes: z
-      .array(z.object({ file_path: z.string(), type: z.enum(CHANGE_TYPES) }))
+      .array(
+        z.object({
+          file_path: z.string().optional().describe('The file (or uri).'),
+          uri: z.string().optional().describe('A file:// URI instead of file_path (the original agent-lsp\'s form).'),
+          type: z.union([z.enum(CHANGE_TYPES), z.literal(1), z.literal(2), z.literal(3)]).describe('created | changed | deleted, or LSP\'s FileChangeType 1 | 2 | 3.'),
+        }),
+      )
       .min(1)
       .max(1000)
       .describe('What changed on disk.'),
@@ -33,10 +39,11 @@ export const didChangeWatchedFiles = defineTool({
   }),
   annotations: STATEFUL,
   async handler(args, ctx) {
-    await ctx.workspace.ensureRoots(args.changes[0]?.file_path);
+    const changes = args.changes.map((c, i) => ({ file: changedFile(c, i), type: typeof c.type === 'number' ? CHANGE_TYPES[c.type - 1]! : c.type }));
+    await ctx.workspace.ensureRoots(changes[0]?.file);
     // Every path is checked before anything is told: one outside the roots refuses the call.
-    const resolved = args.changes.map((c) => {
-      const path = resolveWritablePath(c.file_path, ctx.workspace.rootList);
+    const resolved = changes.map((c) => {
+      const path = resolveWritablePath(c.file, ctx.workspace.rootList);
       // The disk has the last word: a file that is gone is reported deleted whatever the caller said.
       const type: ChangeType = !existsSync(path) ? 'deleted' : c.type === 'deleted' ? 'changed' : c.type;
       return { path, type };
@@ -56,3 +63,14 @@ export const didChangeWatchedFiles = defineTool({
     return `Reported ${files.length} file(s) to ${r.servers ?? 0} language server(s): ${list}. Open copies now read as on disk.`;
   },
 });
+
+/** A change's file: its file_path, or the path of its file:// uri. */
+function changedFile(change: { file_path?: string | undefined; uri?: string | undefined }, index: number): string {
+  if (change.file_path !== undefined) return change.file_path;
+  if (change.uri !== undefined) {
+    const path = uriToPath(change.uri);
+    if (path === undefined) throw new UserError('invalid_argument', `changes[${index}].uri ${change.uri} is not a file:// URI; give file_path instead.`);
+    return path;
+  }
+  throw new UserError('invalid_argument', `changes[${index}] names no file: give file_path (or uri).`);
+}
