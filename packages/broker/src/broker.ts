@@ -297,6 +297,10 @@ export class Broker implements BrokerHost, LeaseHost {
     if (!active) this.scheduler.pump();
   }
 
+  diagnosticsOnOpen(client: BrokerClient, uri: string): void {
+    this.bridge.replay(client, uri);
+  }
+
   restored(uris: string[]): void {
     for (const uri of uris) this.bridge.changed(uri);
     if (uris.length > 0) this.bridge.refreshPullers();

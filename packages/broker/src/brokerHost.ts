@@ -35,6 +35,8 @@ export interface BrokerHost {
   readonly folders: ClientFolders;
   /** A client reported file changes itself (its own writes): the watcher must not echo them. */
   clientReportedChanges(changes: FileEvent[], from?: number): void;
+  /** A client opened `uri` and the server's text did not change: it gets the diagnostics the server pushed already. */
+  diagnosticsOnOpen(client: BrokerClient, uri: string): void;
   /** Restarts the shared server (a client asked: restart_lsp_server); resolves with the old and new pids. */
   restartServer(reason: string): Promise<BrokerRestartServerResult>;
 }

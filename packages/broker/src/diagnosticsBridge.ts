@@ -37,6 +37,15 @@ export class DiagnosticsBridge {
     }
   }
 
+  /**
+   * A client opened a document the server already held with the same text: the server publishes
+   * nothing new, so the client gets the last push that still settles (stamped with its version).
+   */
+  replay(client: BrokerClient, uri: string): void {
+    const settled = this.server()?.diagnostics.settledPush(uri);
+    if (settled) this.forwardPush(settled, (c) => c === client);
+  }
+
   private forClient(client: BrokerClient, uri: string, diagnostics: Diagnostic[], describedText: string | undefined): PublishDiagnosticsParams {
     const own = this.documents.clientDocument(client.id, uri);
     if (describedText !== undefined && own !== undefined && own.text === describedText) return { uri, version: own.version, diagnostics };

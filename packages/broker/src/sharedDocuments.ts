@@ -86,6 +86,11 @@ export class SharedDocuments {
     return held !== undefined && held === text ? held : text;
   }
 
+  /** The version of the server's copy of `uri` (undefined: not open in the server). */
+  serverVersion(uri: string): number | undefined {
+    return this.server()?.get(uri)?.version;
+  }
+
   /** A client's own copy of a document, if it holds one. */
   clientDocument(client: number, uri: string): ClientDocument | undefined {
     return this.byClient.get(client)?.get(uri);

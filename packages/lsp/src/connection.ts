@@ -17,6 +17,7 @@ import { Readiness } from './readiness.js';
 import { attachReadinessStrategy } from './readinessStrategies.js';
 import type { ResolvedServer, ServerDefinition } from './serverProfile.js';
 import { offers } from './serverCapabilities.js';
+import { refreshDependents } from './dependentRefresh.js';
 import { installServerHandlers, type RegistrationChange } from './serverHandlers.js';
 import { refuseApplyEdit, RegistrationTable, toWorkspaceFolders, type ApplyEditHandler } from './serverRequests.js';
 import type { ServerTransport } from './serverProcess.js';
@@ -107,16 +108,16 @@ export class LspConnection implements Disposable {
       didOpen: (p) => {
         this.notify('textDocument/didOpen', p);
         // Text that is not the disk's (an overlay) changes what other files see; the disk's does not.
-        if (this.documents.get(p.textDocument.uri)?.disk === undefined) this.diagnostics.documentChanged(p.textDocument.uri);
+        if (this.documents.get(p.textDocument.uri)?.disk === undefined) this.changedForOthers(p.textDocument.uri);
       },
       didChange: (p) => {
         this.notify('textDocument/didChange', p);
-        this.diagnostics.documentChanged(p.textDocument.uri);
+        this.changedForOthers(p.textDocument.uri);
       },
       didClose: (p, closed) => {
         this.notify('textDocument/didClose', p);
         // The server goes back to the disk's text: a change for other files when it held another.
-        if (closed.disk === undefined) this.diagnostics.documentChanged(p.textDocument.uri);
+        if (closed.disk === undefined) this.changedForOthers(p.textDocument.uri);
         // What the server pushed for the closed text says nothing about a later one.
         this.diagnostics.forget(p.textDocument.uri);
       },
@@ -344,10 +345,18 @@ export class LspConnection implements Disposable {
   notify(method: string, params: unknown): void {
     if (!NEUTRAL_NOTIFICATIONS.has(method)) this.changes++;
     // Watched files, folders, settings: beyond any one document (textDocument/* are counted by the store's notifier).
-    if (!NEUTRAL_NOTIFICATIONS.has(method) && !method.startsWith('textDocument/')) this.diagnostics.workspaceChanged();
+    if (!NEUTRAL_NOTIFICATIONS.has(method) && !method.startsWith('textDocument/')) this.changedForOthers(undefined);
     if (!this.isAlive) return;
     this.rpc.sendNotification(method, params).catch((err: Error) => this.options.logger.debug(`notify ${method}: ${err.message}`));
     if (method === 'workspace/didChangeWatchedFiles') this.watchedFilesEmitter.fire((params as DidChangeWatchedFilesParams).changes);
+  }
+
+  /** The server was told of `uri`'s new text, or (undefined) of a change beyond documents. */
+  private changedForOthers(uri: string | undefined): void {
+    if (uri === undefined) this.diagnostics.workspaceChanged();
+    else this.diagnostics.documentChanged(uri);
+    // A broker's own connection to its server does this; a client of it need not.
+    if (!this.broker && this.isAlive) refreshDependents(this, uri);
   }
 
   setWorkspaceFolders(folders: readonly string[]): void {

@@ -128,6 +128,18 @@ export class DiagnosticsCollector {
   }
 
 
+  /**
+   * The server's last push for `uri` when it still settles: versioned for the text the server holds
+   * and sent after the server read every change that may affect it. A broker gives it to a client
+   * that opens a document the server already holds with that text (the server publishes nothing).
+   */
+  settledPush(uri: string): PublishDiagnosticsParams | undefined {
+    const p = this.pushed.get(uri);
+    const doc = this.host.documents.get(uri);
+    if (!p || !doc || p.version !== doc.version || p.afterChange < this.changes.lastAffecting(uri)) return undefined;
+    return { uri, version: p.version, diagnostics: p.diagnostics };
+  }
+
   /** The last diagnostics the server pushed for each URI (no settling). */
   lastPushed(): Map<string, Diagnostic[]> {
     return new Map([...this.pushed].map(([uri, p]) => [uri, p.diagnostics]));
