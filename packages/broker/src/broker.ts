@@ -5,7 +5,7 @@ import lockfile from 'proper-lockfile';
 import { AGENT_LSP_PROTOCOL_VERSION, AGENT_LSP_VERSION, uriToPath, BrokerStatusNotification, type WireError, type AgentLspExperimental, type BrokerRestartServerResult, type BrokerStatusParams, FileChangeType } from '@agent-lsp/protocol';
 import type { BrokerEvictResult } from '@agent-lsp/protocol';
 import { BrokerFilesChangedNotification, BrokerServerStateNotification, type BrokerFilesChangedParams, type BrokerServerStateParams } from '@agent-lsp/protocol';
-import { RootIdentity, untilConfigApplied, type DocumentStore, type LspConnection, type Logger, type ResolvedServer, type ServerDefinition } from '@agent-lsp/lsp';
+import { refreshRestoredFiles, RootIdentity, untilConfigApplied, type DocumentStore, type LspConnection, type Logger, type ResolvedServer, type ServerDefinition } from '@agent-lsp/lsp';
 import type { FileEvent } from 'vscode-languageserver-protocol';
 import { AcceptLoop } from './acceptLoop.js';
 import { BrokerClient } from './brokerClient.js';
@@ -179,6 +179,10 @@ export class Broker implements BrokerHost, LeaseHost {
           .then(() => {
             this.documents.closeDeleted(deleted, this.options.server);
             return this.documents.openCreated(created, this.options.server);
+          })
+          .then((restored) => {
+            const conn = this.instance.connection;
+            return conn ? refreshRestoredFiles(conn, restored) : undefined;
           });
       },
     });
@@ -297,6 +301,10 @@ export class Broker implements BrokerHost, LeaseHost {
     else this.watcher?.resume();
     // Requests of others that waited in the scheduler may go now.
     if (!active) this.scheduler.pump();
+  }
+
+  diagnosticsOnOpen(client: BrokerClient, uri: string): void {
+    this.bridge.replay(client, uri);
   }
 
   restored(uris: string[]): void {

@@ -170,7 +170,9 @@ export class BrokerClient {
       if (this.refused(checkDidOpen(p))) return;
       return this.dispatch(() => {
         host.lease.noteChange(id, p.textDocument.uri);
+        const held = host.documents.serverVersion(p.textDocument.uri);
         host.documents.didOpen(id, p);
+        if (held !== undefined && host.documents.serverVersion(p.textDocument.uri) === held) host.diagnosticsOnOpen(this, p.textDocument.uri);
       });
     });
     rpc.onNotification('textDocument/didChange', (p: DidChangeTextDocumentParams) => {

@@ -37,6 +37,8 @@ export interface BrokerHost {
   clientReportedChanges(changes: FileEvent[], from?: number): void;
   /** Why requests fail at once: the server runs but answers nothing (undefined while it answers). */
   unresponsive(): WireError | undefined;
+  /** A client opened `uri` and the server's text did not change: it gets the diagnostics the server pushed already. */
+  diagnosticsOnOpen(client: BrokerClient, uri: string): void;
   /** Restarts the shared server (a client asked: restart_lsp_server); resolves with the old and new pids. */
   restartServer(reason: string): Promise<BrokerRestartServerResult>;
 }

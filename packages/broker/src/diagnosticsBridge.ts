@@ -1,5 +1,5 @@
 import type { Diagnostic, DocumentDiagnosticReport, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
-import type { LspConnection, Logger } from '@agent-lsp/lsp';
+import { fullReportItems, type LspConnection, type Logger } from '@agent-lsp/lsp';
 import type { BrokerClient } from './brokerClient.js';
 import type { SharedDocuments } from './sharedDocuments.js';
 
@@ -35,6 +35,15 @@ export class DiagnosticsBridge {
       if (!recipients(client) || !this.visible(client, params.uri)) continue;
       client.notify('textDocument/publishDiagnostics', this.forClient(client, params.uri, params.diagnostics, current ? serverDoc.text : undefined));
     }
+  }
+
+  /**
+   * A client opened a document the server already held with the same text: the server publishes
+   * nothing new, so the client gets the last push that still settles (stamped with its version).
+   */
+  replay(client: BrokerClient, uri: string): void {
+    const settled = this.server()?.diagnostics.settledPush(uri);
+    if (settled) this.forwardPush(settled, (c) => c === client);
   }
 
   private forClient(client: BrokerClient, uri: string, diagnostics: Diagnostic[], describedText: string | undefined): PublishDiagnosticsParams {
@@ -91,7 +100,8 @@ export class DiagnosticsBridge {
     }
     const after = conn.documents.get(uri);
     // The text moved on while we pulled: a newer pull is scheduled and will push instead.
-    if (!after || after.version !== before || report.kind !== 'full') return;
+    const items = fullReportItems(report);
+    if (!after || after.version !== before || items === undefined) return;
     const due: BrokerClient[] = [];
     for (const client of this.pushOnlyHolders(uri)) {
       const own = this.documents.clientDocument(client.id, uri);
@@ -101,7 +111,7 @@ export class DiagnosticsBridge {
         continue;
       }
       if (own) this.pushedFor.set(`${client.id} ${uri}`, own.version);
-      client.notify('textDocument/publishDiagnostics', this.forClient(client, uri, report.items, after.text));
+      client.notify('textDocument/publishDiagnostics', this.forClient(client, uri, items, after.text));
     }
     // A client whose text the server did not have gets it put back; the pull that change causes
     // pushes to it. One at a time, and never twice for one version, so two differing clients settle.

@@ -93,6 +93,11 @@ export class SharedDocuments {
     return held !== undefined && held === text ? held : text;
   }
 
+  /** The version of the server's copy of `uri` (undefined: not open in the server). */
+  serverVersion(uri: string): number | undefined {
+    return this.server()?.get(uri)?.version;
+  }
+
   /** A client's own copy of a document, if it holds one. */
   clientDocument(client: number, uri: string): ClientDocument | undefined {
     return this.byClient.get(client)?.get(uri);
@@ -297,15 +302,17 @@ export class SharedDocuments {
 
   /**
    * Files just created on disk, opened in the server at once (openCreatedFiles) and left to linger
-   * like a released document.
+   * like a released document. Resolves with those back after they were closed as gone.
    */
-  async openCreated(uris: readonly string[], server: Pick<ServerDefinition, 'extensions'>): Promise<void> {
+  async openCreated(uris: readonly string[], server: Pick<ServerDefinition, 'extensions'>): Promise<string[]> {
     const store = this.server();
-    if (!store) return;
-    for (const uri of await openCreatedFiles(store, server, uris)) {
+    if (!store) return [];
+    const { opened, restored } = await openCreatedFiles(store, server, uris);
+    for (const uri of opened) {
       this.linger(uri);
       this.onSynced(uri);
     }
+    return restored;
   }
 
 

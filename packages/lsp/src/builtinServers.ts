@@ -79,6 +79,7 @@ const typescript: ServerDefinition = {
   rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
   readiness: 'tsserver',
   exactDiagnostics: 'tsserver',
+  refreshAfterChange: 'reloadProjects',
   installHint: 'typescript-language-server and typescript come with agent-lsp: reinstall the agent-lsp package, or run `pnpm install` in an agent-lsp checkout.',
   resolve(): ResolvedServer | undefined {
     const tsls = packageDir('typescript-language-server');
@@ -198,10 +199,15 @@ function fromPath(
 }
 
 /**
- * Only get_semantic_tokens and get_inlay_hints see these: gopls offers neither without them. Its
- * capabilities are fixed at initialize, so they go in initializationOptions as well.
+ * semanticTokens and hints: only get_semantic_tokens and get_inlay_hints see these; gopls offers
+ * neither without them. pullDiagnostics: gopls answers textDocument/diagnostic for the workspace as
+ * it is when the pull arrives, where its pushes come seconds after an outside change, and never
+ * again for a file whose diagnostics did not change (a versioned push of an unchanged file cannot
+ * say whether gopls has looked at it since). Its capabilities are fixed at initialize, so these go
+ * in initializationOptions as well.
  */
 const GOPLS_SETTINGS = {
+  pullDiagnostics: true,
   semanticTokens: true,
   hints: { parameterNames: true, assignVariableTypes: true, compositeLiteralFields: true, constantValues: true, functionTypeParameters: true, rangeVariableTypes: true },
 };
@@ -223,6 +229,7 @@ const clangd = fromPath('clangd', 'clangd', 'clangd', ['--background-index', '--
   extensions: { '.c': 'c', '.h': 'c', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.hpp': 'cpp', '.hh': 'cpp', '.hxx': 'cpp' },
   rootMarkers: ['compile_commands.json', 'compile_flags.txt', 'CMakeLists.txt', 'Makefile'],
   readiness: 'clangd',
+  refreshAfterChange: 'didSave',
   installHint: 'Install clangd: `apt-get install clangd` (Debian/Ubuntu) or from your LLVM distribution, and make sure it is on PATH.',
 });
 

@@ -1,6 +1,6 @@
 import { ResponseError, createMessageConnection, StreamMessageReader, type MessageConnection, type NotificationType, type RequestType, type RequestType0 } from 'vscode-jsonrpc/node';
 import type { DidChangeWatchedFilesParams, FileEvent, InitializeResult, LogMessageParams, ServerCapabilities } from 'vscode-languageserver-protocol';
-import { AGENT_LSP_VERSION, BrokerEpochRequest, BrokerRestartServerRequest, type BrokerEpochResult, BrokerStatusNotification, DisposableStore, Emitter, ErrorCodes, pathToUri, WireError, type AgentLspExperimental, type Disposable } from '@agent-lsp/protocol';
+import { AGENT_LSP_VERSION, BrokerEpochRequest, BrokerFilesChangedNotification, BrokerRestartServerRequest, type BrokerEpochResult, BrokerStatusNotification, DisposableStore, Emitter, ErrorCodes, pathToUri, WireError, type AgentLspExperimental, type Disposable } from '@agent-lsp/protocol';
 import { LocalExclusiveAccess, type ExclusiveAccess, type ExclusiveOptions } from './exclusiveAccess.js';
 import { CLIENT_CAPABILITIES } from './clientCapabilities.js';
 import { DiagnosticsCollector } from './diagnostics.js';
@@ -17,6 +17,7 @@ import { Readiness } from './readiness.js';
 import { attachReadinessStrategy } from './readinessStrategies.js';
 import type { ResolvedServer, ServerDefinition } from './serverProfile.js';
 import { offers } from './serverCapabilities.js';
+import { refreshDependents } from './dependentRefresh.js';
 import { installServerHandlers, type RegistrationChange } from './serverHandlers.js';
 import { refuseApplyEdit, RegistrationTable, toWorkspaceFolders, type ApplyEditHandler } from './serverRequests.js';
 import type { ServerTransport } from './serverProcess.js';
@@ -104,10 +105,19 @@ export class LspConnection implements Disposable {
     const tapped = tapMessages(reader, this.relayed.take);
     this.rpc = createMessageConnection(tapped.reader, writer, undefined, tapped.options);
     this.documents = new DocumentStore({
-      didOpen: (p) => this.notify('textDocument/didOpen', p),
-      didChange: (p) => this.notify('textDocument/didChange', p),
-      didClose: (p) => {
+      didOpen: (p) => {
+        this.notify('textDocument/didOpen', p);
+        // Text that is not the disk's (an overlay) changes what other files see; the disk's does not.
+        if (this.documents.get(p.textDocument.uri)?.disk === undefined) this.changedForOthers(p.textDocument.uri);
+      },
+      didChange: (p) => {
+        this.notify('textDocument/didChange', p);
+        this.changedForOthers(p.textDocument.uri);
+      },
+      didClose: (p, closed) => {
         this.notify('textDocument/didClose', p);
+        // The server goes back to the disk's text: a change for other files when it held another.
+        if (closed.disk === undefined) this.changedForOthers(p.textDocument.uri);
         // What the server pushed for the closed text says nothing about a later one.
         this.diagnostics.forget(p.textDocument.uri);
       },
@@ -117,6 +127,8 @@ export class LspConnection implements Disposable {
       supportsPullDiagnostics: () => this.supportsPullDiagnostics(),
       exactDiagnostics: options.server.exactDiagnostics,
       request: (method, params, opts) => this.request(method, params, opts),
+      // A broker's watcher tells its server of outside edits: its epoch request passes them on first.
+      catchUp: () => (this.broker ? this.brokerEpoch().then(() => undefined, () => undefined) : Promise.resolve()),
     });
     this.disposables.add(this.progress);
     this.disposables.add(this.readiness);
@@ -279,7 +291,11 @@ export class LspConnection implements Disposable {
     };
     this.initResult = await this.request<InitializeResult>('initialize', params, { timeoutMs });
     this.peerServerPid = this.broker?.serverPid;
-    if (this.broker) this.disposables.add(this.onNotification(BrokerStatusNotification.type, (st) => (this.peerServerPid = st.serverPid ?? this.peerServerPid)));
+    if (this.broker) {
+      this.disposables.add(this.onNotification(BrokerStatusNotification.type, (st) => (this.peerServerPid = st.serverPid ?? this.peerServerPid)));
+      // Files changed on disk that the broker told its server of: diagnostics pushed before may be stale.
+      this.disposables.add(this.onNotification(BrokerFilesChangedNotification.type, () => this.diagnostics.workspaceChanged()));
+    }
     this.stateValue = 'running';
     this.notify('initialized', {});
     this.disposables.add(attachReadinessStrategy(this));
@@ -328,9 +344,19 @@ export class LspConnection implements Disposable {
 
   notify(method: string, params: unknown): void {
     if (!NEUTRAL_NOTIFICATIONS.has(method)) this.changes++;
+    // Watched files, folders, settings: beyond any one document (textDocument/* are counted by the store's notifier).
+    if (!NEUTRAL_NOTIFICATIONS.has(method) && !method.startsWith('textDocument/')) this.changedForOthers(undefined);
     if (!this.isAlive) return;
     this.rpc.sendNotification(method, params).catch((err: Error) => this.options.logger.debug(`notify ${method}: ${err.message}`));
     if (method === 'workspace/didChangeWatchedFiles') this.watchedFilesEmitter.fire((params as DidChangeWatchedFilesParams).changes);
+  }
+
+  /** The server was told of `uri`'s new text, or (undefined) of a change beyond documents. */
+  private changedForOthers(uri: string | undefined): void {
+    if (uri === undefined) this.diagnostics.workspaceChanged();
+    else this.diagnostics.documentChanged(uri);
+    // A broker's own connection to its server does this; a client of it need not.
+    if (!this.broker && this.isAlive) refreshDependents(this, uri);
   }
 
   setWorkspaceFolders(folders: readonly string[]): void {

@@ -71,3 +71,38 @@ describe('DiagnosticsCollector: settling by push', () => {
     expect((await quiet).settledBy).toBe('quiet');
   });
 });
+
+describe('DiagnosticsCollector: settled for the workspace as it is now', () => {
+  it('after a watched-file change, a push for the unchanged version counts only once sent after the server read the change', async () => {
+    let answer: () => void = () => undefined;
+    const { documents, collector } = host(() => new Promise((resolve) => (answer = () => resolve([]))));
+    documents.sync(URI, 'c', 'int a = f();');
+    collector.onPublish({ uri: URI, version: 1, diagnostics: [] });
+    expect(await collector.settle(URI, 2000)).toMatchObject({ settledBy: 'version', diagnostics: [] });
+
+    collector.workspaceChanged(); // f was renamed in another file, on disk
+    const settling = collector.settle(URI, 5000);
+    // The old push again, before the server read the change: not an answer.
+    collector.onPublish({ uri: URI, version: 1, diagnostics: [] });
+    await new Promise((r) => setTimeout(r, 50));
+    answer();
+    await new Promise((r) => setTimeout(r, 50));
+    collector.onPublish({ uri: URI, version: 1, diagnostics: [error('undefined: f')] });
+    expect(await settling).toMatchObject({ settledBy: 'version', diagnostics: [error('undefined: f')] });
+  });
+
+  it('another document\'s new text counts as a change; a server that publishes nothing more ends quiet, not confirmed', async () => {
+    const { documents, collector } = host(() => Promise.resolve([]));
+    documents.sync(URI, 'c', '#include "b.h"');
+    collector.onPublish({ uri: URI, version: 1, diagnostics: [error('old')] });
+    documents.sync(OTHER, 'c', '#define X 1');
+    collector.documentChanged(OTHER);
+    expect(await collector.settle(URI, 5000)).toMatchObject({ settledBy: 'quiet', diagnostics: [error('old')] });
+    // Its own text changing is covered by its version.
+    documents.sync(URI, 'c', '#include "b.h"\n');
+    collector.documentChanged(URI);
+    const settling = collector.settle(URI, 5000);
+    collector.onPublish({ uri: URI, version: 2, diagnostics: [] });
+    expect(await settling).toMatchObject({ settledBy: 'version' });
+  });
+});

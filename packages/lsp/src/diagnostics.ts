@@ -6,12 +6,16 @@ import type {
 } from 'vscode-languageserver-protocol';
 import { ErrorCodes, uriToPath, Emitter } from '@agent-lsp/protocol';
 import type { DocumentStore } from './documents.js';
+import { WorkspaceChanges } from './workspaceChanges.js';
+import { ConnectionClosedError, RequestCancelledError, RequestTimeoutError, ServerCrashedError } from './errors.js';
 
 /**
  * How a diagnostics answer was known to describe the current text, strongest first. `push`: a
  * server whose pushes carry no version pushed after the change and answered a request sent after
  * it. `quiet` and `timeout` are not confirmations: the server never said the answer was for this
- * text.
+ * text — `quiet` is also the answer when another file changed since the server last published this
+ * one and it published nothing more within a quiet window after reading that change (a server that
+ * publishes only what changed).
  */
 export const SETTLED_BY = ['pull', 'exact', 'version', 'push', 'quiet', 'timeout'] as const;
 export type SettledBy = (typeof SETTLED_BY)[number];
@@ -28,6 +32,8 @@ interface PushedDiagnostics {
   receivedAt: number;
   /** The text the push describes, when it named the version the server held (for a later identical text). */
   text: string | undefined;
+  /** The server had read every change up to this one (WorkspaceChanges) when it sent the push. */
+  afterChange: number;
 }
 
 /** What the collector needs from its connection. */
@@ -36,9 +42,23 @@ export interface DiagnosticsHost {
   supportsPullDiagnostics(): boolean;
   readonly exactDiagnostics: 'tsserver' | undefined;
   request<R>(method: string, params: unknown, options?: { timeoutMs?: number }): Promise<R>;
+  /**
+   * Resolves once the peer has passed on the changes it knows of itself (a broker's watcher), each
+   * reported through `workspaceChanged` before it resolves. Absent when the peer is the server.
+   */
+  catchUp?(): Promise<void>;
 }
 
 export const QUIET_WINDOW_MS = 500;
+
+/**
+ * The diagnostics of a full pull report; undefined for `unchanged`. gopls (v0.23) answers a full
+ * report with `kind: ""`: a report that carries items is full whatever its kind says.
+ */
+export function fullReportItems(report: DocumentDiagnosticReport | null | undefined): Diagnostic[] | undefined {
+  if (!report || report.kind === 'unchanged') return undefined;
+  return Array.isArray((report as { items?: unknown }).items) ? report.items : undefined;
+}
 
 /**
  * Collects the server's diagnostics and tells when they describe the current text: pull first,
@@ -51,6 +71,7 @@ export const QUIET_WINDOW_MS = 500;
 export class DiagnosticsCollector {
   private readonly pushed = new Map<string, PushedDiagnostics>();
   private readonly pushEmitter = new Emitter<string>();
+  private readonly changes = new WorkspaceChanges();
   /** Fires with the URI of every push. */
   readonly onPush = this.pushEmitter.on.bind(this.pushEmitter);
 
@@ -60,10 +81,32 @@ export class DiagnosticsCollector {
   onPublish(params: PublishDiagnosticsParams): void {
     const doc = this.host.documents.get(params.uri);
     const text = doc !== undefined && params.version === doc.version ? doc.text : undefined;
-    this.pushed.set(params.uri, { version: params.version ?? undefined, diagnostics: params.diagnostics, receivedAt: Date.now(), text });
+    this.pushed.set(params.uri, { version: params.version ?? undefined, diagnostics: params.diagnostics, receivedAt: Date.now(), text, afterChange: this.changes.read });
     this.pushEmitter.fire(params.uri);
   }
 
+  /** The server was told of a change beyond open documents' text (watched files, a peer's watcher). */
+  workspaceChanged(): void {
+    this.changes.beyondDocuments();
+  }
+
+  /** The server was given new text for `uri` (not the disk's as it read it itself). */
+  documentChanged(uri: string): void {
+    this.changes.document(uri);
+  }
+
+
+  /**
+   * The server's last push for `uri` when it still settles: versioned for the text the server holds
+   * and sent after the server read every change that may affect it. A broker gives it to a client
+   * that opens a document the server already holds with that text (the server publishes nothing).
+   */
+  settledPush(uri: string): PublishDiagnosticsParams | undefined {
+    const p = this.pushed.get(uri);
+    const doc = this.host.documents.get(uri);
+    if (!p || !doc || p.version !== doc.version || p.afterChange < this.changes.lastAffecting(uri)) return undefined;
+    return { uri, version: p.version, diagnostics: p.diagnostics };
+  }
 
   /** The last diagnostics the server pushed for each URI (no settling). */
   lastPushed(): Map<string, Diagnostic[]> {
@@ -78,6 +121,7 @@ export class DiagnosticsCollector {
       const exact = await this.tsserverExact(uri, timeoutMs);
       if (exact) return { uri, diagnostics: exact, settledBy: 'exact' };
     }
+    await this.host.catchUp?.();
     return this.waitForPush(uri, timeoutMs);
   }
 
@@ -90,7 +134,7 @@ export class DiagnosticsCollector {
           { textDocument: { uri } },
           { timeoutMs },
         );
-        return report.kind === 'full' ? report.items : (this.pushed.get(uri)?.diagnostics ?? []);
+        return fullReportItems(report) ?? this.pushed.get(uri)?.diagnostics ?? [];
       } catch (err) {
         const code = (err as { code?: number }).code;
         if (attempt < 3 && (code === ErrorCodes.ServerCancelled || code === ErrorCodes.ContentModified)) continue;
@@ -133,13 +177,16 @@ export class DiagnosticsCollector {
   private waitForPush(uri: string, timeoutMs: number): Promise<SettledDiagnostics> {
     const doc = this.host.documents.get(uri);
     const current = () => this.pushed.get(uri);
-    /** A versioned push that describes exactly the text the server holds now. */
-    const confirmed = (): boolean => {
+    /** A versioned push of exactly the text the server holds now (the workspace may have changed since). */
+    const ofThisText = (): boolean => {
       const p = current();
       if (!doc || !p || p.version === undefined) return false;
       if (p.version === doc.version) return true;
       return p.text !== undefined && p.text === doc.text && this.othersUnchangedSince(uri, p.receivedAt);
     };
+    /** The last push was sent after the server read every change that may affect it (a dependency renamed, say). */
+    const afterChanges = (): boolean => (current()?.afterChange ?? 0) >= this.changes.lastAffecting(uri);
+    const confirmed = (): boolean => ofThisText() && afterChanges();
     if (confirmed()) return Promise.resolve({ uri, diagnostics: current()?.diagnostics ?? [], settledBy: 'version' });
 
     return new Promise((resolve) => {
@@ -152,12 +199,15 @@ export class DiagnosticsCollector {
       // while closing the document before (clangd clears a closed file's diagnostics, unversioned).
       let pushAfterProbe = false;
       /** An unversioned push sent after the text was: right after it was sent, unless the document was just closed. */
-      const freshUnversioned = () => {
+      const unversionedSinceText = () => {
         const p = current();
         if (p === undefined || p.version !== undefined) return false;
         if (doc === undefined) return true;
         return p.receivedAt >= doc.syncedAt && (!this.closed.has(uri) || pushAfterProbe);
       };
+      const freshUnversioned = () => unversionedSinceText() && afterChanges();
+      /** What the server last said of this text, though perhaps before another file changed. */
+      const ofThisTextOnce = () => ofThisText() || unversionedSinceText();
       const finish = (settledBy: SettledBy) => {
         if (done) return;
         done = true;
@@ -167,7 +217,11 @@ export class DiagnosticsCollector {
         resolve({ uri, diagnostics: current()?.diagnostics ?? [], settledBy });
       };
       const settleIfProcessed = () => {
-        if (quietElapsed && probeAnswered && freshUnversioned()) finish('push');
+        if (!quietElapsed || !probeAnswered) return;
+        if (freshUnversioned()) finish('push');
+        // The server read the change and said nothing new of this text within the window: it may
+        // publish only what changed (gopls, clangd), or not be done yet. Not a confirmation.
+        else if (ofThisTextOnce()) finish('quiet');
       };
       const armQuiet = () => {
         clearTimeout(quietTimer);
@@ -182,16 +236,24 @@ export class DiagnosticsCollector {
         if (pushedUri !== uri) return;
         if (probeAnswered) pushAfterProbe = true;
         if (confirmed()) finish('version');
-        else if (freshUnversioned()) armQuiet();
+        else if (freshUnversioned() || (probeAnswered && ofThisTextOnce())) armQuiet();
       });
       // Past the deadline: a window that went quiet without the server confirming is only `quiet`.
-      const deadline = setTimeout(() => finish(quietElapsed && freshUnversioned() ? 'quiet' : 'timeout'), timeoutMs);
+      const deadline = setTimeout(() => finish(quietElapsed && ofThisTextOnce() ? 'quiet' : 'timeout'), timeoutMs);
       if (doc) {
+        const sent = this.changes.sent;
         const answered = () => {
           probeAnswered = true;
-          settleIfProcessed();
+          this.changes.read = Math.max(this.changes.read, sent);
+          if (confirmed()) finish('version');
+          else if (freshUnversioned()) settleIfProcessed();
+          else if (ofThisTextOnce()) armQuiet();
         };
-        this.host.request('textDocument/documentSymbol', { textDocument: { uri } }, { timeoutMs }).then(answered, answered);
+        // An error answer is an answer too; a timeout or a lost connection is not.
+        const failed = (err: unknown) => {
+          if (!(err instanceof RequestTimeoutError || err instanceof ServerCrashedError || err instanceof ConnectionClosedError || err instanceof RequestCancelledError)) answered();
+        };
+        this.host.request('textDocument/documentSymbol', { textDocument: { uri } }, { timeoutMs }).then(answered, failed);
       }
       if (freshUnversioned()) armQuiet();
     });

@@ -7,6 +7,25 @@ import type { ServerDefinition } from './serverProfile.js';
 /** Files created on disk opened in a server at once, per batch of watcher events. */
 export const MAX_OPENED_CREATED = 64;
 
+/**
+ * Per store: documents closed because their file was gone (closeDeletedFiles, syncWithDisk). One
+ * created again on disk is a restoration, which some servers must be told of (dependentRefresh.ts).
+ */
+const closedAsGone = new WeakMap<DocumentStore, Set<string>>();
+
+function closeAsGone(store: DocumentStore, uri: string): boolean {
+  if (!store.close(uri)) return false;
+  let gone = closedAsGone.get(store);
+  if (!gone) closedAsGone.set(store, (gone = new Set()));
+  gone.add(uri);
+  return true;
+}
+
+/** Whether `uri` was closed as gone (and is back now: it is forgotten). */
+function takeRestored(store: DocumentStore, uri: string): boolean {
+  return closedAsGone.get(store)?.delete(uri) === true;
+}
+
 export interface DiskSyncOptions {
   /**
    * Open text not known to be the disk's: `replace` gives the server the disk's text instead (the
@@ -66,7 +85,7 @@ async function syncOne(store: DocumentStore, uri: string, options: DiskSyncOptio
   }
   const ours = now.disk !== undefined || options.ownText === 'replace';
   if (!file || unreadable) {
-    if (ours && options.closeMissing !== false && store.close(uri)) result.closed.push(uri);
+    if (ours && options.closeMissing !== false && closeAsGone(store, uri)) result.closed.push(uri);
     return;
   }
   if (file.text === now.text) {
@@ -83,9 +102,11 @@ async function syncOne(store: DocumentStore, uri: string, options: DiskSyncOptio
  * internal documents (kept in step with the disk from then on). A server learns of a new file from
  * workspace/didChangeWatchedFiles only lazily (pyright and tsserver update their file lists on a
  * timer), so a query right after the creation would be answered without it; an open document is
- * part of the program at once. At most MAX_OPENED_CREATED per call; resolves with those opened.
+ * part of the program at once. At most MAX_OPENED_CREATED per call; resolves with those opened, and
+ * among all `uris` those that are back after they were closed as gone (`restored`).
  */
-export async function openCreatedFiles(store: DocumentStore, server: Pick<ServerDefinition, 'extensions'>, uris: readonly string[]): Promise<string[]> {
+export async function openCreatedFiles(store: DocumentStore, server: Pick<ServerDefinition, 'extensions'>, uris: readonly string[]): Promise<{ opened: string[]; restored: string[] }> {
+  const restored = uris.filter((uri) => takeRestored(store, uri));
   const languageOf = (path: string) => server.extensions[extname(path).toLowerCase()];
   const fresh = uris.flatMap((uri) => {
     const path = uriToPath(uri);
@@ -102,7 +123,7 @@ export async function openCreatedFiles(store: DocumentStore, server: Pick<Server
       opened.push(uri);
     }),
   );
-  return opened;
+  return { opened, restored };
 }
 
 /**
@@ -122,6 +143,6 @@ export function closeDeletedFiles(store: DocumentStore, server: Pick<ServerDefin
     if (languageId === undefined || store.get(uri) !== undefined) continue;
     count++;
     store.sync(uri, languageId, '', { internal: true });
-    store.close(uri);
+    closeAsGone(store, uri);
   }
 }

@@ -26,7 +26,8 @@ export interface OpenDocument {
 export interface DocumentNotifier {
   didOpen(params: DidOpenTextDocumentParams): void;
   didChange(params: DidChangeTextDocumentParams): void;
-  didClose(params: DidCloseTextDocumentParams): void;
+  /** `closed`: the document as the server held it until now. */
+  didClose(params: DidCloseTextDocumentParams, closed: OpenDocument): void;
 }
 
 export interface SyncOptions {
@@ -133,8 +134,10 @@ export class DocumentStore {
   }
 
   close(uri: string): boolean {
-    if (!this.docs.delete(uri)) return false;
-    this.notifier.didClose({ textDocument: { uri } });
+    const doc = this.docs.get(uri);
+    if (!doc) return false;
+    this.docs.delete(uri);
+    this.notifier.didClose({ textDocument: { uri } }, doc);
     return true;
   }
 

@@ -22,6 +22,7 @@ export * from './restartBudget.js';
 export * from './linkedTransport.js';
 export * from './diskText.js';
 export * from './diskSync.js';
+export * from './dependentRefresh.js';
 export * from './sourceTree.js';
 export * from './serverScope.js';
 export * from './knownServers.js';

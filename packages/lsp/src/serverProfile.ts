@@ -43,6 +43,14 @@ export interface ServerDefinition {
   /** Server-specific exact diagnostics query, when pull and versioned push are not available. */
   exactDiagnostics?: 'tsserver';
   /**
+   * What the server must be sent to take in changes it does not pick up by itself (see
+   * dependentRefresh.ts): `didSave` (clangd re-reads the headers of its open files, changed on disk
+   * or in another open buffer, only when a document is saved; it registers no file watchers),
+   * `reloadProjects` (tsserver keeps a file deleted and created again out of its configured
+   * project, and every importer unresolved, until its own watcher fires seconds later).
+   */
+  refreshAfterChange?: 'didSave' | 'reloadProjects';
+  /**
    * LSP methods (or code action kinds: `refactor`) this server does not implement although tools
    * may ask for them, each with the message an agent gets instead (what is missing and what to
    * do): never an opaque server error nor an empty answer that looks complete.

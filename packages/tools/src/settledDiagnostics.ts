@@ -1,6 +1,6 @@
 import type { DocumentDiagnosticReport } from 'vscode-languageserver-protocol';
 import { ErrorCodes } from '@agent-lsp/protocol';
-import type { LspConnection, SettledDiagnostics } from '@agent-lsp/lsp';
+import { fullReportItems, type LspConnection, type SettledDiagnostics } from '@agent-lsp/lsp';
 import type { ToolContext } from './toolDefinition.js';
 
 /**
@@ -15,7 +15,7 @@ export async function settledDiagnostics(ctx: ToolContext, conn: LspConnection, 
   for (let attempt = 0; ; attempt++) {
     try {
       const report = await ctx.workspace.query<DocumentDiagnosticReport>(conn, 'textDocument/diagnostic', { textDocument: { uri } }, ctx.signal, timeoutMs);
-      const diagnostics = report.kind === 'full' ? report.items : (conn.diagnostics.lastPushed().get(uri) ?? []);
+      const diagnostics = fullReportItems(report) ?? conn.diagnostics.lastPushed().get(uri) ?? [];
       return { uri, diagnostics, settledBy: 'pull' };
     } catch (err) {
       const code = (err as { code?: number }).code;

@@ -2,7 +2,7 @@ import { FileChangeType } from '@agent-lsp/protocol';
 import type { FileEvent } from 'vscode-languageserver-protocol';
 import type { Disposable } from '@agent-lsp/protocol';
 import { WorkspaceWatcher } from '@agent-lsp/broker';
-import { closeDeletedFiles, openCreatedFiles, type LspConnection, type Logger, type ReadWriteLock } from '@agent-lsp/lsp';
+import { closeDeletedFiles, openCreatedFiles, refreshRestoredFiles, type LspConnection, type Logger, type ReadWriteLock } from '@agent-lsp/lsp';
 
 export type WatchState = 'on' | 'degraded';
 
@@ -56,7 +56,8 @@ export class DirectModeWatcher implements Disposable {
       if (conn.broker) continue;
       conn.notify('workspace/didChangeWatchedFiles', { changes });
       closeDeletedFiles(conn.documents, conn.server, deleted);
-      await openCreatedFiles(conn.documents, conn.server, created);
+      const { restored } = await openCreatedFiles(conn.documents, conn.server, created);
+      await refreshRestoredFiles(conn, restored);
     }
   }
 

@@ -1,4 +1,5 @@
 import type { Diagnostic, DocumentDiagnosticReport, DocumentSymbol, Location, LocationLink, Position, Range, SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol';
+import { fullReportItems } from '@agent-lsp/lsp';
 import { documentOf } from './queryKey.js';
 
 /** A request an agent is likely to make next, with arguments taken from an answer it just got. */
@@ -85,10 +86,11 @@ export function predictNext(method: string, params: unknown, result: unknown, co
   } else if (method === 'textDocument/diagnostic') {
     const uri = documentOf(params);
     const report = result as DocumentDiagnosticReport | null;
-    if (uri && report?.kind === 'full') {
-      for (const p of codeActionsAtFirst(uri, report.items)) out.push({ rule: 'diagnostics→code actions', method: 'textDocument/codeAction', params: p, confidence: 0.6 });
+    const items = fullReportItems(report);
+    if (uri && items) {
+      for (const p of codeActionsAtFirst(uri, items)) out.push({ rule: 'diagnostics→code actions', method: 'textDocument/codeAction', params: p, confidence: 0.6 });
       // What is the symbol the error is about?
-      for (const d of byPosition(report.items).slice(0, MAX_TARGETS)) out.push({ rule: 'diagnostics→hover', method: 'textDocument/hover', params: at(uri, d.range.start), confidence: 0.5 });
+      for (const d of byPosition(items).slice(0, MAX_TARGETS)) out.push({ rule: 'diagnostics→hover', method: 'textDocument/hover', params: at(uri, d.range.start), confidence: 0.5 });
     }
   } else if (method === 'workspace/symbol') {
     const hits = ((result as (SymbolInformation | WorkspaceSymbol)[] | null) ?? []).flatMap((s) => ('range' in s.location ? [{ uri: s.location.uri, position: s.location.range.start }] : []));

@@ -1,0 +1,32 @@
+/**
+ * The changes the server was told of that may change a document's diagnostics without changing
+ * its text: watched-file events, and another document's new text. Numbered in the order sent; a
+ * request sent after change n and answered proves the server read it (JSON-RPC keeps order), so a
+ * push received after that answer was sent with change n known.
+ */
+export class WorkspaceChanges {
+  private last = 0;
+  private lastBeyondDocuments = 0;
+  private readonly lastOfDocument = new Map<string, number>();
+  /** The last change the server is known to have read. */
+  read = 0;
+
+  get sent(): number {
+    return this.last;
+  }
+
+  beyondDocuments(): void {
+    this.lastBeyondDocuments = ++this.last;
+  }
+
+  document(uri: string): void {
+    this.lastOfDocument.set(uri, ++this.last);
+  }
+
+  /** The last change that may affect `uri` other than its own text (which its version covers). */
+  lastAffecting(uri: string): number {
+    let last = this.lastBeyondDocuments;
+    for (const [other, n] of this.lastOfDocument) if (other !== uri && n > last) last = n;
+    return last;
+  }
+}
