@@ -4,7 +4,7 @@ import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult } from 'vscode-
 import { uriToPath } from '@agent-lsp/protocol';
 import type { Logger, ServerRegistry } from '@agent-lsp/lsp';
 import { join } from 'node:path';
-import { AgentLedger, workspaceStateDir, type AgentLedgerOptions } from '@agent-lsp/session';
+import { AgentLedger, sessionEventLevel, workspaceStateDir, type AgentLedgerOptions } from '@agent-lsp/session';
 import { builtinSkills, SkillPhaseTracker, type Skill } from '@agent-lsp/skills';
 import { selectTools, skillPhaseRules, type RunnerConfig } from '@agent-lsp/tools';
 import { Workspace, type ConnectionFactory } from '@agent-lsp/workspace';
@@ -82,6 +82,11 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
   const ledger: AgentLedger = new AgentLedger({ ...options.ledger, workspace, logger: options.logger });
 
   const logForwarder = new McpLogForwarder(mcp, options.logger);
+  const sessionLog = options.logger.child('session');
+  const sessionEvents = ledger.simulations.events.on((event) => {
+    sessionLog.debug(JSON.stringify(event));
+    logForwarder.sendData(sessionEventLevel(event), 'session', event);
+  });
   const defs = selectTools(options.toolGroups);
   // Per server instance: two agents (two fronts, two HTTP sessions) never share skill phases.
   const skillPhases = new SkillPhaseTracker(skillPhaseRules(selectTools()));
@@ -119,6 +124,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
     workspace,
     ledger,
     async close() {
+      sessionEvents.dispose();
       logForwarder.dispose();
       ledger.simulations.dispose();
       resources.dispose();

@@ -60,6 +60,15 @@ export class McpLogForwarder {
     return this.level;
   }
 
+  /**
+   * A structured log message (its `data` an object), sent only once the client chose a level that
+   * lets it through: the speculative sessions' lifecycle events, for a client that asked for debug.
+   */
+  sendData(level: LoggingLevel, logger: string, data: object): void {
+    if (this.level === undefined || !this.permits(level) || !this.mcp.isConnected()) return;
+    this.mcp.server.notification({ method: 'notifications/message', params: { level, logger, data } }).catch(() => undefined);
+  }
+
   private send(entry: LogEntry): void {
     if (!this.mcp.isConnected()) return;
     const params = { level: AS_MCP[entry.level], ...(entry.scope ? { logger: entry.scope } : {}), data: entry.message };

@@ -5,6 +5,7 @@ import type { Workspace } from '@agent-lsp/workspace';
 import { BaselineCache } from './baselineCache.js';
 import { SimulationError } from './errors.js';
 import type { EvaluationHooks } from './evaluator.js';
+import { SessionEvents } from './sessionEvents.js';
 import { SimulationSession } from './simulationSession.js';
 
 export interface SimulationRegistryOptions {
@@ -30,6 +31,8 @@ export class SimulationRegistry implements Disposable {
   private readonly sessions = new Map<string, SimulationSession>();
   private readonly ended = new Map<string, 'destroyed' | 'expired'>();
   readonly baselines = new BaselineCache();
+  /** Every session's lifecycle events (forwarded to MCP clients as log messages). */
+  readonly events = new SessionEvents();
   private readonly cap: number;
   private readonly idleMs: number;
   private readonly now: () => number;
@@ -54,8 +57,9 @@ export class SimulationRegistry implements Disposable {
     if (this.sessions.size >= this.cap) {
       throw new SimulationError('session_cap', `There are already ${this.sessions.size} simulation sessions (the limit is ${this.cap}). Destroy sessions you no longer need with destroy_session.`);
     }
-    const session = new SimulationSession(`sim_${randomUUID()}`, language, root, { ...deps, cache: this.baselines, now: this.now, hooks: this.hooks });
+    const session = new SimulationSession(`sim_${randomUUID()}`, language, root, { ...deps, cache: this.baselines, now: this.now, hooks: this.hooks, events: this.events });
     this.sessions.set(session.id, session);
+    this.events.emit({ event: 'session.created', session_id: session.id, workspace_root: root, language });
     return session;
   }
 
@@ -83,6 +87,7 @@ export class SimulationRegistry implements Disposable {
   private end(session: SimulationSession, how: 'destroyed' | 'expired'): void {
     session.destroy();
     this.sessions.delete(session.id);
+    this.events.emit({ event: 'session.destroyed', session_id: session.id, reason: how });
     this.ended.set(session.id, how);
     if (this.ended.size > REMEMBERED_ENDS) {
       const oldest = this.ended.keys().next().value;

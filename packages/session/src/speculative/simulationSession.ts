@@ -9,6 +9,7 @@ import { nothingToEvaluate, reportEvaluation, type Evaluation } from './evaluati
 import { OverlayFile } from './overlay.js';
 import { rangeOfText } from './textLocation.js';
 import { movedOnDisk } from './commit.js';
+import type { SessionEvents } from './sessionEvents.js';
 
 export const SESSION_PHASES = ['created', 'mutated', 'evaluating', 'evaluated', 'committed', 'discarded', 'dirty', 'destroyed'] as const;
 export type SessionPhase = (typeof SESSION_PHASES)[number];
@@ -40,6 +41,7 @@ export interface SessionDeps {
   cache: BaselineCache;
   now: () => number;
   hooks?: EvaluationHooks | undefined;
+  events: SessionEvents;
 }
 
 /**
@@ -52,6 +54,7 @@ export class SimulationSession {
   private dirtyReason: string | undefined;
   private readonly files = new Map<string, OverlayFile>();
   private readonly turns = new LocalMutex();
+  private commitStartedAt = 0;
   lastUsedAt: number;
   lastEvaluation: Evaluation | undefined;
 
@@ -97,8 +100,10 @@ export class SimulationSession {
   }
 
   markDirty(reason: string): void {
+    const step = this.phaseValue;
     this.phaseValue = 'dirty';
     this.dirtyReason = reason;
+    this.deps.events.emit({ event: 'session.dirty', session_id: this.id, step, error: reason });
   }
 
   private run<T>(fn: () => Promise<T>): Promise<T> {
@@ -154,6 +159,9 @@ export class SimulationSession {
     const file = await this.touch(spec.path, deferBaseline);
     const versionAfter = file.apply({ range: this.rangeIn(file.text, spec), newText: spec.newText });
     this.phaseValue = 'mutated';
+    const r = spec.range;
+    const range = r ? { start_line: r.line, start_column: r.column, end_line: r.end_line, end_column: r.end_column } : null;
+    this.deps.events.emit({ event: 'session.edit_applied', session_id: this.id, file: this.label(spec.path), range, version_after: versionAfter });
     return { path: spec.path, versionAfter };
   }
 
@@ -178,6 +186,8 @@ export class SimulationSession {
     if (!this.overlay.some((f) => f.changed)) return nothingToEvaluate(scope, this.files.size, Date.now() - started);
     const before = this.phaseValue;
     this.phaseValue = 'evaluating';
+    const editCount = this.overlay.reduce((n, f) => n + f.edits.length, 0);
+    this.deps.events.emit({ event: 'session.evaluation_start', session_id: this.id, edit_count: editCount, scope });
     try {
       const evaluated = await evaluateFiles(this.target, this.overlay, {
         scope,
@@ -196,6 +206,7 @@ export class SimulationSession {
       }
       if (this.phaseValue === 'evaluating') this.phaseValue = 'evaluated';
       this.lastEvaluation = evaluation;
+      this.deps.events.emit({ event: 'session.evaluation_complete', session_id: this.id, duration_ms: Date.now() - started, net_delta: evaluation.netDelta, confidence: evaluation.confidence });
       return evaluation;
     } catch (err) {
       if (this.phaseValue === 'evaluating') this.phaseValue = before;
@@ -247,12 +258,15 @@ export class SimulationSession {
   commit<T>(fn: (files: OverlayFile[]) => Promise<T>): Promise<T> {
     return this.run(async () => {
       this.require('be committed', ['mutated', 'evaluated']);
+      this.commitStartedAt = this.deps.now();
       return fn(this.changedFiles());
     });
   }
 
-  markCommitted(): void {
+  /** The commit went through: `filesWritten` files were written (0 for a patch only). */
+  markCommitted(filesWritten: number): void {
     this.phaseValue = 'committed';
+    this.deps.events.emit({ event: 'session.committed', session_id: this.id, files_written: filesWritten, duration_ms: this.deps.now() - this.commitStartedAt });
   }
 
   /** Drops the overlay. The server's buffers were restored after every evaluation; disk was never touched. */
@@ -262,6 +276,7 @@ export class SimulationSession {
       const edits = this.overlay.reduce((n, f) => n + f.edits.length, 0);
       this.files.clear();
       this.phaseValue = 'discarded';
+      this.deps.events.emit({ event: 'session.discarded', session_id: this.id, edit_count: edits });
       return Promise.resolve(edits);
     });
   }

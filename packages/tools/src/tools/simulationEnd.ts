@@ -40,7 +40,7 @@ export const commitSession = defineTool({
       const moved = movedOnDisk(files).map((f) => label(f.path));
       const write = (args.apply === true || destination !== undefined) && patch.files.length > 0;
       const checkpoint = write ? await applySessionPatch(ctx.ledger.transactions, ctx.call, ctx.signal, files, patch, label, destination) : undefined;
-      session.markCommitted();
+      session.markCommitted(checkpoint ? patch.files.length : 0);
       return { patch, checkpointId: checkpoint?.id, moved };
     });
     return {
