@@ -90,6 +90,11 @@ export function spawnServerProcess(options: SpawnOptions): Promise<ServerTranspo
       }
       // The leader may be gone while helpers in its group linger (tsserver's typings installer).
       killGroup('SIGKILL');
+      // A helper in a session of its own (gopls's telemetry child) is not in the group and may
+      // hold our pipes' other ends: let go of them, or this process cannot exit until it does.
+      child.stdin.destroy();
+      child.stdout.destroy();
+      child.stderr.destroy();
     },
   };
 
