@@ -207,6 +207,9 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     .action(async (opts: DoctorCommandOptions) => {
       const { runDoctorCommand } = await import('./doctorCommand.js');
       process.exitCode = await runDoctorCommand(opts, out, err);
+      // Every server it started is ended; a handle one left behind must not keep doctor running.
+      await flushedStdout();
+      process.exit(process.exitCode);
     });
 
   registerBrokerCommand(program);
@@ -292,4 +295,9 @@ export async function main(argv: string[], injected: FrontInjection = {}): Promi
 /** For `serve`: once the client is gone and the servers are stopped, nothing is left to wait for. */
 export function exitAfterServe(): void {
   process.exit(process.exitCode ?? 0);
+}
+
+/** Resolves once what was written to stdout has been handed to the OS (stdout may be a pipe). */
+function flushedStdout(): Promise<void> {
+  return new Promise((resolve) => process.stdout.write('', () => resolve()));
 }
