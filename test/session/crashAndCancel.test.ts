@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pathToUri } from '@agent-lsp/protocol';
 import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
 import { BIN } from '../helpers/paths.js';
 import { isAlive, waitUntil } from '../helpers/processes.js';
-import { scratchWorkspace, treeOf } from './workspaceCopy.js';
+import { intentFiles, scratchWorkspace, treeOf } from './workspaceCopy.js';
 
 
 /** Creates new.txt, then edits one.txt and two.txt: a pause after file 2 holds it half done. */
@@ -25,12 +25,6 @@ function threeFileEdit(root: string) {
       ],
     },
   };
-}
-
-function intentFiles(home: string): string[] {
-  const base = join(home, 'state', 'workspaces');
-  if (!existsSync(base)) return [];
-  return readdirSync(base).map((k) => join(base, k, 'intent.json')).filter((p) => existsSync(p));
 }
 
 describe('a transaction interrupted in the middle of its writes', () => {

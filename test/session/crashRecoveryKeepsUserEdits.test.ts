@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pathToUri } from '@agent-lsp/protocol';
 import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
 import { BIN } from '../helpers/paths.js';
 import { isAlive, waitUntil } from '../helpers/processes.js';
-import { scratchWorkspace, treeOf } from './workspaceCopy.js';
+import { intentFiles, scratchWorkspace, treeOf } from './workspaceCopy.js';
 
 const FILES = 60;
 /** The front is held (and killed) after this many of its 60 writes. */
@@ -18,12 +18,6 @@ function sixtyFileEdit(root: string) {
   const changes: Record<string, unknown[]> = {};
   for (let i = 0; i < FILES; i++) changes[pathToUri(join(root, name(i)))] = [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: `edited ${i}\n` }];
   return { workspace_edit: { changes } };
-}
-
-function intentFiles(home: string): string[] {
-  const base = join(home, 'state', 'workspaces');
-  if (!existsSync(base)) return [];
-  return readdirSync(base).map((k) => join(base, k, 'intent.json')).filter((p) => existsSync(p));
 }
 
 /**

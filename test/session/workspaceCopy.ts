@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
@@ -23,4 +23,11 @@ export function treeOf(root: string): Record<string, string> {
   };
   walk(root);
   return out;
+}
+
+/** The intent records a transaction left in a front's state home (one per workspace it wrote in). */
+export function intentFiles(home: string): string[] {
+  const base = join(home, 'state', 'workspaces');
+  if (!existsSync(base)) return [];
+  return readdirSync(base).map((k) => join(base, k, 'intent.json')).filter((p) => existsSync(p));
 }
