@@ -109,10 +109,12 @@ export class LspConnection implements Disposable {
         this.notify('textDocument/didOpen', p);
         // Text that is not the disk's (an overlay) changes what other files see; the disk's does not.
         if (this.documents.get(p.textDocument.uri)?.disk === undefined) this.changedForOthers(p.textDocument.uri);
+        this.diagnostics.textSent(p.textDocument.uri, p.textDocument.version);
       },
       didChange: (p) => {
         this.notify('textDocument/didChange', p);
         this.changedForOthers(p.textDocument.uri);
+        this.diagnostics.textSent(p.textDocument.uri, p.textDocument.version);
       },
       didClose: (p, closed) => {
         this.notify('textDocument/didClose', p);
