@@ -14,12 +14,8 @@ import { BUILD_TOOL_EXAMPLES } from './docs/buildExamples.js';
 import { SKILL_PHASES_EXAMPLES } from './docs/skillPhasesExamples.js';
 import { PREFETCH_EXAMPLES } from './docs/prefetchExamples.js';
 
-export interface ToolExample {
-  /** Arguments as an agent sends them; they must validate against the tool's input schema. */
-  args: Record<string, unknown>;
-  /** The text answer, or an excerpt of it (cuts are marked with …). */
-  result: string;
-}
+import type { ToolExample } from './toolExample.js';
+export type { ToolExample } from './toolExample.js';
 
 import { SYMNAV_EXAMPLES } from './docs/symnavExamples.js';
 

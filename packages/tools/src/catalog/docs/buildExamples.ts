@@ -1,4 +1,4 @@
-import type { ToolExample } from '../examples.js';
+import type { ToolExample } from '../toolExample.js';
 
 /** Worked examples of the build and test tools on examples/workspace (spread into TOOL_EXAMPLES). */
 export const BUILD_TOOL_EXAMPLES: Record<string, ToolExample> = {

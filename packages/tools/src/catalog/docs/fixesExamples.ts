@@ -1,4 +1,4 @@
-import type { ToolExample } from '../examples.js';
+import type { ToolExample } from '../toolExample.js';
 
 /** Worked examples of the fix and safe-edit tools (spread into TOOL_EXAMPLES), answered on examples/workspace. */
 export const FIXES_EXAMPLES: Record<string, ToolExample> = {

@@ -1,4 +1,4 @@
-import type { ToolExample } from '../examples.js';
+import type { ToolExample } from '../toolExample.js';
 
 /**
  * Worked examples of the call/type hierarchy and change-impact tools on examples/workspace

@@ -1,4 +1,4 @@
-import type { ToolExample } from '../examples.js';
+import type { ToolExample } from '../toolExample.js';
 
 /** Worked examples of the prefetch tools, for docs/tools.md (spread into TOOL_EXAMPLES). */
 export const PREFETCH_EXAMPLES: Record<string, ToolExample> = {

@@ -1,4 +1,4 @@
-import type { ToolExample } from '../examples.js';
+import type { ToolExample } from '../toolExample.js';
 
 const SAFE_EDIT_ALLOWED =
   'Allowed now: go_to_*, find_references, find_callers, find_symbol, inspect_symbol, list_symbols, get_symbol_source, get_editing_context, get_diagnostics, get_signature_help, open_document, list_workspace_folders, run_build, run_tests, get_tests_for_file, preview_edit, create_simulation_session';

@@ -1,4 +1,4 @@
-import type { ToolExample } from '../examples.js';
+import type { ToolExample } from '../toolExample.js';
 
 /** Worked examples of the symbol tools, on examples/workspace (see examples.ts). */
 export const SYMBOL_TOOL_EXAMPLES: Record<string, ToolExample> = {

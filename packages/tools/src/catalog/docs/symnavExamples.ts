@@ -1,4 +1,4 @@
-import type { ToolExample } from '../examples.js';
+import type { ToolExample } from '../toolExample.js';
 
 /** docs/tools.md examples of the highlight, rename check, inlay hint, semantic token and log level tools. */
 export const SYMNAV_EXAMPLES: Record<string, ToolExample> = {
