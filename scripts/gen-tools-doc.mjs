@@ -33,7 +33,7 @@ const [{ TOOL_CATALOG }, { renderToolsDoc }, { TOOL_EXAMPLES }] = await Promise.
 
 const missing = TOOL_CATALOG.filter((t) => !(t.name in TOOL_EXAMPLES)).map((t) => t.name);
 if (missing.length) {
-  process.stderr.write(`gen-tools-doc: no example for ${missing.join(', ')}; add one to packages/tools/src/examples.ts.\n`);
+  process.stderr.write(`gen-tools-doc: no example for ${missing.join(', ')}; add one to packages/tools/src/catalog/examples.ts.\n`);
   process.exit(1);
 }
 
