@@ -29,7 +29,7 @@ import { getSymbolSource } from './tools/symbolSource.js';
 import { goToSymbol } from './tools/goToSymbol.js';
 import { getTestsForFile } from './tools/testsForFile.js';
 import { getSpeculationStats } from './tools/speculationStats.js';
-import type { AnyToolDefinition, ToolGroup } from './toolDefinition.js';
+import type { AnyToolDefinition, ToolGroup } from './catalog/toolDefinition.js';
 
 /** Every tool agent-lsp offers, in the order clients list them. */
 export const TOOL_CATALOG: readonly AnyToolDefinition[] = [

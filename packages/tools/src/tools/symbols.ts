@@ -2,16 +2,16 @@ import { z } from 'zod';
 import type { DocumentSymbol, Hover, MarkedString, MarkupContent, SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol';
 import { splitLines, toLspPosition, UserError, SymbolKind } from '@agent-lsp/protocol';
 import type { LspConnection, ServerDefinition } from '@agent-lsp/lsp';
-import { isNotReady, openReadyDocument, positionIn } from '../documentQuery.js';
-import { failedServersText, fanOut, serverOutcomeOutput } from '../fanOut.js';
-import { compareStrings, PositionMapper } from '../locations.js';
-import { page, pageFields, pageHeader } from '../paging.js';
-import { projectLanguages } from '../projectLanguages.js';
-import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../schemas.js';
-import { SYMBOL_KIND_NAMES, symbolKindName } from '../symbolKinds.js';
-import { loadEveryProject, workspaceSymbols } from '../projectSeeds.js';
-import { defineTool, READ_ONLY, type ToolContext } from '../toolDefinition.js';
+import { isNotReady, openReadyDocument, positionIn } from '../project/documentQuery.js';
+import { failedServersText, fanOut, serverOutcomeOutput } from '../project/fanOut.js';
+import { compareStrings, PositionMapper } from '../output/locations.js';
+import { page, pageFields, pageHeader } from '../output/paging.js';
+import { projectLanguages } from '../project/projectLanguages.js';
+import { awaitReady, notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../catalog/schemas.js';
+import { SYMBOL_KIND_NAMES, symbolKindName } from '../symbols/symbolKinds.js';
+import { loadEveryProject, workspaceSymbols } from '../project/projectSeeds.js';
+import { defineTool, READ_ONLY, type ToolContext } from '../catalog/toolDefinition.js';
 
 export function hoverText(contents: Hover['contents']): string {
   const one = (c: MarkedString | MarkupContent): string =>
