@@ -1,5 +1,5 @@
 // The answer cache, export_cache and import_cache (the original agent-lsp's team-shared reference
-// cache) with pyright on a copy of the example workspace: an answer exported from one checkout,
+// cache) with pyright on a copy of the example workspace: off until a workspace opts in; an answer exported from one checkout,
 // imported by a fresh front (fresh home, fresh server) in another checkout of the same files at
 // another path, is served from the cache and equals the live answer; an edit to another file the
 // answer depends on (a new call in checkout.py, the query being about pricing.py) is never served
@@ -41,11 +41,16 @@ describe('answer cache: export_cache / import_cache with pyright', () => {
     return agent;
   }
 
-  it('keeps a live answer, serves it again while no file changed, and exports it', async () => {
+  it('keeps nothing until the workspace opts in (export_cache turns it on), then serves a kept answer while no file changed, and exports it', async () => {
     const agent = await front(first);
     live = ok(await agent.call('find_references', REFERENCES));
     expect(live['from_cache']).toBeUndefined();
     expect(live['total']).toBeGreaterThanOrEqual(4);
+    const empty = ok(await agent.call('export_cache', { dest_path: '.agent-lsp/cache.json.gz' }));
+    expect(empty).toMatchObject({ entries: 0, current: 0 });
+    expect(empty['note']).toMatch(/was not on in this workspace; it is now/);
+    const kept = ok(await agent.call('find_references', REFERENCES));
+    expect(kept['from_cache']).toBeUndefined();
     const again = ok(await agent.call('find_references', REFERENCES));
     expect(again['from_cache']).toMatchObject({ workspace_files: expect.any(Number) });
     expect(again['locations']).toEqual(live['locations']);

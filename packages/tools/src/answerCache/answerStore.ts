@@ -42,14 +42,21 @@ export function answersHome(env: NodeJS.ProcessEnv = process.env): string {
   return join(env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'agent-lsp', 'answers');
 }
 
-/** Entries of a gzip'd answers file; none when it is missing or unreadable (a cache starts over). */
-function readAnswersFile(file: string): CachedAnswer[] {
+interface AnswersFile {
+  /** Whether answers are kept and served in this workspace (see AnswerStore.enabled). */
+  enabled: boolean;
+  entries: CachedAnswer[];
+}
+
+/** A gzip'd answers file; empty and off when it is missing or unreadable (a cache starts over). */
+function readAnswersFile(file: string): AnswersFile {
   try {
-    const parsed = JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')) as { format?: unknown; entries?: unknown };
-    return parsed.format === FILE_FORMAT && Array.isArray(parsed.entries) ? (parsed.entries as CachedAnswer[]) : [];
+    const parsed = JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')) as { format?: unknown; enabled?: unknown; entries?: unknown };
+    if (parsed.format === FILE_FORMAT && Array.isArray(parsed.entries)) return { enabled: parsed.enabled === true, entries: parsed.entries as CachedAnswer[] };
   } catch {
-    return [];
+    // Missing or damaged: an empty cache.
   }
+  return { enabled: false, entries: [] };
 }
 
 /**
@@ -60,8 +67,33 @@ export class AnswerStore {
   private readonly answers = new Map<string, CachedAnswer>();
   private saving: Promise<void> = Promise.resolve();
 
+  /**
+   * Answers are kept and served in a workspace once it opted in: import_cache or export_cache was
+   * called there (or AGENT_LSP_ANSWER_CACHE=on). Elsewhere nothing is hashed nor kept, and every
+   * answer is live as before.
+   */
+  private on: boolean;
+
   private constructor(readonly file: string) {
-    for (const a of readAnswersFile(file)) this.answers.set(answerKey(a), a);
+    const read = readAnswersFile(file);
+    this.on = read.enabled;
+    for (const a of read.entries) this.answers.set(answerKey(a), a);
+  }
+
+  /** Whether this workspace opted in (another front of this home may have turned it on since). */
+  get enabled(): boolean {
+    if (!this.on) {
+      const read = readAnswersFile(this.file);
+      this.on = read.enabled;
+      if (read.enabled) for (const a of read.entries) if (!this.answers.has(answerKey(a))) this.answers.set(answerKey(a), a);
+    }
+    return this.on;
+  }
+
+  /** Turns the cache on for this workspace, for every front of this home from now on. */
+  async enable(): Promise<void> {
+    this.on = true;
+    await this.save();
   }
 
   private static readonly open = new Map<string, AnswerStore>();
@@ -95,12 +127,14 @@ export class AnswerStore {
   private save(): Promise<void> {
     // A failed write (disk full) fails its own caller only, not every later one.
     this.saving = this.saving.catch(() => undefined).then(async () => {
-      for (const a of readAnswersFile(this.file)) if (!this.answers.has(answerKey(a))) this.answers.set(answerKey(a), a);
+      const onDisk = readAnswersFile(this.file);
+      this.on ||= onDisk.enabled;
+      for (const a of onDisk.entries) if (!this.answers.has(answerKey(a))) this.answers.set(answerKey(a), a);
       const kept = [...this.answers.values()].sort((a, b) => (a.computed_at < b.computed_at ? 1 : -1)).slice(0, MAX_ANSWERS);
       this.answers.clear();
       for (const a of kept) this.answers.set(answerKey(a), a);
       mkdirSync(join(this.file, '..'), { recursive: true, mode: 0o700 });
-      await writeFileAtomic(this.file, gzipSync(JSON.stringify({ format: FILE_FORMAT, entries: kept })), { mode: 0o600 });
+      await writeFileAtomic(this.file, gzipSync(JSON.stringify({ format: FILE_FORMAT, enabled: this.on, entries: kept })), { mode: 0o600 });
     });
     return this.saving;
   }

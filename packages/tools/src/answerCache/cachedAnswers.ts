@@ -16,9 +16,10 @@ export const fromCacheOutput = z
   .optional()
   .describe('Set when the answer was served from the answer cache: it was computed then on exactly the files the workspace has now (this many, every one hashed).');
 
-/** AGENT_LSP_ANSWER_CACHE=off: no answer is kept or served. */
-export function answerCacheEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env['AGENT_LSP_ANSWER_CACHE'] !== 'off';
+/** AGENT_LSP_ANSWER_CACHE=on: kept and served in every workspace; off: in none; else where a workspace opted in (import_cache, export_cache). */
+export function answerCacheEnabled(store: AnswerStore, env: NodeJS.ProcessEnv = process.env): boolean {
+  const setting = env['AGENT_LSP_ANSWER_CACHE'];
+  return setting === 'on' || (setting !== 'off' && store.enabled);
 }
 
 const identities = new Map<string, string | undefined>();
@@ -62,9 +63,11 @@ async function probe(tool: string, args: Record<string, unknown>, ctx: ToolConte
   const server = typeof language === 'string' ? ctx.workspace.registry.forLanguage(language) : ctx.workspace.registry.forFile(path)?.server;
   const identity = server ? serverIdentity(server, root, ctx.workspace.indexScope) : undefined;
   if (identity === undefined) return undefined;
+  const store = AnswerStore.forRoot(root);
+  if (!answerCacheEnabled(store)) return undefined;
   const keyArgs = Object.fromEntries(Object.entries({ ...args, file_path: file }).filter(([k, v]) => !NOT_IN_KEY.has(k) && v !== undefined));
   const state = await workspaceState(root, ctx.signal);
-  return { store: AnswerStore.forRoot(root), root, entry: { tool, args: keyArgs, server: identity, state: state.hash }, files: state.files };
+  return { store, root, entry: { tool, args: keyArgs, server: identity, state: state.hash }, files: state.files };
 }
 
 /**
@@ -85,7 +88,7 @@ export function withAnswerCache(def: AnyToolDefinition): AnyToolDefinition {
     output: () => ({ ...def.output, from_cache: fromCacheOutput }),
     async handler(args: Record<string, unknown>, ctx) {
       // A call the probe cannot key (or a bad argument) goes live, where its error is said properly.
-      const p = answerCacheEnabled() ? await probe(def.name, args, ctx).catch(() => undefined) : undefined;
+      const p = await probe(def.name, args, ctx).catch(() => undefined);
       const hit = p ? p.store.get(answerKey(p.entry)) : undefined;
       if (p && hit) return { ...hit.result, from_cache: { computed_at: hit.computed_at, workspace_files: p.files } };
       const result = (await def.handler(args, ctx)) as Record<string, unknown>;

@@ -19,6 +19,8 @@ export interface WorkspaceState {
 interface Hashed {
   size: number;
   mtimeNs: bigint;
+  /** Set by the kernel on every write and not settable by utimes: a write that restores size and mtime still changes it. */
+  ctimeNs: bigint;
   ino: number;
   /** When it was hashed (ns since the epoch). */
   hashedAtNs: bigint;
@@ -26,7 +28,7 @@ interface Hashed {
 }
 
 /**
- * A file whose mtime is within this of when it was hashed may have been written again in the same
+ * A file whose ctime is within this of when it was hashed may have been written again in the same
  * clock tick without its stat changing (git's "racily clean" case): it is hashed again each time
  * until it is older than that, so a stat match is trusted only where it proves the content.
  */
@@ -40,13 +42,14 @@ async function fileHash(path: string): Promise<string | undefined> {
   const before = await stat(path, { bigint: true }).catch(() => undefined);
   if (!before?.isFile()) return undefined;
   const known = memo.get(path);
-  if (known && known.size === Number(before.size) && known.mtimeNs === before.mtimeNs && known.ino === Number(before.ino) && before.mtimeNs + RACY_WINDOW_NS < known.hashedAtNs) return known.hash;
+  const unchanged = known && known.size === Number(before.size) && known.mtimeNs === before.mtimeNs && known.ctimeNs === before.ctimeNs && known.ino === Number(before.ino);
+  if (known && unchanged && before.ctimeNs + RACY_WINDOW_NS < known.hashedAtNs) return known.hash;
   // Taken before the read: a write during it leaves the file inside the racy window, hashed again next time.
   const hashedAtNs = BigInt(Date.now()) * 1_000_000n;
   const data = await readFile(path).catch(() => undefined);
   if (data === undefined) return undefined;
   const hash = createHash('sha256').update(data).digest('hex');
-  memo.set(path, { size: Number(before.size), mtimeNs: before.mtimeNs, ino: Number(before.ino), hashedAtNs, hash });
+  memo.set(path, { size: Number(before.size), mtimeNs: before.mtimeNs, ctimeNs: before.ctimeNs, ino: Number(before.ino), hashedAtNs, hash });
   return hash;
 }
 

@@ -5,6 +5,7 @@ import { inNotIndexedDir, writeFileAtomic } from '@agent-lsp/lsp';
 import { UserError } from '@agent-lsp/protocol';
 import { AnswerStore } from '../answerCache/answerStore.js';
 import { artifactBytes, readArtifact } from '../answerCache/cacheArtifact.js';
+import { answerCacheEnabled } from '../answerCache/cachedAnswers.js';
 import { workspaceState } from '../answerCache/workspaceState.js';
 import { defineTool, type ToolContext } from '../toolDefinition.js';
 
@@ -34,14 +35,18 @@ export const exportCache = defineTool({
     const root = await cacheRoot(ctx);
     const dest = resolve(root, args.dest_path);
     const store = AnswerStore.forRoot(root);
+    const wasOn = answerCacheEnabled(store);
+    if (!store.enabled) await store.enable();
     const entries = store.all();
     const state = await workspaceState(root, ctx.signal);
     mkdirSync(dirname(dest), { recursive: true });
     await writeFileAtomic(dest, artifactBytes(root, entries), { mode: 0o644 });
     // A file written where the walk looks is part of the workspace's state: writing it changes the state every answer is keyed on.
     const inState = dest.startsWith(`${root}/`) && !inNotIndexedDir(root, dest);
-    const note = inState ? `${ctx.workspace.display(dest)} lies where the workspace's files are hashed, so writing it changed the workspace's state: no answer kept so far matches it any more. Export into a dot-directory (.agent-lsp/) or outside the workspace.` : undefined;
-    return { path: ctx.workspace.display(dest), entries: entries.length, current: entries.filter((e) => e.state === state.hash).length, ...(note ? { note } : {}) };
+    const off = wasOn ? '' : 'The answer cache was not on in this workspace; it is now (for every front of this home): answers are kept from now on, so export again after using it. ';
+    const inStateNote = inState ? `${ctx.workspace.display(dest)} lies where the workspace's files are hashed, so writing it changed the workspace's state: no answer kept so far matches it any more. Export into a dot-directory (.agent-lsp/) or outside the workspace.` : '';
+    const note = `${off}${inStateNote}`.trim();
+    return { path: ctx.workspace.display(dest), entries: entries.length, current: entries.filter((e) => e.state === state.hash).length, ...(note !== '' ? { note } : {}) };
   },
   text: (r) => `Cache exported to ${r.path} (${r.entries} entries, ${r.current} computed on the workspace's files as they are now).${r.note ? `\n${r.note}` : ''}`,
 });
@@ -68,6 +73,7 @@ export const importCache = defineTool({
     const src = resolve(root, args.src_path);
     const read = readArtifact(src, root);
     const store = AnswerStore.forRoot(root);
+    if (!store.enabled) await store.enable();
     await store.add(read.entries);
     const state = await workspaceState(root, ctx.signal);
     const { entries: _taken, ...rest } = read;
