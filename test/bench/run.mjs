@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { stopDaemons } from '@agent-lsp/broker';
+import { ANSWER_CACHE_HEADING, answerCacheRow, answerCacheSection } from './answerCache.mjs';
 import { brokerOverhead } from './brokerOverhead.mjs';
 import { benchCorpus, COLD_WARM_HEADING, coldWarmSection } from './coldWarm.mjs';
 import { effectSources, pythonStdlib } from './corpora.mjs';
@@ -54,6 +55,15 @@ async function largeWorkspaces(ctx) {
   // a reused 1× row is the cold/warm section's stdlib row, already in the plot
   updateBenchData({ large: rows.filter((r) => r.multiple > 1 || !stdlib).map((r) => plotRow(r, ctx.run)) });
   return section;
+}
+
+async function answerCache(ctx) {
+  const rows = [];
+  for (const name of ['effect', 'stdlib']) {
+    // A corpus whose cold run fails (a server overwhelmed on a loaded machine) is a row that says so.
+    rows.push(await answerCacheRow(ctx.corpus(name), ctx.tmp, log).catch((err) => ({ corpus: ctx.corpus(name), error: String(err.message ?? err).split('\n')[0] })));
+  }
+  return answerCacheSection(rows);
 }
 
 const PREVIEW_HEADING = '## Speculative edits: `preview_edit` vs a fixed 500 ms quiet window';
@@ -116,6 +126,7 @@ const SECTIONS = [
   { key: 'fairness', heading: '## Fairness under load', run: (ctx) => fairness(ctx.corpus('effect'), log) },
   { key: 'startup', heading: STARTUP_HEADING, run: () => startupSection(log) },
   { key: 'prefetch', heading: PREFETCH_HEADING, run: () => prefetchSection(log) },
+  { key: 'answers', heading: ANSWER_CACHE_HEADING, run: answerCache },
 ];
 
 const WALL_HEADING = '## Wall time of each section';

@@ -25,6 +25,8 @@ const TOOL_GROUP_NAMES = 'lifecycle, workspace, analysis, navigation, editing, s
 interface ServeOptions extends HttpServeFlags {
   tools?: string;
   config?: string;
+  /** The original agent-lsp's flag: true, or the config file it names. */
+  mergeConfig?: boolean | string;
   daemon: string;
   idleTimeout?: string;
   maxBrokerMemory?: string;
@@ -116,7 +118,9 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     if (unknown.length) program.error(`unknown tool group(s): ${unknown.join(', ')}; known: ${TOOL_GROUPS.join(', ')}`);
     const idleTimeoutMs = opts.idleTimeout !== undefined ? Number(opts.idleTimeout) : undefined;
     if (idleTimeoutMs !== undefined && !(idleTimeoutMs > 0)) program.error('--idle-timeout must be a positive number of milliseconds');
-    const configPath = configPathFrom(opts.config);
+    // The original agent-lsp's `--merge-config <file>` names the config file itself.
+    if (opts.config !== undefined && typeof opts.mergeConfig === 'string' && opts.mergeConfig !== opts.config) program.error('--merge-config and --config name two different files: give one.');
+    const configPath = configPathFrom(opts.config ?? (typeof opts.mergeConfig === 'string' ? opts.mergeConfig : undefined));
     const maxBrokerMemory = await brokerMemoryBudget(opts.maxBrokerMemory, configPath, program);
     const tsServer = tsServerFrom(opts.tsServer, configPath, program);
     // Over HTTP every language goes through a broker unless told otherwise: sessions then share
@@ -186,7 +190,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
       .addOption(new Option('--listen-addr <addr>').hideHelp())
       // The original's: configured servers override and extend the detected ones, which is what
       // --config always does here (docs/migrating.md).
-      .addOption(new Option('--merge-config', 'with --config: its servers override and extend the built-in ones (always so here; the original agent-lsp\'s flag)').hideHelp())
+      .addOption(new Option('--merge-config [file]', 'the config file (or with --config): its servers override and extend the built-in ones (always so here; the original agent-lsp\'s flag)').hideHelp())
       .option('--token <token>', 'with --http: the bearer token clients must send (or AGENT_LSP_TOKEN; else one is generated and printed once)')
       .option('--no-auth', 'with --http on a loopback address only: accept requests without a token')
       .option('--allow-origin <origin...>', 'with --http: browser origins allowed besides loopback ones')
