@@ -85,7 +85,7 @@ What an agent's MCP client receives at tools/list, and its work on it before the
 SDK client parses the answer and compiles every tool's output schema with ajv (it validates each
 result's structuredContent against it). Measured in fresh node processes (ajv's code cold, as in
 an agent's session), median of ${runs}, the rows interleaved. Our output schemas are outlines of the
-results (packages/server/src/outputOutline.ts): each top-level field with its type, enum or const;
+results (packages/server/src/outputOutline.ts): the names of their top-level fields and which are always present;
 every result is checked against the tool's full schema on our side before it is sent, and an
 outline accepts whatever the full schema accepts (outputOutline.test.ts).
 ${'notRun' in original ? `\nThe original: not run (${original.notRun}).\n` : ''}
