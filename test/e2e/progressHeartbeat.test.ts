@@ -29,7 +29,7 @@ describe('progress of a long call', () => {
     const cancel = new AbortController();
     const call = agent.client.callTool({ name: 'go_to_definition', arguments: { file_path: 'calm.fault', line: 1, column: 2 } }, undefined, {
       signal: cancel.signal,
-      timeout: 60_000,
+      timeout: 20_000,
       onprogress: (p) => {
         messages.push(p.message ?? '');
         if (messages.filter((m) => m.includes('waiting for')).length >= 3) cancel.abort();
