@@ -21,6 +21,9 @@ import { previewEditLatency } from './previewEdit.mjs';
 import { PREFETCH_HEADING, prefetchSection } from './prefetch.mjs';
 import { TS_SERVERS_HEADING, tsServersSection } from './tsServers.mjs';
 import { STARTUP_HEADING, startupSection } from './startup.mjs';
+import { TOOLS_LIST_HEADING, toolListingSection } from './toolListing.mjs';
+import { WARM_FRONT_HEADING, warmFrontSection } from './warmFront.mjs';
+import { AGENTS_MEMORY_HEADING, agentsMemorySection } from './agentsMemory.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const DOC = join(REPO, 'docs', 'benchmarks.md');
@@ -124,6 +127,9 @@ const SECTIONS = [
   { key: 'tsgo', heading: TS_SERVERS_HEADING, run: () => tsServersSection(log) },
   { key: 'overhead', heading: OVERHEAD_HEADING, run: overhead },
   { key: 'fairness', heading: '## Fairness under load', run: (ctx) => fairness(ctx.corpus('effect'), log) },
+  { key: 'toolslist', heading: TOOLS_LIST_HEADING, run: () => toolListingSection(log) },
+  { key: 'warmfront', heading: WARM_FRONT_HEADING, run: (ctx) => warmFrontSection(ctx.tmp, log) },
+  { key: 'memory', heading: AGENTS_MEMORY_HEADING, run: (ctx) => agentsMemorySection(ctx.tmp, log) },
   { key: 'startup', heading: STARTUP_HEADING, run: () => startupSection(log) },
   { key: 'prefetch', heading: PREFETCH_HEADING, run: () => prefetchSection(log) },
   { key: 'answers', heading: ANSWER_CACHE_HEADING, run: answerCache },
