@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { brokerKey, connectToBroker, daemonDir, EditorMessages, initializeRoot, readDaemonFile, relayEditor } from '@agent-lsp/broker';
+import { brokerKey, connectToBroker, daemonDir, EditorMessages, initializeRoot, readDaemonFile, relayEditor, routeEditor } from '@agent-lsp/broker';
 import type { Logger, ServerDefinition, ServerRegistry } from '@agent-lsp/lsp';
 
 export interface LspCommandOptions {
@@ -16,7 +16,7 @@ export interface LspCommandOptions {
 const LOCATOR_NAME = 'agent-lsp lsp (locating the broker)';
 
 /**
- * `agent-lsp lsp --root DIR [--language L]`: a stdio LSP server for editors that finds (or starts)
+ * `agent-lsp lsp [--root DIR] [--language L]`: a stdio LSP server for editors and agent hosts that finds (or starts)
  * the broker agents use for that root and language — exactly as a front does — and relays LSP to
  * it unchanged. Returns the exit code.
  */
@@ -48,40 +48,74 @@ export async function runLspCommand(opts: LspCommandOptions, registry: ServerReg
     err(`agent-lsp lsp: ${(e as Error).message}`);
     return 2;
   }
-  const resolved = server.resolve(root);
-  if (!resolved) {
-    err(`agent-lsp lsp: ${server.displayName} was not found. ${server.installHint}`);
-    return 1;
-  }
-  // The front's own discovery finds or spawns the broker (spawn lock, stale files, wedged brokers);
-  // its connection only locates the socket and is closed once the editor's is open.
-  let locator;
-  try {
-    locator = await connectToBroker({
-      server,
-      rootDir: root,
-      workspaceFolders: [root],
+  const locate = (s: ServerDefinition) => locateBroker(s, root, logger, { idleTimeoutMs, configPath, maxBrokerMemoryBytes: opts.maxBrokerMemoryBytes });
+  if (!opts.language) {
+    // No --language: every file goes to its own language's broker, the main language's answering
+    // initialize; a broker is joined when the editor first opens or asks about one of its files.
+    const byId = new Map(registry.servers.map((s) => [s.id, s]));
+    logger.info(`routing by file to the brokers of ${root}; ${server.displayName} answers initialize`);
+    return routeEditor({
+      fromEditor,
+      output: process.stdout,
       logger,
-      resolved,
-      clientName: LOCATOR_NAME,
-      ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}),
-      ...(configPath ? { configPath } : {}),
-      ...(opts.maxBrokerMemoryBytes !== undefined ? { maxBrokerMemory: opts.maxBrokerMemoryBytes } : {}),
+      primary: server.id,
+      serverFor: (path) => registry.forFile(path)?.server.id,
+      socketFor: async (id) => {
+        const located = await locate(byId.get(id) ?? server);
+        // The locating connection goes once the relay's own is open (a moment later): it kept the broker up meanwhile.
+        setTimeout(() => void located.close(), 2000).unref();
+        return located.socketPath;
+      },
     });
+  }
+  let located: LocatedBroker;
+  try {
+    located = await locate(server);
   } catch (e) {
     err(`agent-lsp lsp: ${(e as Error).message}`);
     return 1;
   }
+  const relayed = relayEditor({ socketPath: located.socketPath, fromEditor, output: process.stdout, logger });
+  await located.close();
+  return relayed;
+}
+
+interface LocatedBroker {
+  socketPath: string;
+  /** Ends the short connection that found (or started) the broker. */
+  close(): Promise<void>;
+}
+
+/**
+ * The broker of a server for the root, found or started by the front's own discovery (spawn lock,
+ * stale files, wedged brokers); its connection only locates the socket.
+ */
+async function locateBroker(
+  server: ServerDefinition,
+  root: string,
+  logger: Logger,
+  o: { idleTimeoutMs: number | undefined; configPath: string | undefined; maxBrokerMemoryBytes: number | undefined },
+): Promise<LocatedBroker> {
+  const resolved = server.resolve(root);
+  if (!resolved) throw new Error(`${server.displayName} was not found. ${server.installHint}`);
+  const locator = await connectToBroker({
+    server,
+    rootDir: root,
+    workspaceFolders: [root],
+    logger,
+    resolved,
+    clientName: LOCATOR_NAME,
+    ...(o.idleTimeoutMs !== undefined ? { idleTimeoutMs: o.idleTimeoutMs } : {}),
+    ...(o.configPath ? { configPath: o.configPath } : {}),
+    ...(o.maxBrokerMemoryBytes !== undefined ? { maxBrokerMemory: o.maxBrokerMemoryBytes } : {}),
+  });
   const info = readDaemonFile(daemonDir(brokerKey(root, resolved.profileFingerprint)));
   if (!info) {
     await locator.shutdown();
-    err(`agent-lsp lsp: the broker for ${root} wrote no daemon.json; see agent-lsp daemon-status`);
-    return 1;
+    throw new Error(`the broker for ${root} wrote no daemon.json; see agent-lsp daemon-status`);
   }
-  logger.info(`relaying to the ${server.displayName} broker of ${root} (pid ${info.broker.pid})`);
-  const relayed = relayEditor({ socketPath: info.socket, fromEditor, output: process.stdout, logger });
-  await locator.shutdown();
-  return relayed;
+  logger.info(`the ${server.displayName} broker of ${root}: pid ${info.broker.pid}`);
+  return { socketPath: info.socket, close: () => locator.shutdown() };
 }
 
 /** Without --language: the installed server with the most source files under the root. */
