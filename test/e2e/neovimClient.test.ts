@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pathToUri } from '@agent-lsp/protocol';
@@ -11,9 +11,19 @@ import { isAlive } from '../helpers/processes.js';
 
 const SCRIPT = join(import.meta.dirname, 'neovim', 'client.lua');
 
+/** The Neovim 0.7-0.9 configuration of docs/editors.md, its command made this checkout's bin/agent-lsp. */
+function documentedConfig(): string {
+  const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'editors.md'), 'utf8');
+  const block = /## Neovim 0\.7 to 0\.9[\s\S]*?```lua\n([\s\S]*?)```/.exec(doc)?.[1];
+  if (!block) throw new Error('docs/editors.md has no Lua block under "## Neovim 0.7 to 0.9"');
+  expect(block).toContain("'/path/to/agent-lsp/bin/agent-lsp'");
+  return block.replaceAll("'/path/to/agent-lsp/bin/agent-lsp'", JSON.stringify(BIN));
+}
+
 interface NeovimResults {
   version: string;
   error?: string;
+  root?: string;
   hover_provider?: boolean;
   hover?: string;
   definition?: { file: string; line: number }[];
@@ -24,10 +34,12 @@ interface NeovimResults {
 /** Runs the Lua client in a headless Neovim (`--clean`: no user config) and reads what it wrote. */
 async function runNeovim(home: string, root: string): Promise<NeovimResults> {
   const out = join(root, '..', 'neovim-results.json');
+  const config = join(root, '..', 'init.lua');
+  writeFileSync(config, documentedConfig());
   const child = spawn('nvim', ['--headless', '--clean', '-n', '-i', 'NONE', '-c', `luafile ${SCRIPT}`], {
     cwd: root,
     // bin/agent-lsp run as a program (its sh part), as docs/editors.md configures it.
-    env: { ...(process.env as Record<string, string>), AGENT_LSP_HOME: home, AGENT_LSP_BIN: BIN, ROOT: root, OUT: out },
+    env: { ...(process.env as Record<string, string>), AGENT_LSP_HOME: home, CONFIG: config, ROOT: root, OUT: out },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -53,8 +65,10 @@ describe(ok ? 'Neovim, headless, as an agent-lsp lsp client' : 'Neovim as an age
     const home = scope.home();
     const root = join(scope.root('python-basic'), 'python-basic');
     const results = await runNeovim(home, root);
-    expect(results.error).toBeUndefined();
+    expect(results.error, results.error).toBeUndefined();
     expect(results.hover_provider).toBe(true);
+    // The documented configuration found the root by its marker (pyproject.toml).
+    expect(results.root).toBe(root);
 
     // The ground truth: pyright started on the same root and asked directly.
     const raw = await RawServer.start('pyright', root);

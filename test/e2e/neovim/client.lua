@@ -1,7 +1,8 @@
--- Neovim (0.7 and later) as an `agent-lsp lsp` client, headless: the configuration docs/editors.md
--- gives for Neovim 0.7-0.9 (vim.lsp.start_client + buf_attach_client), then hover, definition,
--- references and pushed diagnostics, written as JSON to $OUT. Run by neovimClient.test.ts.
-local bin, root, out = os.getenv('AGENT_LSP_BIN'), os.getenv('ROOT'), os.getenv('OUT')
+-- Neovim (0.7 and later) as an `agent-lsp lsp` client, headless: $CONFIG is the configuration
+-- docs/editors.md gives for Neovim 0.7-0.9 (a FileType autocommand, vim.lsp.start_client and
+-- buf_attach_client), then hover, definition, references and pushed diagnostics are written as
+-- JSON to $OUT. Run by neovimClient.test.ts.
+local root, out = os.getenv('ROOT'), os.getenv('OUT')
 local results = { version = tostring(vim.version().major) .. '.' .. tostring(vim.version().minor) }
 
 local function finish()
@@ -12,19 +13,22 @@ local function finish()
 end
 
 local ok, err = pcall(function()
-  local client_id = vim.lsp.start_client({ name = 'agent-lsp', cmd = { bin, 'lsp' }, root_dir = root })
-  assert(client_id, 'vim.lsp.start_client returned nothing')
+  dofile(os.getenv('CONFIG'))
   local function open(rel)
     vim.cmd('edit ' .. vim.fn.fnameescape(root .. '/' .. rel))
-    local buf = vim.api.nvim_get_current_buf()
-    vim.lsp.buf_attach_client(buf, client_id)
-    return buf
+    return vim.api.nvim_get_current_buf()
   end
   local routes = open('app/routes.py')
-  assert(vim.wait(60000, function()
-    local client = vim.lsp.get_client_by_id(client_id)
-    return client ~= nil and client.server_capabilities ~= nil and client.server_capabilities.hoverProvider ~= nil
-  end, 100), 'the client never initialized')
+  -- A client is the buffer's once it is initialized (0.7 lists only initialized clients).
+  local client_id
+  vim.wait(60000, function()
+    for id, client in pairs(vim.lsp.buf_get_clients(routes)) do
+      if client.name == 'agent-lsp' and client.server_capabilities ~= nil then client_id = id end
+    end
+    return client_id ~= nil
+  end, 100)
+  assert(client_id, 'the configuration attached no initialized agent-lsp client to a Python buffer')
+  results.root = vim.lsp.get_client_by_id(client_id).config.root_dir
   results.hover_provider = vim.lsp.get_client_by_id(client_id).server_capabilities.hoverProvider and true or false
 
   -- `distance(a, b)` on line 7 of routes.py: 0-based line 6, character of "distance".
