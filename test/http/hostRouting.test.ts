@@ -6,7 +6,7 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type
 import type { InitializeResult } from 'vscode-languageserver-protocol';
 import { pathToUri } from '@agent-lsp/protocol';
 import { RawServer } from '../field/rawServer.js';
-import { BrokerTestScope, daemonsByLanguage } from '../helpers/brokers.js';
+import { agentLspCli, BrokerTestScope, daemonsByLanguage } from '../helpers/brokers.js';
 import { BIN } from '../helpers/paths.js';
 import { waitUntil } from '../helpers/processes.js';
 
@@ -19,8 +19,8 @@ interface Host {
 }
 
 /** `agent-lsp lsp` with neither --root nor --language, as Claude Code, Neovim or Helix start it. */
-function startHost(home: string): Host {
-  const child = spawn(process.execPath, [BIN, 'lsp'], { env: { ...(process.env as Record<string, string>), AGENT_LSP_HOME: home }, stdio: ['pipe', 'pipe', 'ignore'] });
+function startHost(home: string, args: string[] = []): Host {
+  const child = spawn(process.execPath, [BIN, 'lsp', ...args], { env: { ...(process.env as Record<string, string>), AGENT_LSP_HOME: home }, stdio: ['pipe', 'pipe', 'ignore'] });
   const rpc = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   rpc.onRequest(() => null);
   rpc.listen();
@@ -145,4 +145,42 @@ describe('agent-lsp lsp as a host\'s server: one process, routed by file to each
     await waitUntil(() => host.child.exitCode !== null, 15_000, 'agent-lsp lsp to exit');
     expect(host.child.exitCode).toBe(0);
   }, 300_000);
+
+  it('a host that starts a language\'s agent-lsp lsp with its session (as Claude Code starts every plugin server) starts no server until it opens a file of that language', async () => {
+    const home = scope.home();
+    const root = join(scope.root('python-basic'), 'python-basic');
+    const init = { processId: process.pid, rootUri: pathToUri(root), capabilities: {} };
+    // The first start on this machine: the broker starts, and its initialize answer is kept.
+    const first = startHost(home, ['--language', 'pyright']);
+    hosts.push(first);
+    const firstInit = await first.rpc.sendRequest<InitializeResult>('initialize', init);
+    const key = (firstInit.capabilities.experimental as { agentLsp: { key: string } }).agentLsp.key;
+    await first.rpc.sendRequest('shutdown');
+    await first.rpc.sendNotification('exit');
+    await waitUntil(() => first.child.exitCode !== null, 15_000, 'the first agent-lsp lsp to exit');
+    expect((await agentLspCli(home, ['daemon-stop', '--all'])).code).toBe(0);
+    expect(daemonsByLanguage(home).size).toBe(0);
+
+    // A later session: answered at once with the server's capabilities, and nothing started.
+    const host = startHost(home, ['--language', 'pyright']);
+    hosts.push(host);
+    const answer = await host.rpc.sendRequest<InitializeResult>('initialize', init);
+    await host.rpc.sendNotification('initialized', {});
+    expect(answer.capabilities.hoverProvider).toEqual(firstInit.capabilities.hoverProvider);
+    expect(answer.capabilities.referencesProvider).toBeTruthy();
+    expect((answer.capabilities.experimental as { agentLsp: { key: string } }).agentLsp.key).toBe(key);
+    expect(daemonsByLanguage(home).size).toBe(0);
+
+    // The first Python file it opens starts the broker, and the question is answered by pyright.
+    const uri = pathToUri(join(root, 'app', 'geometry.py'));
+    const text = readFileSync(join(root, 'app', 'geometry.py'), 'utf8');
+    await host.rpc.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'python', version: 1, text } });
+    const hover = await host.rpc.sendRequest<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri }, position: positionOf(text, 'distance(a: Point') });
+    expect(hover?.contents.value).toMatch(/def distance\([\s\S]*a: Point[\s\S]*-> float/);
+    expect([...daemonsByLanguage(home).keys()]).toEqual(['python']);
+    await host.rpc.sendRequest('shutdown');
+    await host.rpc.sendNotification('exit');
+    await waitUntil(() => host.child.exitCode !== null, 15_000, 'agent-lsp lsp to exit');
+    expect(host.child.exitCode).toBe(0);
+  }, 180_000);
 });

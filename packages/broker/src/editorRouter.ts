@@ -15,6 +15,13 @@ export interface EditorRouterOptions {
   serverFor(path: string): string | undefined;
   /** The socket of that server's broker for the root, found or started; throws a message for the editor. */
   socketFor(server: string): Promise<string>;
+  /**
+   * The primary's initialize answer from an earlier start: given, the editor's initialize is
+   * answered with it at once and the primary too is joined only when the editor first needs it.
+   */
+  cachedInitialize?: unknown;
+  /** The primary's initialize answer, when it gave one (for the next start's cachedInitialize). */
+  onInitializeAnswer?(result: unknown): void;
 }
 
 type Id = number | string | null;
@@ -52,6 +59,8 @@ export async function routeEditor(options: EditorRouterOptions): Promise<number>
   /** Brokers' requests to the editor, by the tagged id the editor answers. */
   const askedByBroker = new Map<string, { link: Link; id: Id }>();
   let initializeParams: unknown;
+  let initializeId: Id | undefined;
+  const lazy = options.cachedInitialize !== undefined;
   let lastRouted: Promise<Link> | undefined;
   let shutdownAsked = false;
   let internalIds = 0;
@@ -114,7 +123,7 @@ export async function routeEditor(options: EditorRouterOptions): Promise<number>
     };
     reader.onClose(gone);
     socket.once('close', gone);
-    if (!primary) {
+    if (!primary || lazy) {
       const answer = await link.request('initialize', initializeParams ?? { processId: null, rootUri: null, capabilities: {} });
       if (answer.error) throw new Error(`the ${server} broker refused initialize: ${answer.error.message}`);
       link.write({ jsonrpc: '2.0', method: 'initialized', params: {} });
@@ -152,13 +161,15 @@ export async function routeEditor(options: EditorRouterOptions): Promise<number>
   function fromBroker(link: Link, m: Message): void {
     if (Message.isResponse(m)) {
       if (m.id !== null) inFlight.delete(m.id);
+      if (m.id === initializeId && m.result !== undefined) options.onInitializeAnswer?.(m.result);
       return sendToEditor(m);
     }
     if (!Message.isRequest(m) && !Message.isNotification(m)) return;
     const tagged = link.tag ? tagTokens(m, link.tag) : m;
     if (Message.isRequest(tagged)) {
-      const id = `${link.tag}${String(tagged.id)}`;
-      askedByBroker.set(id, { link, id: tagged.id });
+      // The primary's ids go as they are; a secondary's are tagged (askedByBroker is keyed by the id as text).
+      const id = link.tag ? `${link.tag}${String(tagged.id)}` : tagged.id;
+      askedByBroker.set(String(id), { link, id: tagged.id });
       const request: RequestMessage = { ...tagged, id };
       return sendToEditor(request);
     }
@@ -170,11 +181,16 @@ export async function routeEditor(options: EditorRouterOptions): Promise<number>
   const failed = (id: Id) => (err: unknown) => sendToEditor({ jsonrpc: '2.0', id, error: { code: -32603, message: `agent-lsp: ${err instanceof Error ? err.message : String(err)}` } });
 
   function fromEditorRequest(m: RequestMessage): void {
-    if (m.method === 'initialize') initializeParams = m.params;
+    if (m.method === 'initialize') {
+      initializeParams = m.params;
+      initializeId = m.id;
+      if (lazy) return reply(m.id, options.cachedInitialize);
+    }
     if (m.method === 'shutdown') {
       shutdownAsked = true;
-      // The others first; the editor's answer is the primary's.
+      // The others first; the editor's answer is the primary's (ours when it was never joined).
       for (const link of everyJoined()) void link.then((l) => (l.server === options.primary ? undefined : l.request('shutdown', null)), () => undefined);
+      if (!links.has(options.primary)) return reply(m.id, null);
     }
     if (m.method === 'workspace/symbol') return void workspaceSymbol(m);
     const route = m.method === 'initialize' || m.method === 'shutdown' ? linkOf(options.primary) : m.method.endsWith('/resolve') && lastRouted ? lastRouted : routeOf(m.params);
@@ -200,15 +216,15 @@ export async function routeEditor(options: EditorRouterOptions): Promise<number>
     }
     const p = (m.params ?? {}) as { textDocument?: { uri?: unknown } };
     if (p.textDocument?.uri !== undefined) return void routeOf(m.params).then((l) => l.write(m), () => undefined);
-    // initialized is the primary's (the others got theirs when joined); the rest is everyone's.
-    const to = m.method === 'initialized' ? [linkOf(options.primary)] : everyJoined();
+    // initialized is the primary's (the others, and a lazy primary, got theirs when joined); the rest is everyone's.
+    const to = m.method === 'initialized' ? (lazy ? [] : [linkOf(options.primary)]) : everyJoined();
     for (const link of to) void link.then((l) => l.write(m), () => undefined);
     if (m.method === 'exit') setTimeout(() => finish('exit'), 200).unref();
   }
 
   fromEditor.onClose(() => finish('the editor closed stdin'));
-  // The primary is joined first, so the editor's initialize has somewhere to go.
-  void linkOf(options.primary).catch((err: unknown) => finish(`the primary broker: ${String(err)}`));
+  // The primary is joined first, so the editor's initialize has somewhere to go (unless answered from the cache).
+  if (!lazy) void linkOf(options.primary).catch((err: unknown) => finish(`the primary broker: ${String(err)}`));
   fromEditor.drainTo((m: Message) => {
     if (Message.isRequest(m)) return fromEditorRequest(m);
     if (Message.isNotification(m)) return fromEditorNotification(m);
