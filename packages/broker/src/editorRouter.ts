@@ -126,6 +126,8 @@ export async function routeEditor(options: EditorRouterOptions): Promise<number>
     if (!primary || lazy) {
       const answer = await link.request('initialize', initializeParams ?? { processId: null, rootUri: null, capabilities: {} });
       if (answer.error) throw new Error(`the ${server} broker refused initialize: ${answer.error.message}`);
+      // A lazy primary's answer is kept for the next start too (the server may have been updated).
+      if (primary && answer.result !== undefined) options.onInitializeAnswer?.(answer.result);
       link.write({ jsonrpc: '2.0', method: 'initialized', params: {} });
     }
     logger.info(`joined the ${server} broker (${socketPath})`);
