@@ -222,7 +222,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     .command('lsp')
     .description('serve LSP on stdio for an editor, relayed to the warm broker agents use for --root (shared server, same diagnostics)')
     .option('--root <dir>', 'the workspace root, as the agents\' start_lsp root (default: the root the editor\'s initialize names)')
-    .option('--language <id>', 'python, typescript, go, cpp… (default: the language with most files under the root)')
+    .option('--language <id>', 'python, typescript, go, cpp… (default: every file to its own language\'s broker, the language with most files under the root answering initialize)')
     .option('--config <file>', 'JSON file with custom language servers (or AGENT_LSP_CONFIG)')
     .option('--idle-timeout <ms>', 'a broker this starts stops after this long without clients (default 30 min)')
     .option('--max-broker-memory <size>', MAX_BROKER_MEMORY_HELP)
