@@ -123,7 +123,7 @@ export const LANGUAGE_CASES: readonly LanguageCase[] = [
     fixture: 'bash',
     languageId: 'shellscript',
     serverId: 'bash-language-server',
-    install: 'npm install -g bash-language-server; apt-get install shellcheck',
+    install: 'agent-lsp devDependency bash-language-server 5.8.1 (pnpm install); shellcheck from Debian (apt-get install shellcheck)',
     symbol: 'area',
     declaration: { file: 'lib.sh', pattern: '@@area() {' },
     use: { file: 'main.sh', pattern: '@@area 3 4' },
