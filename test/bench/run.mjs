@@ -20,6 +20,7 @@ import { readBenchData, roundSamples, updateBenchData } from './plots.mjs';
 import { previewEditLatency } from './previewEdit.mjs';
 import { PREFETCH_HEADING, prefetchSection } from './prefetch.mjs';
 import { TS_SERVERS_HEADING, tsServersSection } from './tsServers.mjs';
+import { PYTHON_SERVERS_HEADING, pythonServersSection } from './pythonServers.mjs';
 import { STARTUP_HEADING, startupSection } from './startup.mjs';
 import { TOOLS_LIST_HEADING, toolListingSection } from './toolListing.mjs';
 import { WARM_FRONT_HEADING, warmFrontSection } from './warmFront.mjs';
@@ -125,6 +126,7 @@ const SECTIONS = [
   { key: 'large', heading: LARGE_HEADING, run: largeWorkspaces },
   { key: 'preview', heading: PREVIEW_HEADING, run: previewEdit },
   { key: 'tsgo', heading: TS_SERVERS_HEADING, run: () => tsServersSection(log) },
+  { key: 'python', heading: PYTHON_SERVERS_HEADING, run: () => pythonServersSection(log) },
   { key: 'overhead', heading: OVERHEAD_HEADING, run: overhead },
   { key: 'fairness', heading: '## Fairness under load', run: (ctx) => fairness(ctx.corpus('effect'), log) },
   { key: 'toolslist', heading: TOOLS_LIST_HEADING, run: () => toolListingSection(log) },

@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { chooseTsServer, type TsServer } from '@agent-lsp/lsp';
+import { choosePythonServer, chooseTsServer, type PythonServer, type TsServer } from '@agent-lsp/lsp';
 import { AGENT_LSP_VERSION, startupMark } from '@agent-lsp/protocol';
 import type { BrokerLeaseOptions } from '@agent-lsp/broker';
 import type { AgentLspServerOptions } from '@agent-lsp/server';
@@ -36,6 +36,7 @@ interface ServeOptions extends HttpServeFlags {
   prefetch: string;
   outputFormat: string;
   tsServer?: string;
+  pythonServer?: string;
 }
 
 /**
@@ -55,6 +56,17 @@ function tsServerFrom(flag: string | undefined, configPath: string | undefined, 
     return program.error(`error: ${(e as Error).message}`);
   }
 }
+
+/** `--python-server`, else AGENT_LSP_PYTHON_SERVER, else pyright; an unknown name ends the command. */
+function pythonServerFrom(flag: string | undefined, program: Command): PythonServer {
+  try {
+    return choosePythonServer({ flag, env: process.env['AGENT_LSP_PYTHON_SERVER'] });
+  } catch (e) {
+    return program.error(`error: ${(e as Error).message}`);
+  }
+}
+
+const PYTHON_SERVER_HELP = 'the Python server: pyright (default) | basedpyright | pylsp | jedi | ruff | ty | pyrefly (or AGENT_LSP_PYTHON_SERVER)';
 
 const TS_SERVER_HELP = 'the TypeScript/JavaScript server: tsls (typescript-language-server, default) | tsgo (typescript-go) (or AGENT_LSP_TS_SERVER, or typescript_server in --config)';
 
@@ -138,7 +150,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     const ledger = { ...injected.ledger, ...(auditLog !== undefined ? { auditLogPath: resolve(auditLog) } : {}) };
     const runners = configPath ? loadRunnerConfig(configPath) : undefined;
     const agent = {
-      registry: registryFrom(configPath, original.servers, tsServer),
+      registry: registryFrom(configPath, original.servers, tsServer, pythonServerFrom(opts.pythonServer, program)),
       logger,
       connect,
       ledger,
@@ -177,6 +189,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
       .option('--idle-timeout <ms>', 'brokers started by this front stop after this long without clients (default 30 min)')
       .option('--max-broker-memory <size>', MAX_BROKER_MEMORY_HELP)
       .option('--ts-server <name>', TS_SERVER_HELP)
+      .option('--python-server <name>', PYTHON_SERVER_HELP)
       .option('--audit-log <path>', 'append the audit log (one JSON line per tool call) here instead of the state dir')
       .addOption(
         new Option('--root <dir>', 'the workspace root, for clients that start one process per call and never call start_lsp (or AGENT_LSP_ROOT)').env(
@@ -227,13 +240,14 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     .option('--idle-timeout <ms>', 'a broker this starts stops after this long without clients (default 30 min)')
     .option('--max-broker-memory <size>', MAX_BROKER_MEMORY_HELP)
     .option('--ts-server <name>', TS_SERVER_HELP)
-    .action(async (opts: LspCommandOptions & { config?: string; maxBrokerMemory?: string; tsServer?: string }) => {
+    .option('--python-server <name>', PYTHON_SERVER_HELP)
+    .action(async (opts: LspCommandOptions & { config?: string; maxBrokerMemory?: string; tsServer?: string; pythonServer?: string }) => {
       const [{ runLspCommand }, { createLogger }] = await Promise.all([import('./lspCommand.js'), import('@agent-lsp/lsp')]);
       const configPath = configPathFrom(opts.config);
       opts.maxBrokerMemoryBytes = (await brokerMemoryBudget(opts.maxBrokerMemory, configPath, program)).bytes;
       const tsServer = tsServerFrom(opts.tsServer, configPath, program);
       const logger = createLogger({ scope: 'lsp', ...logLevel() });
-      process.exitCode = await runLspCommand(opts, registryFrom(configPath, [], tsServer), logger, configPath, err);
+      process.exitCode = await runLspCommand(opts, registryFrom(configPath, [], tsServer, pythonServerFrom(opts.pythonServer, program)), logger, configPath, err);
       process.exit();
     });
 
