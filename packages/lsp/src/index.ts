@@ -14,6 +14,7 @@ export * from './documents.js';
 export * from './diagnostics.js';
 export * from './connection.js';
 export * from './startServer.js';
+export { attachReadinessStrategy } from './readinessStrategies.js';
 export * from './socketTransport.js';
 export * from './locks.js';
 export * from './exclusiveAccess.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { inNotIndexedDir, resolveScoped, type ServerDefinition } from '@agent-lsp/lsp';
-import { defineTool, type AnyToolDefinition, type ToolContext } from '../toolDefinition.js';
+import { defineTool, type AnyToolDefinition, type ToolContext } from '../catalog/toolDefinition.js';
 import { AnswerStore, answerKey, type CachedAnswer } from './answerStore.js';
 import { workspaceState } from './workspaceState.js';
 

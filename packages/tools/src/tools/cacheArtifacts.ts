@@ -7,7 +7,7 @@ import { AnswerStore } from '../answerCache/answerStore.js';
 import { artifactBytes, readArtifact } from '../answerCache/cacheArtifact.js';
 import { answerCacheEnabled } from '../answerCache/cachedAnswers.js';
 import { workspaceState } from '../answerCache/workspaceState.js';
-import { defineTool, type ToolContext } from '../toolDefinition.js';
+import { defineTool, type ToolContext } from '../catalog/toolDefinition.js';
 
 /** The workspace's one root: the cache is keyed on one root's files. */
 async function cacheRoot(ctx: ToolContext): Promise<string> {

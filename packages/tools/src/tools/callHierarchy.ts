@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { callGraph, type CallDirection, type CallEntry } from '../callGraph.js';
-import { concurrentCallerOutput, concurrentCallers } from '../concurrentCallers.js';
-import { isNotReady, openReadyDocument, positionIn } from '../documentQuery.js';
-import { page, pageFields, pageHeader } from '../paging.js';
-import { notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../schemas.js';
-import { SymbolTrees } from '../symbolTree.js';
-import { defineTool, READ_ONLY } from '../toolDefinition.js';
+import { callGraph, type CallDirection, type CallEntry } from '../analysis/callGraph.js';
+import { isNotReady, openReadyDocument, positionIn } from '../project/documentQuery.js';
+import { page, pageFields, pageHeader } from '../output/paging.js';
+import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../catalog/schemas.js';
+import { SymbolTrees } from '../symbols/symbolTree.js';
+import { defineTool, READ_ONLY } from '../catalog/toolDefinition.js';
+import { concurrentCallerOutput, concurrentCallers } from '../analysis/concurrentCallers.js';
 
 export const callSiteOutput = z.object({ file: z.string(), line: z.number(), column: z.number() });
 

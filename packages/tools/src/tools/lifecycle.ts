@@ -3,12 +3,12 @@ import { z } from 'zod';
 import { UserError } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import { resolveDirectory } from '@agent-lsp/workspace';
-import { checkedScope, scopeInput, scopeOutcome, scopeOutput, scopeText } from '../indexScope.js';
-import { detectLanguages } from '../languageDetection.js';
-import { onlyServer } from '../onlyServer.js';
-import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { readinessInput, readyOutput } from '../schemas.js';
-import { defineTool, READ_ONLY, STATEFUL, type ToolContext } from '../toolDefinition.js';
+import { checkedScope, scopeInput, scopeOutcome, scopeOutput, scopeText } from '../project/indexScope.js';
+import { detectLanguages } from '../project/languageDetection.js';
+import { onlyServer } from '../project/onlyServer.js';
+import { awaitReady, notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { readinessInput, readyOutput } from '../catalog/schemas.js';
+import { defineTool, READ_ONLY, STATEFUL, type ToolContext } from '../catalog/toolDefinition.js';
 
 const serverOut = z.object({
   language: z.string(),
