@@ -66,7 +66,7 @@ function* goTokens(text: string, from: number, to: number): Generator<{ at: numb
  * literal is the innermost one (a call in a plain literal inside a goroutine runs when that
  * literal is called, which is not followed).
  */
-function enclosingGoroutine(text: string, start: number, site: number): Pattern | undefined {
+export function enclosingGoroutine(text: string, start: number, site: number): Pattern | undefined {
   const stack: Frame[] = [];
   const recent: string[] = [];
   let parens = 0;
@@ -93,9 +93,14 @@ function enclosingGoroutine(text: string, start: number, site: number): Pattern 
   return undefined;
 }
 
-function offsetOf(lines: readonly string[], line: number, column: number): number {
+/** The offset of a 1-based line and column (lines end at \n, so CRLF files count right too). */
+function offsetOf(text: string, line: number, column: number): number {
   let at = 0;
-  for (let l = 0; l < line - 1 && l < lines.length; l++) at += lines[l]!.length + 1;
+  for (let l = 1; l < line; l++) {
+    const nl = text.indexOf('\n', at);
+    if (nl < 0) return text.length;
+    at = nl + 1;
+  }
   return at + column - 1;
 }
 
@@ -138,5 +143,5 @@ function sitePattern(text: string, entry: CallEntry, site: CallSite): Pattern | 
   // The call is a go statement: `go f(…)`, `go h.Add(…)`, `go pkg.F(…)`.
   if (/(^|[\s;{}])go\s+[\w.]*$/.test(before)) return 'go statement';
   if (entry.file !== site.file) return undefined;
-  return enclosingGoroutine(text, offsetOf(lines, entry.line, 1), offsetOf(lines, site.line, site.column));
+  return enclosingGoroutine(text, offsetOf(text, entry.line, 1), offsetOf(text, site.line, site.column));
 }

@@ -20,8 +20,9 @@ export interface CachedAnswer {
   computed_at: string;
 }
 
-/** Entries kept per workspace; the least recently computed go first. */
+/** Entries kept per workspace, and their size in all (JSON); the least recently computed go first. */
 export const MAX_ANSWERS = 5000;
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 const FILE_FORMAT = 'agent-lsp-answers';
 
 /** JSON with object keys sorted, so equal arguments give equal keys. */
@@ -130,7 +131,11 @@ export class AnswerStore {
       const onDisk = readAnswersFile(this.file);
       this.on ||= onDisk.enabled;
       for (const a of onDisk.entries) if (!this.answers.has(answerKey(a))) this.answers.set(answerKey(a), a);
-      const kept = [...this.answers.values()].sort((a, b) => (a.computed_at < b.computed_at ? 1 : -1)).slice(0, MAX_ANSWERS);
+      let bytes = 0;
+      const kept = [...this.answers.values()]
+        .sort((a, b) => (a.computed_at < b.computed_at ? 1 : -1))
+        .slice(0, MAX_ANSWERS)
+        .filter((a) => (bytes += JSON.stringify(a.result).length) <= MAX_ANSWER_BYTES);
       this.answers.clear();
       for (const a of kept) this.answers.set(answerKey(a), a);
       mkdirSync(join(this.file, '..'), { recursive: true, mode: 0o700 });

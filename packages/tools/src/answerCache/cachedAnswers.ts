@@ -93,7 +93,8 @@ export function withAnswerCache(def: AnyToolDefinition): AnyToolDefinition {
       if (p && hit) return { ...hit.result, from_cache: { computed_at: hit.computed_at, workspace_files: p.files } };
       const result = (await def.handler(args, ctx)) as Record<string, unknown>;
       if (p && result['ready'] !== false && (await workspaceState(p.root, ctx.signal)).hash === p.entry.state) {
-        await p.store.add([{ ...p.entry, result, computed_at: new Date().toISOString() }]).catch((err: unknown) => ctx.logger.warn(`answer cache not written: ${String(err)}`));
+        // Written in the background: the answer does not wait for the cache file.
+        void p.store.add([{ ...p.entry, result, computed_at: new Date().toISOString() }]).catch((err: unknown) => ctx.logger.warn(`answer cache not written: ${String(err)}`));
       }
       return result;
     },

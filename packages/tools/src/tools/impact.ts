@@ -2,13 +2,13 @@ import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { UserError } from '@agent-lsp/protocol';
 import { fileImpactOutput, fileImpactText, groupByFile, impactOf, isExported, symbolImpactOutput, type SymbolImpact } from '../analysis/blastRadius.js';
+import { syncGuarded, syncGuardedTypes } from '../analysis/syncGuarded.js';
 import { page, pageFields, pageHeader } from '../output/paging.js';
 import { awaitReady, notReadyText, type NotReadyResult } from '../project/readinessGate.js';
 import { pagingInput, pagingOutput, readinessInput, readyOutput } from '../catalog/schemas.js';
 import { SymbolTrees } from '../symbols/symbolTree.js';
 import { TEST_FILE_RULE } from '../analysis/testFiles.js';
 import { defineTool, READ_ONLY } from '../catalog/toolDefinition.js';
-import { syncGuarded, syncGuardedTypes } from '../analysis/syncGuarded.js';
 
 const DEFAULT_FILE_LIMIT = 100;
 

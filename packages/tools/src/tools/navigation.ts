@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withAnswerCache } from '../answerCache/cachedAnswers.js';
 import { startupMark } from '@agent-lsp/protocol';
 import { isNotReady, openReadyDocument, positionIn, requireSupport } from '../project/documentQuery.js';
 import { requestLocations } from '../project/freshAnswer.js';
@@ -33,7 +34,12 @@ interface LocationToolSpec {
   fallback?: string;
 }
 
+/** A location tool, its answers kept in the answer cache where the workspace opted in (see answerCache/). */
 function locationTool(spec: LocationToolSpec): AnyToolDefinition {
+  return withAnswerCache(locationToolLive(spec));
+}
+
+function locationToolLive(spec: LocationToolSpec): AnyToolDefinition {
   return defineTool({
     name: spec.name,
     title: spec.title,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withAnswerCache } from '../answerCache/cachedAnswers.js';
 import type { DocumentSymbol, Hover, MarkedString, MarkupContent, SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol';
 import { splitLines, toLspPosition, UserError, SymbolKind } from '@agent-lsp/protocol';
 import type { LspConnection, ServerDefinition } from '@agent-lsp/lsp';
@@ -66,7 +67,8 @@ type SymbolOut = z.infer<typeof symbolOut>;
 /** Symbols whose children are locals: what an outline leaves out unless asked. */
 const FUNCTION_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>([SymbolKind.Function, SymbolKind.Method, SymbolKind.Constructor]);
 
-export const listSymbols = defineTool({
+// Its answers are kept in the answer cache where the workspace opted in (see answerCache/).
+export const listSymbols = withAnswerCache(defineTool({
   name: 'list_symbols',
   title: 'List symbols in a file',
   description: 'A file\'s outline: classes and their members, functions, methods, with ranges and nesting; locals with include_locals.',
@@ -130,7 +132,7 @@ export const listSymbols = defineTool({
     const omitted = r.locals_omitted ? [`(${r.locals_omitted} local symbol(s) inside functions not listed; include_locals: true lists them)`] : [];
     return [`${pageHeader(r, 'symbol(s)')}\n${lines.join('\n')}`.trim(), ...omitted].join('\n');
   },
-});
+}));
 
 const foundSymbolOut = z.object({
   name: z.string(),
