@@ -12,7 +12,7 @@ import { stopDaemons } from '@agent-lsp/broker';
 import { resolvePositionPattern } from '@agent-lsp/protocol';
 import { djangoSources } from './corpora.mjs';
 import { originalBinary } from './originalBinary.mjs';
-import { BIN, processMemory } from './programFront.mjs';
+import { BIN, ensureSnapshot, processMemory } from './programFront.mjs';
 
 export const AGENTS_MEMORY_HEADING = '## Four agents on one daemon, side by side with the original: memory';
 const AGENTS = 4;
@@ -64,13 +64,14 @@ async function answerComplete(f, args, ours) {
 async function agents(kind, corpus, env, bin, position) {
   const fronts = [];
   try {
+    // Our fronts start from the start-up snapshot, as users' do once the first one has built it (a build under way would count as a front's child).
+    if (kind === 'ours') await ensureSnapshot(env);
     for (let i = 0; i < AGENTS; i++) {
       const f = kind === 'ours' ? await front(BIN, ['serve', '--daemon', 'always'], env) : await front(bin, ['python:pyright-langserver,--stdio'], env);
       fronts.push(f);
       await f.client.callTool({ name: 'start_lsp', arguments: { root_dir: corpus.root, language_id: 'python' } }, undefined, LONG);
       await answerComplete(f, kind === 'ours' ? { file_path: corpus.file, position_pattern: corpus.pattern, limit: 100_000 } : { file_path: join(corpus.root, corpus.file), ...position }, kind === 'ours');
     }
-    const frontPids = fronts.flatMap((f) => tree(f.pid));
     let daemonPid;
     if (kind === 'ours') {
       const dir = join(env.AGENT_LSP_HOME, 'daemons');
@@ -80,6 +81,9 @@ async function agents(kind, corpus, env, bin, position) {
       daemonPid = readdirSync(dir).map((d) => join(dir, d, 'daemon.pid')).filter(existsSync).map((f) => Number(readFileSync(f, 'utf8').trim()))[0];
     }
     const daemonTree = tree(daemonPid);
+    // The front that spawned the daemon is its parent until it exits: the daemon counts once, as the daemon.
+    const inDaemon = new Set(daemonTree);
+    const frontPids = fronts.flatMap((f) => tree(f.pid)).filter((pid) => !inDaemon.has(pid));
     const server = sum(daemonTree.slice(1));
     return { fronts: sum(frontPids), perFront: sum(frontPids).rss / AGENTS, daemon: processMemory(daemonPid), server, total: sum([...frontPids, ...daemonTree]) };
   } finally {
