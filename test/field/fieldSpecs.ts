@@ -143,6 +143,23 @@ export const SQLITE_FULL: FieldSpec = {
 };
 
 /**
+ * The includer edited outside while no agent has it open, the question asked from the header: clangd's
+ * background index reads a closed file once, so only agent-lsp holding the changed file open until
+ * clangd has built it again (clangdIndexFreshness.ts) keeps the includer's references current.
+ */
+export const SQLITE_CLOSED_INCLUDER: FieldSpec = {
+  ...SQLITE_QUICK,
+  references: [],
+  definitions: [],
+  hovers: [],
+  outlines: [],
+  symbols: [],
+  diagnostics: [],
+  outside: { file: 'sqlite3.h', needle: 'SQLITE_API int sqlite3_open(', at: 15 },
+  outsideKinds: ['sed', 'delete and restore'],
+};
+
+/**
  * Outside edits of the amalgamation and its header between calls, every kind. Wrong today: issue 28
  * item 4, clangd never hears of outside changes to headers and other sources (its index keeps the
  * old positions); the assertion stays, in the full tier only, until that is fixed.
