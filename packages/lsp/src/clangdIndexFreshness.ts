@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
 import { toDisposable, uriToPath } from '@agent-lsp/protocol';
 import { mayHaveChangedSync, readRegularFileSync } from './diskText.js';
+import type { LspConnection } from './connection.js';
 import type { ReadinessContext } from './readinessContext.js';
 
 /**
@@ -11,9 +13,12 @@ import type { ReadinessContext } from './readinessContext.js';
  * them after they are closed. So an answer is current only once clangd has built the text of
  * every file that changed: (1) a closed file changed on disk (or by agent-lsp's own writes) is
  * opened with its disk text (empty when it is gone) and held until clangd has built it, then
- * closed; (2) an open document given new text counts until clangd has built that text; (3) one
- * closed before clangd built it, or closed while it held text other than the disk's (a preview's
- * overlay), is held with the disk's text the same way. Meanwhile the server is `indexing`: tools
+ * closed; (2) an open document given the disk's new text counts until clangd has built it, and so
+ * does one opened with the disk's text when clangd last built another text of it; (3) one closed
+ * before clangd built it, or whose file changed since, is held with the disk's text the same way.
+ * Speculative overlays are left to the evaluations, which wait for their own diagnostics (an
+ * overlay of a closed file stays in the dynamic index until the file is built again: not handled
+ * here). Meanwhile the server is `indexing`: tools
  * wait for it, or say that the answer would not be complete. Built = clangd published diagnostics
  * for that version (it updates the dynamic index before it publishes). An open-and-close without
  * the wait does nothing: clangd cancels a build whose file was closed.
@@ -29,12 +34,42 @@ export interface IndexFreshness {
   readonly idle: boolean;
 }
 
+/** A text's sha256, as DiskState keeps it (`known`: the disk's hash, when the text is the disk's). */
+function hashOf(text: string, known: string | undefined): string {
+  return known ?? createHash('sha256').update(text).digest('hex');
+}
+
+const trackers = new WeakMap<LspConnection, IndexFreshness>();
+
+/**
+ * A broker's door: a client's request passed its own readiness gate before the broker's watcher
+ * and disk checks found the change, so the request waits here until what changed is built
+ * (bounded: every text is built or given up on within GIVE_UP_MS).
+ */
+export async function untilChangedFilesBuilt(conn: LspConnection): Promise<void> {
+  const freshness = trackers.get(conn);
+  if (!freshness || freshness.idle) return;
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      sub.dispose();
+      crash.dispose();
+      resolve();
+    };
+    const sub = conn.readiness.onChange(() => freshness.idle && done());
+    const crash = conn.onCrash(done);
+    const timer = setTimeout(done, GIVE_UP_MS);
+  });
+}
+
 export function trackIndexFreshness({ conn, store }: ReadinessContext, onIdle: () => void): IndexFreshness {
   const { documents, diagnostics, readiness, logger, server } = conn;
   /** URIs whose current text clangd has not built yet, with when they started waiting. */
   const pending = new Map<string, number>();
   /** Documents opened here, closed again once built. */
   const held = new Set<string>();
+  /** The hash of the text clangd last built for each file (its dynamic index holds that text). */
+  const built = new Map<string, string>();
   /** Closed files waiting for a place among the held ones. */
   const queue = new Set<string>();
   let closing = false;
@@ -115,7 +150,15 @@ export function trackIndexFreshness({ conn, store }: ReadinessContext, onIdle: (
   );
   store.add(
     documents.onSent(({ kind, doc }) => {
-      if (kind === 'change' || (kind === 'open' && doc.disk === undefined)) {
+      // Opened with the disk's text: news to clangd's index when it last built another text of
+      // the file (a file it never built is the background index's, which the holds keep current).
+      // A text clangd built last already (an overlay's restoration before the overlay was built)
+      // is never built or published again: nothing to wait for.
+      const builtThis = (): boolean => built.get(doc.uri) === hashOf(doc.text, doc.disk?.hash);
+      const builtOther = (): boolean => built.has(doc.uri) && !builtThis();
+      // Only the disk's texts: a speculative overlay is the evaluation's business, which waits for
+      // its own diagnostics, and its restoration is the disk's text again.
+      if (doc.disk !== undefined && ((kind === 'change' && !builtThis()) || (kind === 'open' && builtOther()))) {
         pending.set(doc.uri, Date.now());
         update();
         return;
@@ -125,22 +168,27 @@ export function trackIndexFreshness({ conn, store }: ReadinessContext, onIdle: (
       held.delete(doc.uri);
       const path = uriToPath(doc.uri);
       // What clangd built last for it may not be the disk's text: hold the disk's until built.
-      if (path !== undefined && (unbuilt || doc.disk === undefined || mayHaveChangedSync(path, doc.disk))) queue.add(doc.uri);
+      if (path !== undefined && doc.disk !== undefined && (unbuilt || mayHaveChangedSync(path, doc.disk))) queue.add(doc.uri);
       pump();
     }),
   );
   store.add(
     diagnostics.onPush((uri) => {
-      if (!pending.has(uri) || !diagnostics.published(uri)) return;
+      const doc = documents.get(uri);
+      if (!doc || !diagnostics.published(uri)) return;
+      built.set(uri, hashOf(doc.text, doc.disk?.hash));
+      if (!pending.has(uri)) return;
       pending.delete(uri);
       if (held.has(uri)) release(uri);
       pump();
     }),
   );
 
-  return {
+  const freshness: IndexFreshness = {
     get idle() {
       return pending.size === 0 && queue.size === 0;
     },
   };
+  trackers.set(conn, freshness);
+  return freshness;
 }
