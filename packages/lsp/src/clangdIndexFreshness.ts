@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
-import { toDisposable, uriToPath } from '@agent-lsp/protocol';
+import { ResponseError } from 'vscode-jsonrpc/node';
+import { toDisposable, uriToPath, WireError } from '@agent-lsp/protocol';
 import { mayHaveChangedSync, readRegularFileSync } from './diskText.js';
 import type { LspConnection } from './connection.js';
 import type { ReadinessContext } from './readinessContext.js';
@@ -79,8 +80,22 @@ export function trackIndexFreshness({ conn, store }: ReadinessContext, onIdle: (
 
   const languageOf = (path: string): string | undefined => server.extensions[extname(path).toLowerCase()];
 
+  /**
+   * While tools wait for the builds, clangd publishes for the open includers too; those pushes
+   * settle their diagnostics only once a request sent after the change was answered (see
+   * DiagnosticsCollector), which nobody sends meanwhile: an unknown method, answered at once.
+   */
+  const probe = (): void => {
+    const sent = diagnostics.changesSent;
+    const answered = (): void => diagnostics.serverRead(sent);
+    conn.request('agentLsp/readProbe', null, { timeoutMs: 30_000 }).then(answered, (err: unknown) => {
+      if (err instanceof ResponseError || err instanceof WireError) answered();
+    });
+  };
+
   const update = (): void => {
     const waiting = pending.size + queue.size;
+    if (waiting > 0) probe();
     if (waiting > 0) {
       if (readiness.state === 'ready' || flipped) {
         flipped = true;

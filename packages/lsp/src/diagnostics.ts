@@ -119,6 +119,16 @@ export class DiagnosticsCollector {
     return p.version >= doc.version || (p.text !== undefined && p.text === doc.text);
   }
 
+  /** How many changes the server has been sent (for serverRead). */
+  get changesSent(): number {
+    return this.changes.sent;
+  }
+
+  /** A request sent after `sent` changes was answered: the server has read them, and its later pushes count. */
+  serverRead(sent: number): void {
+    this.changes.read = Math.max(this.changes.read, sent);
+  }
+
   /** The last diagnostics the server pushed for each URI (no settling). */
   lastPushed(): Map<string, Diagnostic[]> {
     return new Map([...this.pushed].map(([uri, p]) => [uri, p.diagnostics]));
