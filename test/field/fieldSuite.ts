@@ -72,9 +72,16 @@ export function claimsComplete(data: Record<string, unknown>): boolean {
   return data['complete'] !== false && data['ready'] !== false;
 }
 
+/**
+ * How long a field question waits for the server to be ready: below the MCP client's 300 s, so a
+ * server still building what changed (clangd: minutes for sqlite3.c on a loaded machine) gives an
+ * answer labelled not ready instead of a timed-out call.
+ */
+const READY_TIMEOUT_S = 240;
+
 export async function ourReferences(ctx: FieldContext, target: Target): Promise<{ keys: string[]; complete: boolean }> {
   const at = cursor(ctx.corpus.root, target);
-  const data = ok(await ctx.agent.call('find_references', { file_path: target.file, ...at, include_declaration: true, limit: 100_000 }));
+  const data = ok(await ctx.agent.call('find_references', { file_path: target.file, ...at, include_declaration: true, limit: 100_000, ready_timeout_seconds: READY_TIMEOUT_S }));
   return { keys: locationKeys(ctx.corpus.root, (data['locations'] as FieldLocation[] | undefined) ?? []), complete: claimsComplete(data) };
 }
 

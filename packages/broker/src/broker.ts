@@ -5,7 +5,7 @@ import lockfile from 'proper-lockfile';
 import { AGENT_LSP_PROTOCOL_VERSION, AGENT_LSP_VERSION, uriToPath, BrokerStatusNotification, type WireError, type AgentLspExperimental, type BrokerRestartServerResult, type BrokerStatusParams, FileChangeType } from '@agent-lsp/protocol';
 import type { BrokerEvictResult } from '@agent-lsp/protocol';
 import { BrokerFilesChangedNotification, BrokerServerStateNotification, type BrokerFilesChangedParams, type BrokerServerStateParams } from '@agent-lsp/protocol';
-import { refreshRestoredFiles, RootIdentity, untilConfigApplied, type DocumentStore, type LspConnection, type Logger, type ResolvedServer, type ServerDefinition } from '@agent-lsp/lsp';
+import { refreshRestoredFiles, RootIdentity, untilChangedFilesBuilt, untilConfigApplied, type DocumentStore, type LspConnection, type Logger, type ResolvedServer, type ServerDefinition } from '@agent-lsp/lsp';
 import type { FileEvent } from 'vscode-languageserver-protocol';
 import { AcceptLoop } from './acceptLoop.js';
 import { BrokerClient } from './brokerClient.js';
@@ -218,6 +218,7 @@ export class Broker implements BrokerHost<BrokerClient>, LeaseHost {
     await this.watcher?.flush(undefined, eventsRead);
     await this.documents.refreshUnheld();
     await untilConfigApplied(conn);
+    await untilChangedFilesBuilt(conn);
     return conn;
   }
 

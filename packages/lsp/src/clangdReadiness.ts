@@ -3,6 +3,7 @@ import { extname, join } from 'node:path';
 import { pathToUri, toDisposable } from '@agent-lsp/protocol';
 import type { ReadinessFamily } from './readinessContext.js';
 import { readRegularFileSync } from './diskText.js';
+import { trackIndexFreshness } from './clangdIndexFreshness.js';
 import { findSourceFiles } from './seedFile.js';
 
 /** Without a compilation database clangd knows only open files: open this many sources at most. */
@@ -13,9 +14,11 @@ const C_SOURCES = ['.c', '.cc', '.cpp', '.cxx'];
  * clangd: with compile_commands.json, opening one file makes clangd read it and index everything
  * in the background (with progress). Without one, clangd indexes only what is open: the sources
  * are opened so references reach them. Ready once each opened file has been parsed (its first
- * diagnostics push) and no indexing progress is running.
+ * diagnostics push) and no indexing progress is running; afterwards, not ready again while changed
+ * files wait to be built (clangdIndexFreshness.ts).
  */
-export const clangdReadiness: ReadinessFamily = ({ conn, store }) => {
+export const clangdReadiness: ReadinessFamily = (ctx) => {
+  const { conn, store } = ctx;
   const { readiness, progress, logger } = conn;
   const hasDatabase = ['compile_commands.json', join('build', 'compile_commands.json')].some((p) => existsSync(join(conn.rootDir, p)));
   const files = findSourceFiles(conn.rootDir, C_SOURCES, hasDatabase ? 1 : CLANGD_OPEN_LIMIT);
@@ -26,12 +29,14 @@ export const clangdReadiness: ReadinessFamily = ({ conn, store }) => {
   const waiting = new Set(files.map((f) => pathToUri(f)));
   let settleTimer: NodeJS.Timeout | undefined;
   store.add(toDisposable(() => clearTimeout(settleTimer)));
+  const idle = () => waiting.size === 0 && progress.activeCount() === 0 && freshness.idle;
   const maybeReady = () => {
     clearTimeout(settleTimer);
-    if (waiting.size > 0 || progress.activeCount() > 0 || readiness.state === 'ready') return;
+    if (!idle() || readiness.state === 'ready') return;
     // Indexing progress may begin just after the last parse: give it a moment to show up.
-    settleTimer = setTimeout(() => progress.activeCount() === 0 && waiting.size === 0 && readiness.ready(), 500);
+    settleTimer = setTimeout(() => idle() && readiness.state !== 'ready' && readiness.ready(), 500);
   };
+  const freshness = trackIndexFreshness(ctx, maybeReady);
   store.add(conn.diagnostics.onPush((uri) => waiting.delete(uri) && maybeReady()));
   store.add(progress.onProgress(() => maybeReady()));
   for (const file of files) {

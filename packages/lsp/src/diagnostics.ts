@@ -112,6 +112,27 @@ export class DiagnosticsCollector {
     return { uri, version: p.version, diagnostics: p.diagnostics };
   }
 
+  /**
+   * Whether the server has published for the text it holds for `uri` (a push stamped with its
+   * version or a later one, or with an earlier version of the very same text): it has built it.
+   */
+  published(uri: string): boolean {
+    const p = this.pushed.get(uri);
+    const doc = this.host.documents.get(uri);
+    if (!p || !doc || p.version === undefined) return false;
+    return p.version >= doc.version || (p.text !== undefined && p.text === doc.text);
+  }
+
+  /** How many changes the server has been sent (for serverRead). */
+  get changesSent(): number {
+    return this.changes.sent;
+  }
+
+  /** A request sent after `sent` changes was answered: the server has read them, and its later pushes count. */
+  serverRead(sent: number): void {
+    this.changes.read = Math.max(this.changes.read, sent);
+  }
+
   /** The last diagnostics the server pushed for each URI (no settling). */
   lastPushed(): Map<string, Diagnostic[]> {
     return new Map([...this.pushed].map(([uri, p]) => [uri, p.diagnostics]));

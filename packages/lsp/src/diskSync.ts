@@ -84,6 +84,8 @@ async function syncOne(store: DocumentStore, uri: string, options: DiskSyncOptio
     return;
   }
   const ours = now.disk !== undefined || options.ownText === 'replace';
+  // Held empty for a file that is gone until clangd has built it (clangdIndexFreshness.ts): that is the disk.
+  if (!file && !unreadable && now.internal && now.disk === undefined && now.text === '') return;
   if (!file || unreadable) {
     if (ours && options.closeMissing !== false && closeAsGone(store, uri)) result.closed.push(uri);
     return;

@@ -3,6 +3,7 @@ import type {
   DidCloseTextDocumentParams,
   DidOpenTextDocumentParams,
 } from 'vscode-languageserver-protocol';
+import { Emitter } from '@agent-lsp/protocol';
 import type { DiskState } from './diskText.js';
 
 export interface OpenDocument {
@@ -34,6 +35,12 @@ export interface SyncOptions {
   internal?: boolean;
   /** The text is the disk's, read in this state; without it the text is someone's own. */
   disk?: DiskState;
+}
+
+/** What the server was just told of a document: opened, given new text, or closed (`doc` as it was). */
+export interface DocumentSent {
+  kind: 'open' | 'change' | 'close';
+  doc: OpenDocument;
 }
 
 /** One document as the server held it when a snapshot recorded it; null: it was not open. */
@@ -82,6 +89,9 @@ export class DocumentStore {
   private readonly docs = new Map<string, OpenDocument>();
   /** Versions are never reused for a URI, not even after a close: a stale push cannot match. */
   private readonly lastVersion = new Map<string, number>();
+  private readonly sent = new Emitter<DocumentSent>();
+  /** Fires after each didOpen, didChange and didClose the server was sent. */
+  readonly onSent = this.sent.on.bind(this.sent);
 
   constructor(private readonly notifier: DocumentNotifier) {}
 
@@ -110,6 +120,7 @@ export class DocumentStore {
       this.docs.set(uri, opened);
       this.lastVersion.set(uri, version);
       this.notifier.didOpen({ textDocument: { uri, languageId, version, text } });
+      this.sent.fire({ kind: 'open', doc: opened });
       return opened;
     }
     if (doc.text !== text) {
@@ -119,6 +130,7 @@ export class DocumentStore {
       doc.syncedAt = Date.now();
       doc.disk = options.disk;
       this.notifier.didChange({ textDocument: { uri, version: doc.version }, contentChanges: [{ text }] });
+      this.sent.fire({ kind: 'change', doc });
     } else if (options.disk) {
       doc.disk = options.disk;
     }
@@ -138,6 +150,7 @@ export class DocumentStore {
     if (!doc) return false;
     this.docs.delete(uri);
     this.notifier.didClose({ textDocument: { uri } }, doc);
+    this.sent.fire({ kind: 'close', doc });
     return true;
   }
 

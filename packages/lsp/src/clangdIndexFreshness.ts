@@ -1,0 +1,209 @@
+import { createHash } from 'node:crypto';
+import { extname } from 'node:path';
+import { ResponseError } from 'vscode-jsonrpc/node';
+import { toDisposable, uriToPath, WireError } from '@agent-lsp/protocol';
+import { mayHaveChangedSync, readRegularFileSync } from './diskText.js';
+import type { LspConnection } from './connection.js';
+import type { ReadinessContext } from './readinessContext.js';
+
+/**
+ * clangd answers references, definitions and symbols from two indexes: a background index of every
+ * file of the compilation database, which clangd 14 reads once and never again for a closed file
+ * that changed on disk (it registers no file watchers), and a dynamic index of the files it has
+ * built since they were opened, which overrides the background one for those files and keeps
+ * them after they are closed. So an answer is current only once clangd has built the text of
+ * every file that changed: (1) a closed file changed on disk (or by agent-lsp's own writes) is
+ * opened with its disk text (empty when it is gone) and held until clangd has built it, then
+ * closed; (2) an open document given the disk's new text counts until clangd has built it, and so
+ * does one opened with the disk's text when clangd last built another text of it; (3) one closed
+ * before clangd built it, or whose file changed since, is held with the disk's text the same way.
+ * Speculative overlays are left to the evaluations, which wait for their own diagnostics (an
+ * overlay of a closed file stays in the dynamic index until the file is built again: not handled
+ * here). Meanwhile the server is `indexing`: tools
+ * wait for it, or say that the answer would not be complete. Built = clangd published diagnostics
+ * for that version (it updates the dynamic index before it publishes). An open-and-close without
+ * the wait does nothing: clangd cancels a build whose file was closed.
+ */
+
+/** Closed files held open at once (an open sqlite3.c costs clangd hundreds of MB); the rest wait their turn. */
+export const MAX_HELD_FILES = 8;
+/** A text clangd has not built after this long is given up on (logged), so no state waits for ever. */
+export const GIVE_UP_MS = 300_000;
+
+export interface IndexFreshness {
+  /** Nothing changed waits to be built. */
+  readonly idle: boolean;
+}
+
+/** A text's sha256, as DiskState keeps it (`known`: the disk's hash, when the text is the disk's). */
+function hashOf(text: string, known: string | undefined): string {
+  return known ?? createHash('sha256').update(text).digest('hex');
+}
+
+const trackers = new WeakMap<LspConnection, IndexFreshness>();
+
+/**
+ * A broker's door: a client's request passed its own readiness gate before the broker's watcher
+ * and disk checks found the change, so the request waits here until what changed is built
+ * (bounded: every text is built or given up on within GIVE_UP_MS).
+ */
+export async function untilChangedFilesBuilt(conn: LspConnection): Promise<void> {
+  const freshness = trackers.get(conn);
+  if (!freshness || freshness.idle) return;
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      sub.dispose();
+      crash.dispose();
+      resolve();
+    };
+    const sub = conn.readiness.onChange(() => freshness.idle && done());
+    const crash = conn.onCrash(done);
+    const timer = setTimeout(done, GIVE_UP_MS);
+  });
+}
+
+export function trackIndexFreshness({ conn, store }: ReadinessContext, onIdle: () => void): IndexFreshness {
+  const { documents, diagnostics, readiness, logger, server } = conn;
+  /** URIs whose current text clangd has not built yet, with when they started waiting. */
+  const pending = new Map<string, number>();
+  /** Documents opened here, closed again once built. */
+  const held = new Set<string>();
+  /** The hash of the text clangd last built for each file (its dynamic index holds that text). */
+  const built = new Map<string, string>();
+  /** Closed files waiting for a place among the held ones. */
+  const queue = new Set<string>();
+  let closing = false;
+  let flipped = false;
+  let sweep: NodeJS.Timeout | undefined;
+  store.add(toDisposable(() => clearTimeout(sweep)));
+
+  const languageOf = (path: string): string | undefined => server.extensions[extname(path).toLowerCase()];
+
+  /**
+   * While tools wait for the builds, clangd publishes for the open includers too; those pushes
+   * settle their diagnostics only once a request sent after the change was answered (see
+   * DiagnosticsCollector), which nobody sends meanwhile: an unknown method, answered at once.
+   */
+  const probe = (): void => {
+    const sent = diagnostics.changesSent;
+    const answered = (): void => diagnostics.serverRead(sent);
+    conn.request('agentLsp/readProbe', null, { timeoutMs: 30_000 }).then(answered, (err: unknown) => {
+      if (err instanceof ResponseError || err instanceof WireError) answered();
+    });
+  };
+
+  const update = (): void => {
+    const waiting = pending.size + queue.size;
+    if (waiting > 0) probe();
+    if (waiting > 0) {
+      if (readiness.state === 'ready' || flipped) {
+        flipped = true;
+        readiness.indexing({ title: 'indexing changed files', message: `${waiting} file(s) not built yet` });
+      }
+      sweep ??= setTimeout(giveUpOnStale, GIVE_UP_MS / 4);
+      return;
+    }
+    clearTimeout(sweep);
+    sweep = undefined;
+    if (flipped) {
+      flipped = false;
+      readiness.ready();
+    } else onIdle();
+  };
+
+  const release = (uri: string): void => {
+    const doc = documents.get(uri);
+    held.delete(uri);
+    // Someone opened it meanwhile (the agent, a broker's client): theirs now.
+    if (!doc?.internal) return;
+    closing = true;
+    try {
+      documents.close(uri);
+    } finally {
+      closing = false;
+    }
+  };
+
+  const pump = (): void => {
+    for (const uri of [...queue]) {
+      if (held.size >= MAX_HELD_FILES) break;
+      queue.delete(uri);
+      const path = uriToPath(uri);
+      const languageId = path === undefined ? undefined : languageOf(path);
+      if (path === undefined || languageId === undefined || documents.get(uri)) continue;
+      const file = readRegularFileSync(path);
+      held.add(uri);
+      // A file gone is held as empty text: clangd's index then has nothing left in it.
+      documents.sync(uri, languageId, file?.text ?? '', file ? { internal: true, disk: file.state } : { internal: true });
+      pending.set(uri, Date.now());
+    }
+    update();
+  };
+
+  function giveUpOnStale(): void {
+    sweep = undefined;
+    const now = Date.now();
+    for (const [uri, since] of pending) {
+      if (now - since < GIVE_UP_MS) continue;
+      logger.warn(`${server.displayName} has not built ${uri} within ${GIVE_UP_MS / 1000} s; answering without waiting for it`);
+      pending.delete(uri);
+      if (held.has(uri)) release(uri);
+    }
+    pump();
+  }
+
+  store.add(
+    conn.onWatchedFilesSent((changes) => {
+      for (const { uri } of changes) {
+        const path = uriToPath(uri);
+        // An open document follows the disk through its own changes (counted below).
+        if (path !== undefined && languageOf(path) !== undefined && !documents.get(uri)) queue.add(uri);
+      }
+      if (queue.size > 0) pump();
+    }),
+  );
+  store.add(
+    documents.onSent(({ kind, doc }) => {
+      // Opened with the disk's text: news to clangd's index when it last built another text of
+      // the file (a file it never built is the background index's, which the holds keep current).
+      // A text clangd built last already (an overlay's restoration before the overlay was built)
+      // is never built or published again: nothing to wait for.
+      const builtThis = (): boolean => built.get(doc.uri) === hashOf(doc.text, doc.disk?.hash);
+      const builtOther = (): boolean => built.has(doc.uri) && !builtThis();
+      // Only the disk's texts: a speculative overlay is the evaluation's business, which waits for
+      // its own diagnostics, and its restoration is the disk's text again.
+      if (doc.disk !== undefined && ((kind === 'change' && !builtThis()) || (kind === 'open' && builtOther()))) {
+        pending.set(doc.uri, Date.now());
+        update();
+        return;
+      }
+      if (kind !== 'close' || closing) return;
+      const unbuilt = pending.delete(doc.uri);
+      held.delete(doc.uri);
+      const path = uriToPath(doc.uri);
+      // What clangd built last for it may not be the disk's text: hold the disk's until built.
+      if (path !== undefined && doc.disk !== undefined && (unbuilt || mayHaveChangedSync(path, doc.disk))) queue.add(doc.uri);
+      pump();
+    }),
+  );
+  store.add(
+    diagnostics.onPush((uri) => {
+      const doc = documents.get(uri);
+      if (!doc || !diagnostics.published(uri)) return;
+      built.set(uri, hashOf(doc.text, doc.disk?.hash));
+      if (!pending.has(uri)) return;
+      pending.delete(uri);
+      if (held.has(uri)) release(uri);
+      pump();
+    }),
+  );
+
+  const freshness: IndexFreshness = {
+    get idle() {
+      return pending.size === 0 && queue.size === 0;
+    },
+  };
+  trackers.set(conn, freshness);
+  return freshness;
+}
