@@ -231,6 +231,11 @@ export class LspConnection implements Disposable {
     this.disposables.add(this.options.attachReadiness(this));
   }
 
+  /** The requests on their way to the server now, oldest first: what a long tool call waits on. */
+  requestsInFlight(): { method: string; since: number }[] {
+    return [...this.pending].map(({ method, since }) => ({ method, since })).sort((a, b) => a.since - b.since);
+  }
+
   /** Sends a request; rejects at once if the server dies, on timeout, or when the signal aborts. */
   request<P, R>(type: RequestType<P, R, void>, params: P, options?: RequestOptions): Promise<R>;
   request<R>(type: RequestType0<R, void>, params: null, options?: RequestOptions): Promise<R>;

@@ -18,10 +18,12 @@ export function documentState(host: DocumentStateHost): { documents: DocumentSto
       host.notify('textDocument/didOpen', p);
       // Text that is not the disk's (an overlay) changes what other files see; the disk's does not.
       if (documents.get(p.textDocument.uri)?.disk === undefined) host.changedForOthers(p.textDocument.uri);
+      diagnostics.textSent(p.textDocument.uri, p.textDocument.version);
     },
     didChange: (p) => {
       host.notify('textDocument/didChange', p);
       host.changedForOthers(p.textDocument.uri);
+      diagnostics.textSent(p.textDocument.uri, p.textDocument.version);
     },
     didClose: (p, closed) => {
       host.notify('textDocument/didClose', p);

@@ -6,6 +6,7 @@ export * from './builtinServers.js';
 export * from './customServers.js';
 export * from './serverRegistry.js';
 export * from './typescriptServerChoice.js';
+export * from './pythonServerChoice.js';
 export * from './executables.js';
 export * from './pythonInterpreter.js';
 export * from './progress.js';

@@ -30,9 +30,12 @@ import { goToSymbol } from './tools/goToSymbol.js';
 import { getTestsForFile } from './tools/testsForFile.js';
 import { getSpeculationStats } from './tools/speculationStats.js';
 import type { AnyToolDefinition, ToolGroup } from './catalog/toolDefinition.js';
+import { cacheArtifactTools } from './tools/cacheArtifacts.js';
+import { CACHED_TOOLS, withAnswerCache } from './answerCache/cachedAnswers.js';
 
 /** Every tool agent-lsp offers, in the order clients list them. */
-export const TOOL_CATALOG: readonly AnyToolDefinition[] = [
+export const TOOL_CATALOG: readonly AnyToolDefinition[] = (
+  [
   ...lifecycleTools,
   getDaemonStatus,
   ...documentTools,
@@ -49,6 +52,7 @@ export const TOOL_CATALOG: readonly AnyToolDefinition[] = [
   safeApplyEdit,
   replaceInFiles,
   didChangeWatchedFiles,
+  ...cacheArtifactTools,
   ...refactoringTools,
   replaceSymbolBody,
   insertBeforeSymbol,
@@ -66,7 +70,8 @@ export const TOOL_CATALOG: readonly AnyToolDefinition[] = [
   ...buildTestTools,
   getTestsForFile,
   getSpeculationStats,
-];
+  ] as AnyToolDefinition[]
+).map((def) => (CACHED_TOOLS.has(def.name) ? withAnswerCache(def) : def));
 
 export const TOOL_GROUPS: readonly ToolGroup[] = ['lifecycle', 'navigation', 'analysis', 'workspace', 'editing', 'simulation', 'skills', 'build'];
 

@@ -33,6 +33,7 @@ export const symbolImpactOutput = z.object({
   references: z.number().describe('From other files (transitive ones included when asked).'),
   test_references: z.number(),
   non_test_references: z.number(),
+  sync_guarded: z.boolean().optional().describe('Go: the type, or a method\'s receiver type, holds a mutex, atomic or semaphore (absent for other languages).'),
 });
 export type SymbolImpact = z.infer<typeof symbolImpactOutput>;
 

@@ -167,16 +167,19 @@ async function nativeCalls(
   let frontier = [...roots];
   for (let level = 1; level <= levels && frontier.length > 0; level++) {
     const next: CallHierarchyItem[] = [];
-    for (const item of frontier) {
-      let answer: (CallHierarchyIncomingCall | CallHierarchyOutgoingCall)[] | null;
-      try {
-        answer = await freshCalls(ctx, conn, method, item);
-      } catch (err) {
-        if (ctx.signal.aborted) throw err;
+    // A level's requests go out together (asked one after another, depth 2 of Django's reverse()
+    // took 28 s warm), and the files of the items they name are read together; the answers are
+    // then read in the frontier's order, so the graph is the one a walk one request at a time builds.
+    const answers = await inBatches(frontier, (item) => settled(freshCalls(ctx, conn, method, item)));
+    await inBatches([...new Set(answers.flatMap((a) => ('value' in a ? (a.value ?? []) : []).map((call) => ('from' in call ? call.from.uri : call.to.uri))))], (uri) => trees.of(uri).catch(() => []));
+    for (const [i, item] of frontier.entries()) {
+      const outcome = answers[i]!;
+      if ('error' in outcome) {
+        if (ctx.signal.aborted) throw outcome.error;
         if (level === 1 && byKey.size === 0) return undefined;
         continue;
       }
-      for (const call of answer ?? []) {
+      for (const call of outcome.value ?? []) {
         const target = 'from' in call ? call.from : call.to;
         // Incoming: the sites are in the caller; outgoing: in the item being expanded.
         const sitesUri = 'from' in call ? call.from.uri : item.uri;
@@ -202,6 +205,22 @@ async function nativeCalls(
   }
   return [...byKey.values()];
 }
+
+/** Requests in flight at once: the broker admits 4 per client (fair queuing); a few more keep its queue fed. */
+const REQUESTS_AT_ONCE = 8;
+
+/** `fn` over every item, REQUESTS_AT_ONCE at a time; the results in the items' order. */
+async function inBatches<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let nextIndex = 0;
+  const worker = async () => {
+    for (let i = nextIndex++; i < items.length; i = nextIndex++) out[i] = await fn(items[i]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(REQUESTS_AT_ONCE, items.length) }, worker));
+  return out;
+}
+
+const settled = <T>(p: Promise<T>): Promise<{ value: T } | { error: unknown }> => p.then((value) => ({ value }), (error: unknown) => ({ error }));
 
 /**
  * A call-hierarchy request answered on the disk as it is now (as requestLocations does for

@@ -13,6 +13,7 @@ import { BUILD_TOOL_EXAMPLES } from './docs/buildExamples.js';
  */
 import { SKILL_PHASES_EXAMPLES } from './docs/skillPhasesExamples.js';
 import { PREFETCH_EXAMPLES } from './docs/prefetchExamples.js';
+import { CACHE_EXAMPLES } from './docs/cacheExamples.js';
 
 import type { ToolExample } from './toolExample.js';
 export type { ToolExample } from './toolExample.js';
@@ -24,6 +25,7 @@ const ROOT = `${REPO}/examples/workspace`;
 
 export const TOOL_EXAMPLES: Record<string, ToolExample> = {
   ...IMPACT_EXAMPLES,
+  ...CACHE_EXAMPLES,
   start_lsp: {
     args: { root_dir: ROOT, language_id: 'python' },
     result: [

@@ -5,6 +5,7 @@ import { SKILL_PHASES_DETAILS } from './docs/skillPhasesDetails.js';
 import { IMPACT_DETAILS } from './docs/impactDetails.js';
 import { BUILD_TOOL_DETAILS } from './docs/buildDetails.js';
 import { PREFETCH_DETAILS } from './docs/prefetchDetails.js';
+import { CACHE_DETAILS } from './docs/cacheDetails.js';
 
 /**
  * The longer explanation of each tool, for docs/tools.md (rendered by toolsDoc.ts under the tool's
@@ -95,4 +96,5 @@ export const TOOL_DETAILS: Readonly<Record<string, string>> = {
   ...SKILL_PHASES_DETAILS,
   ...BUILD_TOOL_DETAILS,
   ...PREFETCH_DETAILS,
+  ...CACHE_DETAILS,
 };

@@ -20,7 +20,8 @@ describe('packages/tools/README.md maps every tool to its handler', () => {
     const file = rows.get(name);
     expect(file).toBeDefined();
     const handler = (await import(`../tools/${file!.replace(/\.ts$/, '.js')}`)) as Record<string, unknown>;
-    const tool = TOOL_CATALOG.find((t) => t.name === name);
-    expect(Object.values(handler).some((v) => v === tool)).toBe(true);
+    // By name: the catalogue may wrap a handler's definition (the answer cache does).
+    const names = (v: unknown): unknown[] => (Array.isArray(v) ? v.flatMap(names) : [(v as { name?: unknown } | null)?.name]);
+    expect(Object.values(handler).flatMap(names)).toContain(name);
   });
 });
