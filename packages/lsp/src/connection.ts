@@ -23,7 +23,7 @@ import { refuseApplyEdit, RegistrationTable, toWorkspaceFolders } from './server
 import type { ServerTransport } from './serverProcess.js';
 import type { ConnectionOptions, ConnectionState } from './connectionOptions.js';
 import { initializeParams } from './initializeParams.js';
-import { sendFailure, watchPeerExit } from './sendFailure.js';
+import { sendFailure, watchPeerExit, withPeerCancel } from './sendFailure.js';
 
 export type { ConnectionState } from './connectionOptions.js';
 export type LspConnectionOptions = ConnectionOptions<LspConnection>;
@@ -246,16 +246,7 @@ export class LspConnection implements Disposable {
     if (this.stateValue === 'stopped' || this.stateValue === 'stopping') {
       if (method !== 'shutdown') return Promise.reject(new ConnectionClosedError(this.options.server.displayName));
     }
-    return trackedRequest(method, this.withPeerCancel(method, options), this.pending, (token) => this.rpc.sendRequest<R>(method, params, token), (err) => this.failedSend(method, err));
-  }
-
-  /**
-   * The options of a request of `method`: no `$/cancelRequest` where the server mishandles one. A
-   * broker takes every cancel (one not yet sent to the server is never sent) and passes on only
-   * those its server handles.
-   */
-  private withPeerCancel(method: string, options: RequestOptions): RequestOptions {
-    return !this.broker && this.options.server.uncancellable?.includes(method) ? { ...options, cancelAtPeer: false } : options;
+    return trackedRequest(method, withPeerCancel(method, options, this.options.server, this.broker !== undefined), this.pending, (token) => this.rpc.sendRequest<R>(method, params, token), (err) => this.failedSend(method, err));
   }
 
   /**
@@ -265,7 +256,7 @@ export class LspConnection implements Disposable {
   relayRequest(method: string, params: unknown, options: RequestOptions = {}): Promise<unknown> {
     if (this.crashError) return Promise.reject(this.crashError);
     if (this.stateValue === 'stopped' || this.stateValue === 'stopping') return Promise.reject(new ConnectionClosedError(this.options.server.displayName));
-    return trackedRequest(method, this.withPeerCancel(method, options), this.pending, (token) => this.relayed.send(method, params, token), (err) => this.failedSend(method, err));
+    return trackedRequest(method, withPeerCancel(method, options, this.options.server, this.broker !== undefined), this.pending, (token) => this.relayed.send(method, params, token), (err) => this.failedSend(method, err));
   }
 
   /**

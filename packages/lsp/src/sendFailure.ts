@@ -1,6 +1,8 @@
 import { ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
 import { ErrorCodes, WireError } from '@agent-lsp/protocol';
 import type { ServerTransport } from './serverProcess.js';
+import type { ServerDefinition } from './serverProfile.js';
+import type { RequestOptions } from './trackedRequest.js';
 
 const PEER_EXIT_GRACE_MS = 500;
 const MESSAGE_WRITE_ERROR = ErrorCodes.MessageWriteError;
@@ -45,4 +47,13 @@ export function watchPeerExit(rpc: MessageConnection, transport: ServerTransport
       if (!info) gone('connection closed');
     });
   });
+}
+
+/**
+ * The options of a request of `method`: no `$/cancelRequest` where the server mishandles one. A
+ * broker takes every cancel (one not yet sent to the server is never sent) and passes on only
+ * those its server handles.
+ */
+export function withPeerCancel(method: string, options: RequestOptions, server: ServerDefinition, viaBroker: boolean): RequestOptions {
+  return !viaBroker && server.uncancellable?.includes(method) ? { ...options, cancelAtPeer: false } : options;
 }

@@ -1,4 +1,4 @@
-import type { ToolExample } from '../examples.js';
+import type { ToolExample } from '../toolExample.js';
 
 export const CACHE_EXAMPLES: Record<string, ToolExample> = {
   export_cache: {
