@@ -1,11 +1,6 @@
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Socket } from 'node:net';
-import lockfile from 'proper-lockfile';
-import { AGENT_LSP_PROTOCOL_VERSION, AGENT_LSP_VERSION, uriToPath, BrokerStatusNotification, type WireError, type AgentLspExperimental, type BrokerRestartServerResult, type BrokerStatusParams, FileChangeType } from '@agent-lsp/protocol';
-import type { BrokerEvictResult } from '@agent-lsp/protocol';
-import { BrokerFilesChangedNotification, BrokerServerStateNotification, type BrokerFilesChangedParams, type BrokerServerStateParams } from '@agent-lsp/protocol';
-import { refreshRestoredFiles, RootIdentity, untilChangedFilesBuilt, untilConfigApplied, type DocumentStore, type LspConnection, type Logger, type ResolvedServer, type ServerDefinition } from '@agent-lsp/lsp';
+import { AGENT_LSP_PROTOCOL_VERSION, uriToPath, BrokerFilesChangedNotification, BrokerServerStateNotification, BrokerStatusNotification, type AgentLspExperimental, type BrokerEvictResult, type BrokerFilesChangedParams, type BrokerRestartServerResult, type BrokerServerStateParams, type BrokerStatusParams, type WireError } from '@agent-lsp/protocol';
+import { RootIdentity, untilChangedFilesBuilt, untilConfigApplied, type DocumentStore, type LspConnection, type Logger } from '@agent-lsp/lsp';
 import type { FileEvent } from 'vscode-languageserver-protocol';
 import { AcceptLoop } from './acceptLoop.js';
 import { BrokerClient } from './brokerClient.js';
@@ -13,46 +8,20 @@ import type { BrokerHost } from './brokerHost.js';
 import { DiagnosticsBridge } from './diagnosticsBridge.js';
 import { LeaseManager, type LeaseHost } from './lease.js';
 import { WorkspaceWatcher } from './watcher.js';
-import { DAEMON_SCHEMA, daemonFilePath, type DaemonInfo } from './daemonFile.js';
+import { daemonFilePath, type DaemonInfo } from './daemonFile.js';
 import { ensurePrivateDir, socketPathFor } from './paths.js';
 import { ServerInstance } from './serverInstance.js';
 import { SharedDocuments } from './sharedDocuments.js';
-import { StatusWriter, type StatusWriterOptions } from './statusWriter.js';
+import { StatusWriter } from './statusWriter.js';
 import { DEFAULT_MAX_IN_FLIGHT, RequestScheduler } from './requestScheduler.js';
 import { ClientFolders } from './clientFolders.js';
+import { ACTIVITY_PERSIST_MS, ATTACHING_GRACE_MS, EVICT_ANSWER_MS, EVICT_GRACE_MS, type BrokerOptions } from './brokerOptions.js';
+import { daemonInfo } from './daemonInfo.js';
+import { removeBrokerFiles, takeLifetimeLock } from './brokerFiles.js';
+import { followOutsideChanges } from './outsideChanges.js';
 
 export { socketAnswers } from './acceptLoop.js';
-
-export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
-const LOCK_STALE_MS = 10_000;
-/** A broker no client has initialized yet is being attached to by the front that spawned it: not evictable this long. */
-const ATTACHING_GRACE_MS = 60_000;
-/** A client left moments ago: a front between its probe and its real connection, or one about to reconnect. */
-const EVICT_GRACE_MS = 2_000;
-/** How long an agreed eviction waits for the asker to read the answer and hang up. */
-const EVICT_ANSWER_MS = 1_000;
-/** Activity (requests) rewrites daemon.json's lastActivityAt at most this often; comings and goings always do. */
-const ACTIVITY_PERSIST_MS = 10_000;
-
-export interface BrokerOptions {
-  key: string;
-  dir: string;
-  root: string;
-  server: ServerDefinition;
-  /** The server resolved for the root (the key was computed from it). */
-  resolved?: ResolvedServer;
-  idleTimeoutMs: number;
-  logger: Logger;
-  /** Requests in flight at the server at once (fair queuing between clients); 0: unbounded. */
-  maxInFlight?: number;
-  /** How daemon.json is written (tests inject failures); temp file + rename by default. */
-  writeStatus?: StatusWriterOptions['write'];
-}
-
-/** Lock files live beside their (never created) targets: `<dir>/lifetime.lock`, `<dir>/spawn.lock`. */
-export function lockTarget(dir: string, name: 'lifetime' | 'spawn'): string {
-  return join(dir, name);
-}
+export { DEFAULT_IDLE_TIMEOUT_MS, lockTarget, type BrokerOptions } from './brokerOptions.js';
 
 /**
  * The daemon: one warm language server for one (root, profile), shared by any number of clients
@@ -140,22 +109,8 @@ export class Broker implements BrokerHost<BrokerClient>, LeaseHost {
   async run(): Promise<'stopped' | 'already-running'> {
     const { dir, logger } = this.options;
     ensurePrivateDir(dir);
-    try {
-      this.releaseLock = await lockfile.lock(lockTarget(dir, 'lifetime'), {
-        realpath: false,
-        stale: LOCK_STALE_MS,
-        update: LOCK_STALE_MS / 2,
-        // A dead broker's lock turns stale after LOCK_STALE_MS; wait that out rather than give up.
-        retries: { retries: 40, minTimeout: 250, maxTimeout: 500 },
-        onCompromised: (err) => {
-          logger.error(`lifetime lock compromised (${err.message}); stopping`);
-          void this.stop('lock compromised');
-        },
-      });
-    } catch (err) {
-      logger.info(`another broker holds ${dir} (${(err as Error).message}); exiting`);
-      return 'already-running';
-    }
+    this.releaseLock = await takeLifetimeLock(dir, logger, () => void this.stop('lock compromised'));
+    if (!this.releaseLock) return 'already-running';
     if (this.stopping || !(await this.accepting.listen())) {
       await this.releaseLock();
       return this.stopping ? 'stopped' : 'already-running';
@@ -170,20 +125,7 @@ export class Broker implements BrokerHost<BrokerClient>, LeaseHost {
       onChanges: (changes) => {
         logger.debug(`watched files changed: ${changes.map((c) => `${c.type}:${c.uri}`).join(' ')}`);
         this.broadcastFilesChanged({ origin: 'outside', changes });
-        // Open documents that are the disk's take the new text first; then the server hears of all.
-        const created = changes.filter((c) => c.type === FileChangeType.Created).map((c) => c.uri);
-        const deleted = changes.filter((c) => c.type === FileChangeType.Deleted).map((c) => c.uri);
-        return this.documents
-          .diskChanged(changes.map((c) => c.uri))
-          .finally(() => this.instance.connection?.notify('workspace/didChangeWatchedFiles', { changes }))
-          .then(() => {
-            this.documents.closeDeleted(deleted, this.options.server);
-            return this.documents.openCreated(created, this.options.server);
-          })
-          .then((restored) => {
-            const conn = this.instance.connection;
-            return conn ? refreshRestoredFiles(conn, restored) : undefined;
-          });
+        return followOutsideChanges(changes, this.documents, () => this.instance.connection, this.options.server);
       },
     });
     this.watcher.start();
@@ -371,31 +313,8 @@ export class Broker implements BrokerHost<BrokerClient>, LeaseHost {
   }
 
   info(): DaemonInfo {
-    const { key, root, server, idleTimeoutMs } = this.options;
-    const conn = this.instance.connection;
-    const status = this.statusParams();
-    const info: DaemonInfo = {
-      schema: DAEMON_SCHEMA,
-      key,
-      root,
-      language: server.languageIds[0] ?? server.id,
-      profile: conn?.resolved.profileFingerprint ?? server.id,
-      socket: this.socketPath,
-      broker: { pid: process.pid, version: AGENT_LSP_VERSION, startedAt: this.startedAt.toISOString() },
-      server: { name: conn?.serverInfo?.name ?? server.displayName, command: conn?.resolved.command ?? [] },
-      state: status.state,
-      ready: status.ready,
-      clients: this.accepting.clients.size,
-      clientList: [...this.accepting.clients].map((c) => c.info),
-      lastActivityAt: new Date((this.persistedActivity = this.lastActivity)).toISOString(),
-      idleTimeoutMs,
-      restarts: this.instance.restarts,
-    };
-    if (conn?.serverInfo?.version) info.server.version = conn.serverInfo.version;
-    if (conn?.pid !== undefined) info.server.pid = conn.pid;
-    if (conn?.readiness.readyAt) info.readyAt = new Date(conn.readiness.readyAt).toISOString();
-    if (status.progress) info.progress = status.progress;
-    return info;
+    this.persistedActivity = this.lastActivity;
+    return daemonInfo({ ...this.options, socketPath: this.socketPath, startedAt: this.startedAt, lastActivity: this.lastActivity, conn: this.instance.connection, status: this.statusParams(), clients: [...this.accepting.clients], restarts: this.instance.restarts });
   }
 
   /** Stops the server (its whole process group), closes clients, removes socket, daemon.json, lock. */
@@ -418,13 +337,7 @@ export class Broker implements BrokerHost<BrokerClient>, LeaseHost {
       await listenerClosed;
       await statusClosed;
       // A socket path another process took is not ours to remove.
-      for (const path of [daemonFilePath(dir), ...(this.accepting.ownsSocketFile ? [this.socketPath] : [])]) {
-        try {
-          rmSync(path, { force: true });
-        } catch (err) {
-          logger.warn(`could not remove ${path}: ${(err as Error).message}`);
-        }
-      }
+      removeBrokerFiles([daemonFilePath(dir), ...(this.accepting.ownsSocketFile ? [this.socketPath] : [])], logger);
       await this.releaseLock?.().catch(() => undefined);
       this.resolveStopped?.();
     })();

@@ -1,8 +1,4 @@
-import type {
-  DidChangeTextDocumentParams,
-  DidCloseTextDocumentParams,
-  DidOpenTextDocumentParams,
-} from 'vscode-languageserver-protocol';
+import type { DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams } from 'vscode-languageserver-protocol';
 import { applyTextEdits, uriToPath } from '@agent-lsp/protocol';
 import { closeDeletedFiles, mayHaveChangedSync, openCreatedFiles, syncWithDisk, type DocumentStore, type ServerDefinition } from '@agent-lsp/lsp';
 

@@ -1,7 +1,7 @@
 import { accessSync, constants, readFileSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { CLIENT_IDS, CLIENT_NAMES, configTarget, SERVER_NAME, type ClientId, type Scope } from './clients/clientTargets.js';
+import { CLIENT_IDS, CLIENT_NAMES, configTarget, SERVER_NAME, type ClientId, type Scope, type ServerCommand } from './clients/clientTargets.js';
 import { installClaudePlugin } from './clients/claudePluginInstall.js';
 import { editClientConfig, type EditOutcome } from './clients/configFileEdit.js';
 
@@ -12,11 +12,7 @@ export interface InitOptions {
   root?: string;
 }
 
-export interface ServerCommand {
-  command: string;
-  args: string[];
-  env?: Record<string, string>;
-}
+export type { ServerCommand } from './clients/clientTargets.js';
 
 /**
  * The command a client runs, absolute, so it works from any directory, with this node pinned.

@@ -1,10 +1,11 @@
-import { ResponseError, createMessageConnection, StreamMessageReader, type MessageConnection, type NotificationType, type RequestType, type RequestType0 } from 'vscode-jsonrpc/node';
-import type { DidChangeWatchedFilesParams, FileEvent, InitializeResult, LogMessageParams, ServerCapabilities } from 'vscode-languageserver-protocol';
-import { AGENT_LSP_VERSION, BrokerEpochRequest, BrokerFilesChangedNotification, BrokerRestartServerRequest, type BrokerEpochResult, BrokerStatusNotification, DisposableStore, Emitter, ErrorCodes, pathToUri, WireError, type AgentLspExperimental, type Disposable } from '@agent-lsp/protocol';
+import { createMessageConnection, StreamMessageReader, type MessageConnection, type NotificationType, type RequestType, type RequestType0 } from 'vscode-jsonrpc/node';
+import type { DidChangeWatchedFilesParams, InitializeResult, ServerCapabilities } from 'vscode-languageserver-protocol';
+import { BrokerEpochRequest, BrokerFilesChangedNotification, BrokerRestartServerRequest, type BrokerEpochResult, BrokerStatusNotification, DisposableStore, pathToUri, type AgentLspExperimental, type Disposable } from '@agent-lsp/protocol';
 import { LocalExclusiveAccess, type ExclusiveAccess, type ExclusiveOptions } from './exclusiveAccess.js';
-import { CLIENT_CAPABILITIES } from './clientCapabilities.js';
-import { DiagnosticsCollector } from './diagnostics.js';
-import { DocumentStore } from './documents.js';
+import type { DiagnosticsCollector } from './diagnostics.js';
+import type { DocumentStore } from './documents.js';
+import { documentState } from './documentState.js';
+import { ConnectionEvents } from './connectionEvents.js';
 import { ConnectionClosedError, ServerCrashedError } from './errors.js';
 import { trackedRequest, type PendingRequest, type RequestOptions } from './trackedRequest.js';
 import type { Logger } from './logger.js';
@@ -17,46 +18,19 @@ import { Readiness } from './readiness.js';
 import type { ResolvedServer, ServerDefinition } from './serverProfile.js';
 import { offers } from './serverCapabilities.js';
 import { refreshDependents } from './dependentRefresh.js';
-import { installServerHandlers, type RegistrationChange } from './serverHandlers.js';
-import { refuseApplyEdit, RegistrationTable, toWorkspaceFolders, type ApplyEditHandler } from './serverRequests.js';
+import { installServerHandlers } from './serverHandlers.js';
+import { refuseApplyEdit, RegistrationTable, toWorkspaceFolders } from './serverRequests.js';
 import type { ServerTransport } from './serverProcess.js';
+import type { ConnectionOptions, ConnectionState } from './connectionOptions.js';
+import { initializeParams } from './initializeParams.js';
+import { sendFailure, watchPeerExit, withPeerCancel } from './sendFailure.js';
 
-export type ConnectionState = 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed';
-
-export interface LspConnectionOptions {
-  transport: ServerTransport;
-  server: ServerDefinition;
-  resolved: ResolvedServer;
-  rootDir: string;
-  workspaceFolders: readonly string[];
-  logger: Logger;
-  onApplyEdit?: ApplyEditHandler;
-  initializeTimeoutMs?: number;
-  /** How `runExclusive` takes its section (the connection factory's choice); a private local lock by default. */
-  exclusiveAccess?: ExclusiveAccess<LspConnection>;
-  /**
-   * Drives `readiness` from the signals this kind of server gives, attached once `initialized` is
-   * sent (readinessStrategies.ts: the strategies depend on the connection, so it is handed in).
-   */
-  attachReadiness: (conn: LspConnection) => Disposable;
-  /** The clientInfo name sent in initialize; `agent-lsp` by default. */
-  clientName?: string;
-  /**
-   * Read with InlineMessageReader (each message handled in the read that completed it) instead of
-   * vscode-jsonrpc's reader: the broker's hop, both sides of it. Servers a front runs itself keep
-   * the library's reader: with inline reads ccls (Debian's 0.20220729) aborted in about one of ten
-   * runs of its tests on a loaded machine, never with the library's; the cause is not known.
-   */
-  inlineReads?: boolean;
-}
+export type { ConnectionState } from './connectionOptions.js';
+export type LspConnectionOptions = ConnectionOptions<LspConnection>;
 
 export { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './trackedRequest.js';
-const PEER_EXIT_GRACE_MS = 500;
-const MESSAGE_WRITE_ERROR = ErrorCodes.MessageWriteError;
 /** Notifications that never change what the server knows of the workspace (see `changeEpoch`). */
 const NEUTRAL_NOTIFICATIONS = new Set(['initialized', '$/cancelRequest', '$/setTrace', 'window/workDoneProgress/cancel', 'exit']);
-/** Messages of the write errors that mean the transport is gone (Node's stream and socket errors). */
-const TRANSPORT_FAILURE = /\b(EPIPE|ECONNRESET|ERR_STREAM_DESTROYED|ERR_STREAM_WRITE_AFTER_END)\b|write after end|after a stream was destroyed|socket has been ended/;
 
 /**
  * One LSP session with one language server, over any transport (child stdio now; broker socket
@@ -70,12 +44,7 @@ export class LspConnection implements Disposable {
   private readonly pending = new Set<PendingRequest>();
   private readonly disposables = new DisposableStore();
   private readonly registrations = new RegistrationTable();
-  private readonly logEmitter = new Emitter<LogMessageParams>();
-  private readonly crashEmitter = new Emitter<Error>();
-  private readonly notificationEmitter = new Emitter<{ method: string; params: unknown }>();
-  private readonly refreshEmitter = new Emitter<void>();
-  private readonly registrationEmitter = new Emitter<RegistrationChange>();
-  private readonly watchedFilesEmitter = new Emitter<readonly FileEvent[]>();
+  private readonly events = new ConnectionEvents();
   private crashError: Error | undefined;
   private initResult: InitializeResult | undefined;
   private folders: string[];
@@ -88,16 +57,16 @@ export class LspConnection implements Disposable {
   readonly diagnostics: DiagnosticsCollector;
   readonly progress = new ProgressTracker();
   readonly readiness = new Readiness();
-  readonly onLogMessage = this.logEmitter.on.bind(this.logEmitter);
-  readonly onCrash = this.crashEmitter.on.bind(this.crashEmitter);
+  readonly onLogMessage = this.events.log.on.bind(this.events.log);
+  readonly onCrash = this.events.crash.on.bind(this.events.crash);
   /** The server registered or unregistered a capability (after it was recorded). */
-  readonly onRegistrationChange = this.registrationEmitter.on.bind(this.registrationEmitter);
+  readonly onRegistrationChange = this.events.registration.on.bind(this.events.registration);
   /** The server asked clients to pull diagnostics again (workspace/diagnostic/refresh). */
-  readonly onDiagnosticsRefresh = this.refreshEmitter.on.bind(this.refreshEmitter);
+  readonly onDiagnosticsRefresh = this.events.refresh.on.bind(this.events.refresh);
   /** Every notification the server sends (after agent-lsp's own handling of it). */
-  readonly onServerNotification = this.notificationEmitter.on.bind(this.notificationEmitter);
+  readonly onServerNotification = this.events.notification.on.bind(this.events.notification);
   /** Each `workspace/didChangeWatchedFiles` sent to the server, whoever sent it (configReload.ts). */
-  readonly onWatchedFilesSent = this.watchedFilesEmitter.on.bind(this.watchedFilesEmitter);
+  readonly onWatchedFilesSent = this.events.watchedFiles.on.bind(this.events.watchedFiles);
   readonly startedAt = Date.now();
 
   private constructor(private readonly options: LspConnectionOptions) {
@@ -108,67 +77,33 @@ export class LspConnection implements Disposable {
     const reader = options.inlineReads ? new InlineMessageReader(ralReadable(options.transport.input)) : new StreamMessageReader(options.transport.input);
     const tapped = tapMessages(reader, this.relayed.take);
     this.rpc = createMessageConnection(tapped.reader, writer, undefined, tapped.options);
-    this.documents = new DocumentStore({
-      didOpen: (p) => {
-        this.notify('textDocument/didOpen', p);
-        // Text that is not the disk's (an overlay) changes what other files see; the disk's does not.
-        if (this.documents.get(p.textDocument.uri)?.disk === undefined) this.changedForOthers(p.textDocument.uri);
-        this.diagnostics.textSent(p.textDocument.uri, p.textDocument.version);
-      },
-      didChange: (p) => {
-        this.notify('textDocument/didChange', p);
-        this.changedForOthers(p.textDocument.uri);
-        this.diagnostics.textSent(p.textDocument.uri, p.textDocument.version);
-      },
-      didClose: (p, closed) => {
-        this.notify('textDocument/didClose', p);
-        // The server goes back to the disk's text: a change for other files when it held another.
-        if (closed.disk === undefined) this.changedForOthers(p.textDocument.uri);
-        // What the server pushed for the closed text says nothing about a later one.
-        this.diagnostics.forget(p.textDocument.uri);
-      },
-    });
-    this.diagnostics = new DiagnosticsCollector({
-      documents: this.documents,
+    ({ documents: this.documents, diagnostics: this.diagnostics } = documentState({
+      notify: (method, params) => this.notify(method, params),
+      changedForOthers: (uri) => this.changedForOthers(uri),
       supportsPullDiagnostics: () => this.supportsPullDiagnostics(),
       exactDiagnostics: options.server.exactDiagnostics,
       request: (method, params, opts) => this.request(method, params, opts),
       // A broker's watcher tells its server of outside edits: its epoch request passes them on first.
       catchUp: () => (this.broker ? this.brokerEpoch().then(() => undefined, () => undefined) : Promise.resolve()),
-    });
+    }));
     this.disposables.add(this.progress);
     this.disposables.add(this.readiness);
-    this.disposables.add(this.logEmitter);
-    this.disposables.add(this.crashEmitter);
-    this.disposables.add(this.notificationEmitter);
-    this.disposables.add(this.refreshEmitter);
-    this.disposables.add(this.registrationEmitter);
-    this.disposables.add(this.watchedFilesEmitter);
+    this.disposables.add(this.events);
     installServerHandlers(this.rpc, {
       settings: options.resolved.settings,
       logger: options.logger,
       registrations: this.registrations,
       folders: () => this.folders,
       onApplyEdit: options.onApplyEdit ?? refuseApplyEdit,
-      registrationChanged: (e) => this.registrationEmitter.fire(e),
-      diagnosticsRefresh: () => this.refreshEmitter.fire(),
+      registrationChanged: (e) => this.events.registration.fire(e),
+      diagnosticsRefresh: () => this.events.refresh.fire(),
       publishDiagnostics: (p) => this.diagnostics.onPublish(p),
       progress: (token, value) => this.progress.handle(token, value),
-      logMessage: (p) => this.logEmitter.fire(p),
-      notification: (e) => this.notificationEmitter.fire(e),
+      logMessage: (p) => this.events.log.fire(p),
+      notification: (e) => this.events.notification.fire(e),
     });
     this.rpc.listen();
-    void options.transport.exited.then((info) => {
-      const tail = info.stderrTail ? `; last output: ${info.stderrTail.split('\n').slice(-3).join(' | ')}` : '';
-      this.onPeerGone(`${info.reason}${tail}`);
-    });
-    // The stream usually closes just before the process is reaped: give the exit a moment to say why.
-    this.rpc.onClose(() => {
-      const grace = new Promise<undefined>((r) => setTimeout(() => r(undefined), PEER_EXIT_GRACE_MS).unref());
-      void Promise.race([options.transport.exited, grace]).then((info) => {
-        if (!info) this.onPeerGone('connection closed');
-      });
-    });
+    watchPeerExit(this.rpc, options.transport, (detail) => this.onPeerGone(detail));
   }
 
   /** Spawned, initialized and `initialized` sent; readiness is tracked from here on. */
@@ -284,18 +219,7 @@ export class LspConnection implements Disposable {
   }
 
   private async initialize(timeoutMs: number): Promise<void> {
-    const { rootDir, resolved } = this.options;
-    const params = {
-      processId: process.pid,
-      clientInfo: { name: this.options.clientName ?? 'agent-lsp', version: AGENT_LSP_VERSION },
-      rootUri: pathToUri(rootDir),
-      rootPath: rootDir,
-      workspaceFolders: toWorkspaceFolders(this.folders, pathToUri),
-      capabilities: CLIENT_CAPABILITIES,
-      initializationOptions: resolved.initializationOptions ?? {},
-      trace: 'off',
-    };
-    this.initResult = await this.request<InitializeResult>('initialize', params, { timeoutMs });
+    this.initResult = await this.request<InitializeResult>('initialize', initializeParams(this.options, this.folders), { timeoutMs });
     this.peerServerPid = this.broker?.serverPid;
     if (this.broker) {
       this.disposables.add(this.onNotification(BrokerStatusNotification.type, (st) => (this.peerServerPid = st.serverPid ?? this.peerServerPid)));
@@ -322,16 +246,7 @@ export class LspConnection implements Disposable {
     if (this.stateValue === 'stopped' || this.stateValue === 'stopping') {
       if (method !== 'shutdown') return Promise.reject(new ConnectionClosedError(this.options.server.displayName));
     }
-    return trackedRequest(method, this.withPeerCancel(method, options), this.pending, (token) => this.rpc.sendRequest<R>(method, params, token), (err) => this.failedSend(method, err));
-  }
-
-  /**
-   * The options of a request of `method`: no `$/cancelRequest` where the server mishandles one. A
-   * broker takes every cancel (one not yet sent to the server is never sent) and passes on only
-   * those its server handles.
-   */
-  private withPeerCancel(method: string, options: RequestOptions): RequestOptions {
-    return !this.broker && this.options.server.uncancellable?.includes(method) ? { ...options, cancelAtPeer: false } : options;
+    return trackedRequest(method, withPeerCancel(method, options, this.options.server, this.broker !== undefined), this.pending, (token) => this.rpc.sendRequest<R>(method, params, token), (err) => this.failedSend(method, err));
   }
 
   /**
@@ -341,7 +256,7 @@ export class LspConnection implements Disposable {
   relayRequest(method: string, params: unknown, options: RequestOptions = {}): Promise<unknown> {
     if (this.crashError) return Promise.reject(this.crashError);
     if (this.stateValue === 'stopped' || this.stateValue === 'stopping') return Promise.reject(new ConnectionClosedError(this.options.server.displayName));
-    return trackedRequest(method, this.withPeerCancel(method, options), this.pending, (token) => this.relayed.send(method, params, token), (err) => this.failedSend(method, err));
+    return trackedRequest(method, withPeerCancel(method, options, this.options.server, this.broker !== undefined), this.pending, (token) => this.relayed.send(method, params, token), (err) => this.failedSend(method, err));
   }
 
   /**
@@ -359,7 +274,7 @@ export class LspConnection implements Disposable {
     if (!NEUTRAL_NOTIFICATIONS.has(method) && !method.startsWith('textDocument/')) this.changedForOthers(undefined);
     if (!this.isAlive) return;
     this.rpc.sendNotification(method, params).catch((err: Error) => this.options.logger.debug(`notify ${method}: ${err.message}`));
-    if (method === 'workspace/didChangeWatchedFiles') this.watchedFilesEmitter.fire((params as DidChangeWatchedFilesParams).changes);
+    if (method === 'workspace/didChangeWatchedFiles') this.events.watchedFiles.fire((params as DidChangeWatchedFilesParams).changes);
   }
 
   /** The server was told of `uri`'s new text, or (undefined) of a change beyond documents. */
@@ -374,11 +289,7 @@ export class LspConnection implements Disposable {
     const added = folders.filter((f) => !this.folders.includes(f));
     const removed = this.folders.filter((f) => !folders.includes(f));
     this.folders = [...folders];
-    if (added.length || removed.length) {
-      this.notify('workspace/didChangeWorkspaceFolders', {
-        event: { added: toWorkspaceFolders(added, pathToUri), removed: toWorkspaceFolders(removed, pathToUri) },
-      });
-    }
+    if (added.length || removed.length) this.notify('workspace/didChangeWorkspaceFolders', { event: { added: toWorkspaceFolders(added, pathToUri), removed: toWorkspaceFolders(removed, pathToUri) } });
   }
 
   /**
@@ -389,17 +300,7 @@ export class LspConnection implements Disposable {
    * caller's error, and the peer is fine.
    */
   private failedSend(method: string, err: unknown): Error {
-    const code = (err as { code?: unknown }).code;
-    const message = err instanceof Error ? err.message : String(err);
-    const transportFailed = code === 'EPIPE' || code === 'ECONNRESET' || TRANSPORT_FAILURE.test(message);
-    if (!this.crashError && transportFailed) {
-      this.onPeerGone(`connection lost: ${message}`);
-    }
-    // vscode-jsonrpc reports every failed write, whatever its cause, as MessageWriteError.
-    if (!this.crashError && code === MESSAGE_WRITE_ERROR) {
-      return new WireError(ErrorCodes.InvalidParams, `${method} could not be serialized (${message}); nothing was sent to the server`);
-    }
-    return toWireError(err, this.crashError);
+    return sendFailure(method, err, () => this.crashError, (detail) => this.onPeerGone(detail));
   }
 
   private onPeerGone(detail: string): void {
@@ -410,7 +311,7 @@ export class LspConnection implements Disposable {
     for (const p of [...this.pending]) p.reject(this.crashError);
     this.relayed.clear();
     this.documents.clear();
-    this.crashEmitter.fire(this.crashError);
+    this.events.crash.fire(this.crashError);
     void this.options.transport.terminate(0);
   }
 
@@ -440,10 +341,4 @@ export class LspConnection implements Disposable {
   dispose(): void {
     void this.shutdown();
   }
-}
-
-function toWireError(err: unknown, crash: Error | undefined): Error {
-  if (crash) return crash;
-  if (err instanceof ResponseError) return new WireError(err.code, err.message, err.data);
-  return err instanceof Error ? err : new Error(String(err));
 }

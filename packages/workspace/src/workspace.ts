@@ -1,71 +1,26 @@
 import type { FileEvent } from 'vscode-languageserver-protocol';
 import { pathToUri, uriToPath, UserError, type Disposable } from '@agent-lsp/protocol';
-import {
-  connectPassive,
-  readDiskText,
-  RestartBudget,
-  RootIdentity,
-  ServerCrashedError,
-  startDirectConnection,
-  syncWithDisk,
-  untilConfigApplied,
-  type LspConnection,
-  type Logger,
-  type OpenDocument,
-  type ServerDefinition,
-  type ServerRegistry,
-  type ConnectOptions,
-} from '@agent-lsp/lsp';
+import { connectPassive, RootIdentity, ServerCrashedError, startDirectConnection, untilConfigApplied, type ConnectOptions, type LspConnection, type ServerDefinition } from '@agent-lsp/lsp';
+import { CrashRestarts, restartedInPlace } from './crashRestarts.js';
 import { DirectModeWatcher, type WatchState } from './directWatcher.js';
+import { openFromDisk, syncBuffers } from './diskDocuments.js';
 import { FreshSection } from './freshSection.js';
 import { resolveDirectory } from './pathResolver.js';
-import { WorkspaceRoots } from './workspaceRoots.js';
+import { RootedWorkspace } from './rootedWorkspace.js';
 import { WorkspaceEvents, type ServerMode } from './workspaceEvents.js';
 import { Prefetcher } from './prefetch/prefetcher.js';
+import type { CallConcurrency, ConnectionFactory, DocumentHandle, WorkspaceOptions } from './workspaceOptions.js';
 
-export type ConnectionFactory = (options: ConnectOptions) => Promise<LspConnection>;
-
-/**
- * How a tool call uses the servers: `shared` runs alongside other calls (never inside a
- * speculative evaluation), `exclusive` takes the exclusive section itself, `none` needs no section.
- */
-export type CallConcurrency = 'shared' | 'exclusive' | 'none';
-
-export interface WorkspaceOptions {
-  registry: ServerRegistry;
-  logger: Logger;
-  /** The MCP client's roots, asked for when no start_lsp root was given. */
-  clientRoots?: () => Promise<string[]>;
-  /** How connections are made; direct mode (spawn a child) by default. */
-  connect?: ConnectionFactory;
-  /** The root fixed at startup (`serve --root`, AGENT_LSP_ROOT; a realpath): the workspace until start_lsp sets another. */
-  root?: string;
-  /** Answers the servers' workspace/applyEdit requests (the transaction layer); refused when absent. */
-  onApplyEdit?: ConnectOptions['onApplyEdit'];
-  /** Speculative prefetch of read-only queries (`--prefetch`); on by default. */
-  prefetch?: boolean;
-  /** Where prefetch keeps what it learned of a workspace root's agents (in memory only when absent). */
-  prefetchStateFile?: (root: string) => string | undefined;
-}
-
-export interface DocumentHandle {
-  conn: LspConnection;
-  path: string;
-  uri: string;
-  languageId: string;
-  doc: OpenDocument;
-}
+export type { CallConcurrency, ConnectionFactory, DocumentHandle, WorkspaceOptions } from './workspaceOptions.js';
 
 /**
  * The front's view of a workspace: its roots, and one lazily started connection per server.
  * Paths in and out of tools go through here, so containment and display are decided once.
  */
-export class Workspace implements Disposable {
-  private readonly roots: WorkspaceRoots;
-  private scope: readonly string[] = [];
+export class Workspace extends RootedWorkspace implements Disposable {
   private readonly connections = new Map<string, Promise<LspConnection>>();
   /** Automatic restarts after crashes, per server. */
-  private readonly restartBudgets = new Map<string, RestartBudget>();
+  private readonly crashes = new CrashRestarts();
   /** The root the front's watcher watches, as it was then (runCall checks it is still that directory). */
   private watchedRoot: RootIdentity | undefined;
   private startingOver: Promise<void> | undefined;
@@ -89,9 +44,9 @@ export class Workspace implements Disposable {
   /** Answers read-only queries from its cache and guesses the next ones (see prefetch/prefetcher.ts). */
   readonly prefetch: Prefetcher;
 
-  constructor(private readonly options: WorkspaceOptions) {
+  constructor(options: WorkspaceOptions) {
+    super(options);
     this.connect = options.connect ?? startDirectConnection;
-    this.roots = new WorkspaceRoots(options.root);
     this.prefetch = new Prefetcher({
       enabled: options.prefetch ?? true,
       logger: options.logger,
@@ -109,28 +64,6 @@ export class Workspace implements Disposable {
   query<R>(conn: LspConnection, method: string, params: unknown, signal: AbortSignal, timeoutMs?: number): Promise<R> {
     this.prefetch.watch(this.primaryRoot, this.rootList.length);
     return this.prefetch.request<R>(conn, method, params, signal, timeoutMs);
-  }
-
-  get registry(): ServerRegistry {
-    return this.options.registry;
-  }
-
-  get rootList(): readonly string[] {
-    return this.roots.list;
-  }
-
-  get primaryRoot(): string | undefined {
-    return this.roots.primary;
-  }
-
-  /** The primary root when it was inferred from a file path rather than given; answers name it. */
-  get inferredRoot(): string | undefined {
-    return this.roots.inferredRoot;
-  }
-
-  /** True when the root was inferred from a file path: good enough to read, not to write. */
-  get rootInferred(): boolean {
-    return this.roots.inferredRoot !== undefined;
   }
 
   /** start_lsp: makes `dir` the workspace. Servers of a previous, different root are stopped. */
@@ -154,10 +87,6 @@ export class Workspace implements Disposable {
     this.scope = [...scope];
   }
 
-  get indexScope(): readonly string[] {
-    return this.scope;
-  }
-
   async addFolder(dir: string): Promise<string[]> {
     const folders = this.roots.add(dir);
     await this.propagateFolders();
@@ -172,32 +101,6 @@ export class Workspace implements Disposable {
 
   private async propagateFolders(): Promise<void> {
     for (const conn of await this.liveConnections()) conn.setWorkspaceFolders(this.roots.list);
-  }
-
-  /**
-   * Makes sure there is a workspace before a path is resolved (see WorkspaceRoots.ensure);
-   * `howToSet` completes the error when there is none: the tool's own way to name a root.
-   */
-  ensureRoots(hintPath?: string, howToSet = 'Call start_lsp with root_dir (the project directory) first, or pass an absolute file_path.'): Promise<void> {
-    return this.roots.ensure({ hintPath, howToSet, clientRoots: this.options.clientRoots, registry: this.registry, logger: this.options.logger });
-  }
-
-  resolveFile(input: string): string {
-    return this.roots.resolveFile(input);
-  }
-
-  /** Root-relative for files inside a root, absolute otherwise. */
-  display(path: string): string {
-    return this.roots.display(path);
-  }
-
-  displayUri(uri: string): string {
-    return this.roots.displayUri(uri);
-  }
-
-  /** Lets agents read a file a server pointed at (a definition in typeshed or node_modules). */
-  allowServerNamed(uri: string): void {
-    this.roots.allowServerNamed(uri);
   }
 
   /**
@@ -224,7 +127,7 @@ export class Workspace implements Disposable {
       // Another caller replaced it while we waited (both saw the same dead one): use theirs, not a second new one.
       if (this.connections.get(server.id) !== existing) continue;
       this.connections.delete(server.id);
-      if (conn) this.checkRestartBudget(server);
+      if (conn) this.crashes.check(server);
       break;
     }
     const base: ConnectOptions = { server, rootDir: root, workspaceFolders: this.roots.list, logger: this.options.logger, section: this.section };
@@ -262,7 +165,7 @@ export class Workspace implements Disposable {
   private async restartAfterCrash(server: ServerDefinition): Promise<void> {
     this.connections.delete(server.id);
     try {
-      this.checkRestartBudget(server);
+      this.crashes.check(server);
     } catch (err) {
       this.events.fireHealth({ server, mode: 'direct', state: 'gave_up', reason: (err as Error).message });
       return;
@@ -276,27 +179,6 @@ export class Workspace implements Disposable {
     }
   }
 
-  private checkRestartBudget(server: ServerDefinition): void {
-    let budget = this.restartBudgets.get(server.id);
-    if (!budget) this.restartBudgets.set(server.id, (budget = new RestartBudget()));
-    const { recent, allowed } = budget.crashed();
-    if (!allowed) {
-      throw new UserError(
-        'server_failed',
-        `${server.displayName} crashed ${recent} times in ${budget.windowMinutes} minutes; agent-lsp stopped restarting it. Check \`agent-lsp doctor\`, then call restart_lsp_server.`,
-      );
-    }
-  }
-
-  private async restartedInPlace(conn: LspConnection): Promise<boolean> {
-    try {
-      return await conn.restartServer();
-    } catch (err) {
-      this.options.logger.warn(`${conn.server.displayName} could not be restarted in place (${(err as Error).message}); reconnecting`);
-      return false;
-    }
-  }
-
   /** Stops and starts one server (or all running ones); resets the crash budget. */
   async restart(server?: ServerDefinition): Promise<LspConnection[]> {
     const ids = server ? [server.id] : [...this.connections.keys()];
@@ -305,9 +187,9 @@ export class Workspace implements Disposable {
     for (const id of ids) {
       const def = server ?? this.registry.servers.find((s) => s.id === id);
       const old = await this.connections.get(id)?.catch(() => undefined);
-      this.restartBudgets.delete(id);
+      this.crashes.reset(id);
       // A server shared through a broker is restarted there, for every client of it.
-      if (old?.isAlive && (await this.restartedInPlace(old))) {
+      if (old?.isAlive && (await restartedInPlace(old, this.options.logger))) {
         restarted.push(old);
         continue;
       }
@@ -357,19 +239,8 @@ export class Workspace implements Disposable {
       ? { server: this.registry.forLanguage(languageOverride), languageId: languageOverride }
       : this.registry.forFileOrThrow(path);
     const conn = await this.connection(route.server);
-    const uri = pathToUri(path);
-    this.readUris.add(uri);
-    if (conn.documents.get(uri)?.disk) {
-      await syncWithDisk(conn.documents, [uri], { ownText: 'replace' });
-      const open = conn.documents.get(uri);
-      // The same text again changes nothing but makes a document agent-lsp opened for itself the agent's.
-      const doc = open && conn.documents.sync(uri, open.languageId, open.text);
-      if (doc) return { conn, path, uri, languageId: route.languageId, doc };
-    }
-    const file = await readDiskText(path, this.display(path));
-    if (!file) throw new UserError('file_not_found', `Could not read ${this.display(path)}: it does not exist (any more).`);
-    const doc = conn.documents.sync(uri, route.languageId, file.text, { disk: file.state });
-    return { conn, path, uri, languageId: route.languageId, doc };
+    this.readUris.add(pathToUri(path));
+    return openFromDisk(conn, path, route.languageId, this.display(path));
   }
 
   /**
@@ -385,15 +256,7 @@ export class Workspace implements Disposable {
     // A configuration file among them: what the servers answer next must follow it (configReload.ts).
     await Promise.all(this.startedConnections().map(untilConfigApplied));
     const uris = paths?.map(pathToUri);
-    await Promise.all(
-      this.startedConnections().map(async (conn) => {
-        try {
-          await syncWithDisk(conn.documents, uris ?? conn.documents.uris({ includeInternal: true }), { ownText: 'replace', force: options.force === true });
-        } catch (err) {
-          this.options.logger.warn(`could not bring ${conn.server.displayName}'s buffers in step with the disk: ${(err as Error).message}`);
-        }
-      }),
-    );
+    await Promise.all(this.startedConnections().map((conn) => syncBuffers(conn, uris, options.force === true, this.options.logger)));
   }
 
   /**

@@ -4,8 +4,7 @@ import { ServerRegistry, type ServerDefinition } from '@agent-lsp/lsp';
 import { AGENT_LSP_VERSION } from '@agent-lsp/protocol';
 import { stateHome } from '@agent-lsp/session';
 import { builtinSkills, renderClaudeSkill } from '@agent-lsp/skills';
-import type { ServerCommand as ServerCommandLine } from '../initCommand.js';
-import { SERVER_NAME } from './clientTargets.js';
+import { SERVER_NAME, type ServerCommand as ServerCommandLine } from './clientTargets.js';
 
 /** The plugin's and its local marketplace's name: `claude plugin install agent-lsp@agent-lsp`. */
 export const CLAUDE_PLUGIN_NAME = 'agent-lsp';

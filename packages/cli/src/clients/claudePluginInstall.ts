@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { findExecutable } from '@agent-lsp/lsp';
-import type { ServerCommand } from '../initCommand.js';
+import type { ServerCommand } from './clientTargets.js';
 import { CLAUDE_PLUGIN_ID, CLAUDE_PLUGIN_NAME, claudeMarketplaceDir, claudePluginFiles, writeClaudeMarketplace } from './claudePlugin.js';
 
 export interface PluginStep {

@@ -80,3 +80,10 @@ export function allTargets(project: string, home = homedir()): ConfigTarget[] {
   }
   return out;
 }
+
+/** The command line a client runs to start agent-lsp (initCommand.ts `serverCommand`). */
+export interface ServerCommand {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+}

@@ -1,0 +1,44 @@
+import { DiagnosticsCollector, type DiagnosticsHost } from './diagnostics.js';
+import { DocumentStore } from './documents.js';
+
+/** What a connection's documents and diagnostics need of it. */
+export interface DocumentStateHost extends Omit<DiagnosticsHost, 'documents'> {
+  notify(method: string, params: unknown): void;
+  /** The server was told of `uri`'s new text (its dependents and diagnostics are affected). */
+  changedForOthers(uri: string): void;
+}
+
+/**
+ * A connection's document store, whose notifications go to the server through `host`, and the
+ * diagnostics collected for those documents.
+ */
+export function documentState(host: DocumentStateHost): { documents: DocumentStore; diagnostics: DiagnosticsCollector } {
+  const documents: DocumentStore = new DocumentStore({
+    didOpen: (p) => {
+      host.notify('textDocument/didOpen', p);
+      // Text that is not the disk's (an overlay) changes what other files see; the disk's does not.
+      if (documents.get(p.textDocument.uri)?.disk === undefined) host.changedForOthers(p.textDocument.uri);
+      diagnostics.textSent(p.textDocument.uri, p.textDocument.version);
+    },
+    didChange: (p) => {
+      host.notify('textDocument/didChange', p);
+      host.changedForOthers(p.textDocument.uri);
+      diagnostics.textSent(p.textDocument.uri, p.textDocument.version);
+    },
+    didClose: (p, closed) => {
+      host.notify('textDocument/didClose', p);
+      // The server goes back to the disk's text: a change for other files when it held another.
+      if (closed.disk === undefined) host.changedForOthers(p.textDocument.uri);
+      // What the server pushed for the closed text says nothing about a later one.
+      diagnostics.forget(p.textDocument.uri);
+    },
+  });
+  const diagnostics = new DiagnosticsCollector({
+    documents,
+    supportsPullDiagnostics: () => host.supportsPullDiagnostics(),
+    exactDiagnostics: host.exactDiagnostics,
+    request: (method, params, opts) => host.request(method, params, opts),
+    ...(host.catchUp ? { catchUp: () => host.catchUp!() } : {}),
+  });
+  return { documents, diagnostics };
+}
