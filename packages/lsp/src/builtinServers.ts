@@ -2,6 +2,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { findExecutable } from './executables.js';
+import { findServerExecutable } from './installedServers.js';
 import { detectPythonInterpreter } from './pythonInterpreter.js';
 import { PYRIGHT_UNCANCELLABLE } from './knownServers.js';
 import { TSGO_SERVER_ID } from './typescriptServerChoice.js';
@@ -191,9 +192,9 @@ function fromPath(
     displayName,
     ...rest,
     resolve(): ResolvedServer | undefined {
-      const path = findExecutable(binary);
-      if (!path) return undefined;
-      return { command: [path, ...args], source: 'PATH', ...options, profileFingerprint: `${id}|${path}`, details: {} };
+      const found = findServerExecutable(binary);
+      if (!found) return undefined;
+      return { command: [found.path, ...args], source: found.where, ...options, profileFingerprint: `${id}|${found.path}`, details: found.details };
     },
   };
 }

@@ -23,7 +23,7 @@ export function knownServerDefinition(known: KnownServer): ServerDefinition {
         source: found.where,
         settings: { ...known.settings },
         profileFingerprint: `${known.id}|${found.path}`,
-        details: {},
+        details: found.details,
       };
     },
   };
