@@ -152,7 +152,7 @@ export function formatDoctor(entries: readonly DoctorEntry[]): string {
     lines.push(`Not installed (${others.length}): ${others.map((e) => e.server).join(', ')}.`);
     const withHint = others.filter((e) => e.install?.includes('does not run'));
     for (const e of withHint) lines.push(`✗ ${e.server}: ${e.install}`);
-    lines.push('Run `agent-lsp doctor --json` for how to install each.');
+    lines.push('Install one with `agent-lsp servers install LANG[:SERVER]` (`agent-lsp servers list` shows every route); `agent-lsp doctor --json` says how to install each.');
   }
   return lines.join('\n');
 }

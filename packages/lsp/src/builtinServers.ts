@@ -220,7 +220,7 @@ const gopls = fromPath('gopls', 'gopls', 'gopls', [], {
   readiness: 'progress',
   // Debian's gopls refuses `--version` ("flag provided but not defined"); every gopls answers `version`.
   versionArgs: ['version'],
-  installHint: 'Install gopls: `apt-get install gopls` (Debian/Ubuntu) or `go install golang.org/x/tools/gopls@latest`, and make sure it is on PATH.',
+  installHint: 'Install gopls: `agent-lsp servers install go`, or `go install golang.org/x/tools/gopls@latest` and make sure it is on PATH (Debian\'s gopls package is years old).',
 }, { settings: { gopls: GOPLS_SETTINGS }, initializationOptions: GOPLS_SETTINGS });
 
 // --use-dirty-headers: other files are built against the header text the server holds (edited,
@@ -231,7 +231,7 @@ const clangd = fromPath('clangd', 'clangd', 'clangd', ['--background-index', '--
   rootMarkers: ['compile_commands.json', 'compile_flags.txt', 'CMakeLists.txt', 'Makefile'],
   readiness: 'clangd',
   refreshAfterChange: 'didSave',
-  installHint: 'Install clangd: `apt-get install clangd` (Debian/Ubuntu) or from your LLVM distribution, and make sure it is on PATH.',
+  installHint: 'Install clangd: `agent-lsp servers install c` (Debian/Ubuntu, as root), `apt-get install clangd`, or from your LLVM distribution, and make sure it is on PATH.',
 });
 
 const rustAnalyzer = fromPath('rust-analyzer', 'rust-analyzer', 'rust-analyzer', [], {
@@ -239,7 +239,7 @@ const rustAnalyzer = fromPath('rust-analyzer', 'rust-analyzer', 'rust-analyzer',
   extensions: { '.rs': 'rust' },
   rootMarkers: ['Cargo.toml'],
   readiness: 'progress',
-  installHint: 'Install rust-analyzer: `rustup component add rust-analyzer`, and make sure it is on PATH.',
+  installHint: 'Install rust-analyzer: `agent-lsp servers install rust` (or `rustup component add rust-analyzer`), and make sure it is on PATH.',
 });
 
 export const BUILTIN_SERVERS: readonly ServerDefinition[] = [pyright, typescript, typescriptGo, gopls, clangd, rustAnalyzer];

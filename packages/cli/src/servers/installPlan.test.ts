@@ -28,8 +28,8 @@ const only = (steps: PlanStep[]) => {
 
 describe('naming what to install', () => {
   it('takes a language (its default server), LANG:SERVER, or a server id', () => {
-    const ids = resolveTargets(['python', 'python:basedpyright', 'pylsp', 'php', 'bash', 'css'], registry).map((t) => t.server.id);
-    expect(ids).toEqual(['pyright', 'basedpyright', 'pylsp', 'intelephense', 'bash-language-server', 'vscode-css-language-server']);
+    const ids = resolveTargets(['python', 'python:basedpyright', 'pylsp', 'php', 'bash', 'css', 'typescript:vtsls', 'ts:vtsls', 'typescript'], registry).map((t) => t.server.id);
+    expect(ids).toEqual(['pyright', 'basedpyright', 'pylsp', 'intelephense', 'bash-language-server', 'vscode-css-language-server', 'vtsls', 'vtsls', 'typescript']);
   });
 
   it('refuses an unknown language with the languages it knows and how to add a server by config', () => {

@@ -1,5 +1,5 @@
 import { UserError } from '@agent-lsp/protocol';
-import { INSTALL_ROUTES, type InstallRoute, type ServerDefinition, type ServerRegistry } from '@agent-lsp/lsp';
+import { INSTALL_ROUTES, KNOWN_SERVERS, type InstallRoute, type ServerDefinition, type ServerRegistry } from '@agent-lsp/lsp';
 
 /** A server `servers install` is asked for: the language it was named by, the server, its route. */
 export interface ServerTarget {
@@ -9,9 +9,9 @@ export interface ServerTarget {
   route: InstallRoute;
 }
 
-/** How a server is installed: its route in the catalogue, else by hand as its install hint says. */
+/** How a server is installed: its route in the catalogue, else by hand as the table (or its profile) says. */
 export function routeOf(server: ServerDefinition): InstallRoute {
-  return INSTALL_ROUTES[server.id] ?? { kind: 'none', manual: server.installHint };
+  return INSTALL_ROUTES[server.id] ?? { kind: 'none', manual: KNOWN_SERVERS.find((k) => k.id === server.id)?.installHint ?? server.installHint };
 }
 
 /** Every language the registry knows, sorted. */
@@ -50,7 +50,9 @@ export function resolveTargets(names: readonly string[], registry: ServerRegistr
       throw unknown(`Unknown language or server "${language}".`, registry);
     }
     if (serverId !== undefined) {
-      const languageIds = server.id === language.toLowerCase() ? [] : server.languageIds;
+      // `gopls:…` names a server, not a language: it has no servers of its own to choose from.
+      const lower = language.toLowerCase();
+      const languageIds = server.id === lower && !server.languageIds.includes(lower) ? [] : server.languageIds;
       const named = registry.servers.find((s) => s.id === serverId.toLowerCase() && s.languageIds.some((l) => languageIds.includes(l)));
       if (!named) {
         const ofLanguage = registry.servers.filter((s) => s.languageIds.some((l) => languageIds.includes(l))).map((s) => s.id);
