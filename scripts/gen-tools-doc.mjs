@@ -21,7 +21,7 @@ if (unknown.length) {
 }
 const check = args.includes('--check');
 
-for (const file of ['catalog.js', 'toolsDoc.js', 'examples.js']) {
+for (const file of ['catalog.js', 'catalog/toolsDoc.js', 'catalog/examples.js']) {
   if (!existsSync(join(dist, file))) {
     process.stderr.write(`gen-tools-doc: ${relative(repoRoot, join(dist, file))} is missing; build first with \`npx tsc -b\`.\n`);
     process.exit(2);
@@ -29,11 +29,11 @@ for (const file of ['catalog.js', 'toolsDoc.js', 'examples.js']) {
 }
 
 const load = (file) => import(new URL(`../packages/tools/dist/${file}`, import.meta.url).href);
-const [{ TOOL_CATALOG }, { renderToolsDoc }, { TOOL_EXAMPLES }] = await Promise.all([load('catalog.js'), load('toolsDoc.js'), load('examples.js')]);
+const [{ TOOL_CATALOG }, { renderToolsDoc }, { TOOL_EXAMPLES }] = await Promise.all([load('catalog.js'), load('catalog/toolsDoc.js'), load('catalog/examples.js')]);
 
 const missing = TOOL_CATALOG.filter((t) => !(t.name in TOOL_EXAMPLES)).map((t) => t.name);
 if (missing.length) {
-  process.stderr.write(`gen-tools-doc: no example for ${missing.join(', ')}; add one to packages/tools/src/examples.ts.\n`);
+  process.stderr.write(`gen-tools-doc: no example for ${missing.join(', ')}; add one to packages/tools/src/catalog/examples.ts.\n`);
   process.exit(1);
 }
 

@@ -56,6 +56,20 @@ export function pythonStdlib(tmp, dir = 'stdlib') {
 }
 
 const DEBIAN_DIST_PACKAGES = '/usr/lib/python3/dist-packages';
+
+/**
+ * Django 3.2 from Debian's python3-django with the packages it imports, laid out as a project root
+ * (as test/field/corpora.ts lays it out), or `{ notRun }`. Query: every use of django.urls.reverse.
+ */
+export function djangoSources(tmp) {
+  const root = join(tmp, 'django');
+  for (const pkg of ['django', 'asgiref', 'sqlparse']) {
+    const from = join(DEBIAN_DIST_PACKAGES, pkg);
+    if (!existsSync(from)) return { notRun: `${pkg} is not installed (apt-get install python3-django)` };
+    cpSync(from, join(root, pkg), { recursive: true, filter: (src) => !src.includes('__pycache__') && !src.endsWith('.pyc') });
+  }
+  return { name: "Django 3.2 (Debian's python3-django)", label: 'Django', language: 'python', root, files: countFiles(root, '.py'), file: 'django/urls/base.py', pattern: 'def @@reverse(viewname' };
+}
 /** Django first, then its dependencies (Debian's python3-django), then the rest by size. */
 const DJANGO_FIRST = ['django', 'asgiref', 'sqlparse', 'pytz'];
 /** Pure-Python packages of python3's own site-packages, for when dist-packages is not enough. */

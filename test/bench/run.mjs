@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { stopDaemons } from '@agent-lsp/broker';
+import { ANSWER_CACHE_HEADING, answerCacheRow, answerCacheSection } from './answerCache.mjs';
 import { brokerOverhead } from './brokerOverhead.mjs';
 import { benchCorpus, COLD_WARM_HEADING, coldWarmSection } from './coldWarm.mjs';
 import { effectSources, pythonStdlib } from './corpora.mjs';
@@ -19,7 +20,11 @@ import { readBenchData, roundSamples, updateBenchData } from './plots.mjs';
 import { previewEditLatency } from './previewEdit.mjs';
 import { PREFETCH_HEADING, prefetchSection } from './prefetch.mjs';
 import { TS_SERVERS_HEADING, tsServersSection } from './tsServers.mjs';
+import { PYTHON_SERVERS_HEADING, pythonServersSection } from './pythonServers.mjs';
 import { STARTUP_HEADING, startupSection } from './startup.mjs';
+import { TOOLS_LIST_HEADING, toolListingSection } from './toolListing.mjs';
+import { WARM_FRONT_HEADING, warmFrontSection } from './warmFront.mjs';
+import { AGENTS_MEMORY_HEADING, agentsMemorySection } from './agentsMemory.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const DOC = join(REPO, 'docs', 'benchmarks.md');
@@ -54,6 +59,15 @@ async function largeWorkspaces(ctx) {
   // a reused 1× row is the cold/warm section's stdlib row, already in the plot
   updateBenchData({ large: rows.filter((r) => r.multiple > 1 || !stdlib).map((r) => plotRow(r, ctx.run)) });
   return section;
+}
+
+async function answerCache(ctx) {
+  const rows = [];
+  for (const name of ['effect', 'stdlib']) {
+    // A corpus whose cold run fails (a server overwhelmed on a loaded machine) is a row that says so.
+    rows.push(await answerCacheRow(ctx.corpus(name), ctx.tmp, log).catch((err) => ({ corpus: ctx.corpus(name), error: String(err.message ?? err).split('\n')[0] })));
+  }
+  return answerCacheSection(rows);
 }
 
 const PREVIEW_HEADING = '## Speculative edits: `preview_edit` vs a fixed 500 ms quiet window';
@@ -112,10 +126,15 @@ const SECTIONS = [
   { key: 'large', heading: LARGE_HEADING, run: largeWorkspaces },
   { key: 'preview', heading: PREVIEW_HEADING, run: previewEdit },
   { key: 'tsgo', heading: TS_SERVERS_HEADING, run: () => tsServersSection(log) },
+  { key: 'python', heading: PYTHON_SERVERS_HEADING, run: () => pythonServersSection(log) },
   { key: 'overhead', heading: OVERHEAD_HEADING, run: overhead },
   { key: 'fairness', heading: '## Fairness under load', run: (ctx) => fairness(ctx.corpus('effect'), log) },
+  { key: 'toolslist', heading: TOOLS_LIST_HEADING, run: () => toolListingSection(log) },
+  { key: 'warmfront', heading: WARM_FRONT_HEADING, run: (ctx) => warmFrontSection(ctx.tmp, log) },
+  { key: 'memory', heading: AGENTS_MEMORY_HEADING, run: (ctx) => agentsMemorySection(ctx.tmp, log) },
   { key: 'startup', heading: STARTUP_HEADING, run: () => startupSection(log) },
   { key: 'prefetch', heading: PREFETCH_HEADING, run: () => prefetchSection(log) },
+  { key: 'answers', heading: ANSWER_CACHE_HEADING, run: answerCache },
 ];
 
 const WALL_HEADING = '## Wall time of each section';

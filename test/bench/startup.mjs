@@ -38,7 +38,7 @@ export const CORPORA = {
 };
 
 /** The stages, in order: [label, mark or client event that ends it]. */
-const STAGES = [
+export const STAGES = [
   ['node start (spawn → first line of bin/agent-lsp, or the snapshot\'s main: sh, node, deserializing the snapshot)', 'entry'],
   ['load the CLI (commander, lsp, protocol; in the snapshot)', 'cli loaded'],
   ['load the server (MCP SDK, tools, workspace, broker client)', 'server modules loaded'],
@@ -54,8 +54,8 @@ const STAGES = [
 ];
 const TOOLS_LIST_CLIENT = STAGES.findIndex(([, mark]) => mark === 'tools listed');
 
-/** One fresh front: the time of every stage (ms), the total, and the broker attach. */
-async function freshFront(env, corpus) {
+/** One fresh front: the time of every stage (ms), the total, and the broker attach; start_lsp names `languageId` if given. */
+export async function freshFront(env, corpus, { languageId } = {}) {
   const marks = new Map();
   const t0 = now();
   const transport = new StdioClientTransport({ command: BIN, args: ['serve', '--daemon', 'always'], env: { ...env, AGENT_LSP_STARTUP_TRACE: '1' }, stderr: 'pipe' });
@@ -76,7 +76,7 @@ async function freshFront(env, corpus) {
   await client.listTools();
   marks.set('tools listed', now());
   const long = { timeout: 900_000, resetTimeoutOnProgress: true, onprogress: () => undefined };
-  const started = await client.callTool({ name: 'start_lsp', arguments: { root_dir: corpus.root } }, undefined, long);
+  const started = await client.callTool({ name: 'start_lsp', arguments: { root_dir: corpus.root, ...(languageId ? { language_id: languageId } : {}) } }, undefined, long);
   marks.set('start_lsp answered', now());
   const r = await client.callTool({ name: 'find_references', arguments: { file_path: corpus.file, position_pattern: corpus.pattern, limit: LIMIT } }, undefined, long);
   marks.set('find_references answered', now());

@@ -9,7 +9,7 @@ import { readOriginalCases } from './mcpAssert.js';
  * Strict argument names must not break a call written for the original agent-lsp: every argument
  * name its own suite's cases pass (../shared/original-suite, not part of the project) is either
  * one our tool declares, or one of the original's that we accept or refuse naming what replaces
- * it (packages/tools/src/originalArguments.ts). Only the names are checked here, not the calls.
+ * it (packages/tools/src/catalog/originalArguments.ts). Only the names are checked here, not the calls.
  */
 const CASES = join(REPO_ROOT, '..', 'shared', 'original-suite', 'cases');
 const present = existsSync(CASES);

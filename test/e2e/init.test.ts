@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { pathWithout } from '../helpers/onPath.js';
 import { BIN } from '../helpers/paths.js';
 
 const run = promisify(execFile);
@@ -23,7 +24,7 @@ beforeEach(() => {
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...(process.env as Record<string, string>), HOME: home, AGENT_LSP_HOME: join(home, 'agent-lsp-home'), XDG_CONFIG_HOME: join(home, '.config') };
+  const env = { ...(process.env as Record<string, string>), HOME: home, AGENT_LSP_HOME: join(home, 'agent-lsp-home'), XDG_CONFIG_HOME: join(home, '.config'), PATH: pathWithout('claude') }; // Claude Code's CLI installs a plugin instead: claudePlugin.test.ts
   try {
     const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env, cwd: project, timeout: 60_000 });
     return { code: 0, stdout, stderr };

@@ -48,5 +48,30 @@ describe('started as the original agent-lsp was', () => {
       await agent.close();
     }
   });
-});
 
+  // The original's own invocations (its --help): `agent-lsp --merge-config /path/to/config.json`
+  // and `agent-lsp --config /path/to/config.json`, the file in its format (cclsp.json's: extensions
+  // without the dot, command as argv, language_id optional), read unchanged.
+  for (const flag of ['--merge-config', '--config']) {
+    it(`takes \`agent-lsp ${flag} <file>\` with the original's config file unchanged: its servers join the built-in ones`, async () => {
+      const project = join(dir, `as-original${flag}`);
+      mkdirSync(project);
+      writeFileSync(join(project, 'notes.xyz'), 'x\n');
+      writeFileSync(join(project, 'tool.py'), 'x = 1\n');
+      const config = join(dir, `lsp-mcp${flag}.json`);
+      writeFileSync(config, JSON.stringify({ servers: [{ extensions: ['xyz'], command: ['xyz-language-server', '--stdio'] }, { extensions: ['go'], command: ['gopls'], language_id: 'go' }] }, null, 2));
+      const agent = await startAgentLsp({ args: [flag, config] });
+      try {
+        const detected = ok(await agent.call('detect_lsp_servers', { root_dir: project }));
+        expect(detected['languages']).toEqual(
+          expect.arrayContaining([
+            expect.objectContaining({ language: 'xyz', server: 'xyz-language-server', installed: false }),
+            expect.objectContaining({ language: 'python', server: 'pyright', installed: true }),
+          ]),
+        );
+      } finally {
+        await agent.close();
+      }
+    });
+  }
+});

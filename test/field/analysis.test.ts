@@ -66,6 +66,20 @@ describe.skipIf(goStd.notRun !== undefined)(goStd.title, () => {
     expect(data['complete']).toBe(true);
   });
 
+  it('find_callers two levels out of Walk lists gopls\'s callers and their callers, each once at its level, through a true caller (requests sent together, answers read in order)', async () => {
+    const gopls = await GoplsDirect.start(c.root);
+    const truth = await gopls.callerLevels('go/ast/walk.go', 'func Walk(', 'func '.length, 2).finally(() => gopls.dispose());
+    const data = ok(await agent.call('find_callers', { file_path: 'go/ast/walk.go', position_pattern: 'func @@Walk(', depth: 2, limit: 1000 }));
+    const calls = data['calls'] as Call[];
+    const entry = (e: { level: number; name: string; file: string; line: number }) => `${e.level} ${e.name} ${e.file}:${e.line}`;
+    expect(truth.some((t) => t.level === 2)).toBe(true);
+    expect(calls.map(entry).sort()).toEqual(truth.map(entry).sort());
+    // Walk calls itself: listed at level 1 as its own caller.
+    expect(calls.some((e) => e.level === 1 && e.name === 'Walk' && e.file === 'go/ast/walk.go')).toBe(true);
+    for (const e of calls.filter((x) => x.level === 2)) expect(truth.find((t) => entry(t) === entry(e))?.callers, entry(e)).toContain(e.via);
+    expect(data['complete']).toBe(true);
+  });
+
   it('find_callers four levels out of Walk ends, listing each function once, each deeper one through a listed caller', async () => {
     const data = ok(await agent.call('find_callers', { file_path: 'go/ast/walk.go', position_pattern: 'func @@Walk(', depth: 4 }));
     const calls = data['calls'] as Call[];

@@ -74,6 +74,40 @@ export class GoplsDirect {
     return calls.map((c) => ({ name: c.from.name, file: relative(this.root, fileURLToPath(c.from.uri)), sites: c.fromRanges.map((r) => this.site(c.from.uri, r)).sort() }));
   }
 
+  /**
+   * gopls's callers of the function at `needle`, `depth` levels out, as find_callers defines them:
+   * each function once, at the level it is first met, expanded once; level n > 1 through a level n-1 one.
+   * Asked one request at a time, in the order the levels list them.
+   */
+  async callerLevels(file: string, needle: string, offset: number, depth: number): Promise<{ level: number; name: string; file: string; line: number; callers: string[] }[]> {
+    const { uri, position } = await this.at(file, needle, offset);
+    const roots = await this.rpc.sendRequest<Item[]>('textDocument/prepareCallHierarchy', { textDocument: { uri }, position });
+    const keyOf = (i: Item) => `${i.uri}#${i.selectionRange.start.line}:${i.selectionRange.start.character}`;
+    const listed = new Map<string, { level: number; name: string; file: string; line: number; callers: string[] }>();
+    const expanded = new Set(roots.map(keyOf));
+    let frontier = roots;
+    for (let level = 1; level <= depth && frontier.length > 0; level++) {
+      const next: Item[] = [];
+      for (const item of frontier) {
+        for (const call of await this.rpc.sendRequest<{ from: Item }[]>('callHierarchy/incomingCalls', { item })) {
+          const k = keyOf(call.from);
+          const entry = listed.get(k);
+          if (entry) {
+            if (entry.level === level) entry.callers.push(item.name);
+            continue;
+          }
+          listed.set(k, { level, name: call.from.name, file: relative(this.root, fileURLToPath(call.from.uri)), line: call.from.selectionRange.start.line + 1, callers: [item.name] });
+          if (!expanded.has(k)) {
+            expanded.add(k);
+            next.push(call.from);
+          }
+        }
+      }
+      frontier = next;
+    }
+    return [...listed.values()];
+  }
+
   /** "file:line:column" of each reference from another file than `file` to the name there. */
   async referencesFromOtherFiles(file: string, needle: string, offset: number): Promise<string[]> {
     const { uri, position } = await this.at(file, needle, offset);

@@ -1,6 +1,6 @@
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger, LspConnection, ServerCrashedError, type ServerTransport } from '@agent-lsp/lsp';
+import { attachReadinessStrategy, createLogger, LspConnection, ServerCrashedError, type ServerTransport } from '@agent-lsp/lsp';
 import { faultServerDefinition } from '../helpers/faultServer.js';
 
 /**
@@ -34,7 +34,7 @@ describe('LspConnection when a write fails before the close is seen', () => {
     const server = faultServerDefinition();
     const resolved = server.resolve('/');
     if (!resolved) throw new Error('the fault server profile always resolves');
-    const conn = await LspConnection.start({ transport, server, resolved, rootDir: '/tmp', workspaceFolders: ['/tmp'], logger: createLogger({ level: 'error' }) });
+    const conn = await LspConnection.start({ transport, server, resolved, rootDir: '/tmp', workspaceFolders: ['/tmp'], logger: createLogger({ level: 'error' }), attachReadiness: attachReadinessStrategy });
     try {
       breakIt();
       await expect(conn.request('textDocument/hover', {}, { timeoutMs: 600_000 })).rejects.toBeInstanceOf(ServerCrashedError);

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger, ServerCrashedError, ServerRegistry } from '@agent-lsp/lsp';
 import { Workspace } from '@agent-lsp/workspace';
-import type { ToolContext } from '../../packages/tools/src/toolDefinition.js';
-import { openReadyDocument } from '../../packages/tools/src/documentQuery.js';
+import type { ToolContext } from '../../packages/tools/src/catalog/toolDefinition.js';
+import { openReadyDocument } from '../../packages/tools/src/project/documentQuery.js';
 import { faultServerDefinition } from '../helpers/faultServer.js';
 import { waitUntil } from '../helpers/processes.js';
 

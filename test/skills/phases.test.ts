@@ -97,7 +97,7 @@ describe('skill phases', () => {
     const ended = ok(await first.call('deactivate_skill', {}));
     expect(ended).toMatchObject({ active: false, deactivated: true, skill: 'lsp-safe-edit', phase: 'verify' });
     expect(ok(await first.call('deactivate_skill', {}))).toMatchObject({ deactivated: false });
-    expect(ok(await first.call('get_skill_phase', {}))).toMatchObject({ active: false, available: ['lsp-refactor', 'lsp-rename', 'lsp-safe-edit', 'lsp-verify'] });
+    expect(ok(await first.call('get_skill_phase', {}))).toMatchObject({ active: false, available: ['lsp-concurrency-audit', 'lsp-refactor', 'lsp-rename', 'lsp-safe-edit', 'lsp-verify'] });
     const free = await first.call('apply_edit', { file_path: FILE, old_text: '  # summed\n', new_text: '\n' });
     expect(free.isError, free.text).toBe(false);
     const noPhases = await first.call('activate_skill', { skill_name: 'lsp-explore' });

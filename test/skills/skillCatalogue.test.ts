@@ -5,9 +5,25 @@ import { builtinSkills, matchesToolName, parseToolPattern, renderSkillsDoc, Skil
 import { skillPhaseRules, TOOL_CATALOG } from '@agent-lsp/tools';
 import { REPO_ROOT } from '../helpers/paths.js';
 
-const tools = new Map(TOOL_CATALOG.map((t) => [t.name, t]));
+// A tool is named by its name or an alias (get_change_impact, the original's, is blast_radius).
+const tools = new Map(TOOL_CATALOG.flatMap((t) => [t.name, ...(t.aliases ?? [])].map((name) => [name, t] as const)));
+
+/** The field names in a zod schema, nested ones too (the fields of a result's list items). */
+function fieldNamesIn(schema: unknown, out: Set<string>): void {
+  const s = schema as { shape?: Record<string, unknown>; _zod?: { def?: { innerType?: unknown; element?: unknown; options?: unknown[] } } };
+  if (s.shape) {
+    for (const [name, field] of Object.entries(s.shape)) {
+      out.add(name);
+      fieldNamesIn(field, out);
+    }
+  }
+  const def = s._zod?.def;
+  for (const inner of [def?.innerType, def?.element, ...(def?.options ?? [])]) if (inner) fieldNamesIn(inner, out);
+}
+
 /** Backticked words a skill may use besides tool names: argument and result field names. */
-const fieldNames = new Set(TOOL_CATALOG.flatMap((t) => [...Object.keys(t.input), ...Object.keys(t.output)]));
+const fieldNames = new Set<string>();
+for (const t of TOOL_CATALOG) for (const shape of [t.input, t.output]) fieldNamesIn({ shape }, fieldNames);
 const skills = builtinSkills();
 
 describe('the skills', () => {

@@ -62,7 +62,7 @@ export function lockTarget(dir: string, name: 'lifetime' | 'spawn'): string {
  * stopping. `run()` resolves once it has stopped and removed its files. Process-wide effects
  * (signal handlers) belong to the entry point, which calls `stop()`.
  */
-export class Broker implements BrokerHost, LeaseHost {
+export class Broker implements BrokerHost<BrokerClient>, LeaseHost {
   readonly documents = new SharedDocuments(
     () => this.instance.connection?.documents,
     (uri) => this.bridge.changed(uri),

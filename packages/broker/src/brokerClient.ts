@@ -91,7 +91,7 @@ export class BrokerClient {
   constructor(
     readonly id: number,
     private readonly socket: Socket,
-    private readonly host: BrokerHost,
+    private readonly host: BrokerHost<BrokerClient>,
   ) {
     const guarded = guardedStream(socket, (reason) => {
       host.logger.warn(`client ${id} sent a bad frame (${reason}); closing that client`);

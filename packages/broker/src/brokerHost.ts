@@ -1,14 +1,16 @@
 import type { FileEvent } from 'vscode-languageserver-protocol';
 import type { AgentLspExperimental, BrokerEvictResult, BrokerRestartServerResult, WireError } from '@agent-lsp/protocol';
 import type { LspConnection, Logger } from '@agent-lsp/lsp';
-import type { BrokerClient } from './brokerClient.js';
 import type { ClientFolders } from './clientFolders.js';
 import type { LeaseManager } from './lease.js';
 import type { RequestScheduler } from './requestScheduler.js';
 import type { SharedDocuments } from './sharedDocuments.js';
 
-/** What a broker client needs from its broker. */
-export interface BrokerHost {
+/**
+ * What a broker client needs from its broker. `Client` is the broker's own client class, named by
+ * the broker (the host does not import the client: the client depends on its host, not back).
+ */
+export interface BrokerHost<Client = unknown> {
   readonly logger: Logger;
   readonly documents: SharedDocuments;
   /** Resolves once the server is initialized (not necessarily indexed). */
@@ -27,7 +29,7 @@ export interface BrokerHost {
   stop(reason: string): Promise<void>;
   /** A front asks this broker to stop to keep brokers within the memory budget: it agrees only when idle. */
   evict(from: number, reason: string): BrokerEvictResult;
-  removeClient(client: BrokerClient): void;
+  removeClient(client: Client): void;
   readonly lease: LeaseManager;
   /** Fair queuing of client requests in front of the server. */
   readonly scheduler: RequestScheduler;
@@ -38,7 +40,7 @@ export interface BrokerHost {
   /** Why requests fail at once: the server runs but answers nothing (undefined while it answers). */
   unresponsive(): WireError | undefined;
   /** A client opened `uri` and the server's text did not change: it gets the diagnostics the server pushed already. */
-  diagnosticsOnOpen(client: BrokerClient, uri: string): void;
+  diagnosticsOnOpen(client: Client, uri: string): void;
   /** Restarts the shared server (a client asked: restart_lsp_server); resolves with the old and new pids. */
   restartServer(reason: string): Promise<BrokerRestartServerResult>;
 }

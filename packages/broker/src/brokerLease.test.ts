@@ -1,7 +1,7 @@
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AGENT_LSP_PROTOCOL_VERSION, BrokerAcquireRequest, BrokerReleaseRequest, BrokerRenewRequest, ErrorCodes, UserError } from '@agent-lsp/protocol';
-import { createLinkedTransport, createLogger, LspConnection, type LinkedTransport, type ServerDefinition } from '@agent-lsp/lsp';
+import { attachReadinessStrategy, createLinkedTransport, createLogger, LspConnection, type LinkedTransport, type ServerDefinition } from '@agent-lsp/lsp';
 import { BrokerLeaseAccess, LeaseLostError } from './brokerLease.js';
 
 const server: ServerDefinition = {
@@ -40,6 +40,7 @@ async function fakeBroker(answers: { acquire?: () => unknown; renew?: () => unkn
     workspaceFolders: ['/tmp'],
     logger: createLogger({ level: 'error', sink: () => undefined }),
     exclusiveAccess: new BrokerLeaseAccess(undefined, { renewEveryMs: 20 }),
+    attachReadiness: attachReadinessStrategy,
   });
   return { link, conn, calls };
 }

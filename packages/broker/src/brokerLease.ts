@@ -35,7 +35,7 @@ export class LeaseLostError extends Error {
  * lease that cannot be renewed, expires, or whose broker goes away aborts the section's signal:
  * the broker has restored the buffers and let others in, so what follows cannot be trusted.
  */
-export class BrokerLeaseAccess implements ExclusiveAccess {
+export class BrokerLeaseAccess implements ExclusiveAccess<LspConnection> {
   constructor(
     private readonly lock: ReadWriteLock = new ReadWriteLock(),
     private readonly options: BrokerLeaseOptions = {},

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
-import { createLinkedTransport, createLogger, LspConnection, type ServerDefinition } from '@agent-lsp/lsp';
+import { attachReadinessStrategy, createLinkedTransport, createLogger, LspConnection, type ServerDefinition } from '@agent-lsp/lsp';
 import type { BrokerClient } from './brokerClient.js';
 import { DiagnosticsBridge } from './diagnosticsBridge.js';
 import { SharedDocuments } from './sharedDocuments.js';
@@ -41,7 +41,7 @@ async function pullServer(answer: (text: string) => Promise<Diagnostic[]> | Diag
   link.peer.onRequest('textDocument/diagnostic', async (p: { textDocument: { uri: string } }) => ({ kind: 'full', items: await answer(texts.get(p.textDocument.uri) ?? '') }));
   link.peer.listen();
   const resolved = server.resolve('/') as NonNullable<ReturnType<ServerDefinition['resolve']>>;
-  return LspConnection.start({ transport: link.transport, server, resolved, rootDir: '/w', workspaceFolders: ['/w'], logger });
+  return LspConnection.start({ transport: link.transport, server, resolved, rootDir: '/w', workspaceFolders: ['/w'], logger, attachReadiness: attachReadinessStrategy });
 }
 
 describe('DiagnosticsBridge', () => {

@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { AGENT_LSP_PROTOCOL_VERSION, UserError } from '@agent-lsp/protocol';
-import { connectSocketTransport, LspConnection, resolveScoped, type ResolvedServer, type ConnectOptions } from '@agent-lsp/lsp';
+import { attachReadinessStrategy, connectSocketTransport, LspConnection, resolveScoped, type ResolvedServer, type ConnectOptions } from '@agent-lsp/lsp';
 import { BrokerLeaseAccess, type BrokerLeaseOptions } from './brokerLease.js';
 import { SOCKET_CHECK_MS } from './acceptLoop.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, lockTarget, socketAnswers } from './broker.js';
@@ -171,7 +171,7 @@ async function attach(dir: string, key: string, resolved: ResolvedServer, option
   let conn: LspConnection;
   try {
     const exclusiveAccess = new BrokerLeaseAccess(options.section, options.lease);
-    conn = await LspConnection.start({ ...options, transport, resolved, logger: options.logger.child(options.server.id), exclusiveAccess, inlineReads: true });
+    conn = await LspConnection.start({ ...options, transport, resolved, logger: options.logger.child(options.server.id), exclusiveAccess, inlineReads: true, attachReadiness: attachReadinessStrategy });
   } catch (err) {
     return { kind: 'mismatch', why: `initialize through its socket failed (${(err as Error).message})` };
   }

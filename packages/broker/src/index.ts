@@ -13,3 +13,4 @@ export * from './editorRelay.js';
 export * from './memoryBudget.js';
 export * from './evictionPlan.js';
 export * from './evict.js';
+export * from './editorRouter.js';

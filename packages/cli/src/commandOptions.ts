@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { loadCustomServers, parseLogLevel, ServerRegistry, type ServerDefinition, type TsServer } from '@agent-lsp/lsp';
+import { loadCustomServers, parseLogLevel, pythonServerFirst, ServerRegistry, type PythonServer, type ServerDefinition, type TsServer } from '@agent-lsp/lsp';
 
 // What every command reads the same way, in a module of its own: the broker's entry
 // (brokerMain.ts) uses it without loading the rest of the CLI.
@@ -10,8 +10,10 @@ export function configPathFrom(option: string | undefined): string | undefined {
   return path ? resolve(path) : undefined;
 }
 
-export function registryFrom(configPath: string | undefined, first: readonly ServerDefinition[] = [], typescriptServer?: TsServer): ServerRegistry {
-  return new ServerRegistry([...first, ...(configPath ? loadCustomServers(configPath) : [])], typescriptServer ? { typescriptServer } : {});
+/** The registry a command routes files by; the chosen Python server goes before the built-in profiles (a config's servers still come first). */
+export function registryFrom(configPath: string | undefined, first: readonly ServerDefinition[] = [], typescriptServer?: TsServer, pythonServer?: PythonServer): ServerRegistry {
+  const custom = [...first, ...(configPath ? loadCustomServers(configPath) : []), ...(pythonServer ? pythonServerFirst(pythonServer) : [])];
+  return new ServerRegistry(custom, typescriptServer ? { typescriptServer } : {});
 }
 
 export function logLevel(fallback?: 'info') {

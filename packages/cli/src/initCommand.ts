@@ -2,6 +2,7 @@ import { accessSync, constants, readFileSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { CLIENT_IDS, CLIENT_NAMES, configTarget, SERVER_NAME, type ClientId, type Scope } from './clients/clientTargets.js';
+import { installClaudePlugin } from './clients/claudePluginInstall.js';
 import { editClientConfig, type EditOutcome } from './clients/configFileEdit.js';
 
 export interface InitOptions {
@@ -95,10 +96,15 @@ export async function runInit(opts: InitOptions, out: (l: string) => void, err: 
       failed++;
       continue;
     }
-    const outcome = editClientConfig(target, target.entry(command, args, env), opts.dryRun === true);
-    (outcome.action === 'refused' ? err : out)(`${CLIENT_NAMES[client]}: ${describeOutcome(outcome)}`);
+    // User scope: the plugin carries the MCP server, the skills and Claude Code's LSP servers; once
+    // it is installed an entry in ~/.claude.json would give every tool twice, so it goes.
+    const plugin = client === 'claude' && scope === 'user' ? installClaudePlugin({ command, args, ...(env ? { env } : {}) }, opts.dryRun === true) : undefined;
+    for (const line of plugin?.lines ?? []) (plugin?.failed ? err : out)(`${CLIENT_NAMES[client]}: ${line}`);
+    if (plugin?.failed) failed++;
+    const outcome = editClientConfig(target, plugin?.installed ? undefined : target.entry(command, args, env), opts.dryRun === true);
+    if (!(plugin?.installed && outcome.action === 'absent')) (outcome.action === 'refused' ? err : out)(`${CLIENT_NAMES[client]}: ${describeOutcome(outcome)}`);
     if (outcome.action === 'refused') failed++;
-    if (client === 'claude') out(`  (or: claude mcp add --scope ${scope === 'project' ? 'project' : 'user'} ${SERVER_NAME}${Object.entries(env ?? {}).map(([k, v]) => ` -e ${shellQuote(`${k}=${v}`)}`).join('')} -- ${[command, ...args].map(shellQuote).join(' ')})`);
+    if (client === 'claude' && !plugin?.installed) out(`  (or: claude mcp add --scope ${scope === 'project' ? 'project' : 'user'} ${SERVER_NAME}${Object.entries(env ?? {}).map(([k, v]) => ` -e ${shellQuote(`${k}=${v}`)}`).join('')} -- ${[command, ...args].map(shellQuote).join(' ')})`);
   }
   return failed > 0 ? 1 : 0;
 }

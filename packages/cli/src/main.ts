@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { chooseTsServer, type TsServer } from '@agent-lsp/lsp';
+import { choosePythonServer, chooseTsServer, type PythonServer, type TsServer } from '@agent-lsp/lsp';
 import { AGENT_LSP_VERSION, startupMark } from '@agent-lsp/protocol';
 import type { BrokerLeaseOptions } from '@agent-lsp/broker';
 import type { AgentLspServerOptions } from '@agent-lsp/server';
@@ -26,6 +26,8 @@ const TOOL_GROUP_NAMES = 'lifecycle, workspace, analysis, navigation, editing, s
 interface ServeOptions extends HttpServeFlags {
   tools?: string;
   config?: string;
+  /** The original agent-lsp's flag: true, or the config file it names. */
+  mergeConfig?: boolean | string;
   daemon: string;
   idleTimeout?: string;
   maxBrokerMemory?: string;
@@ -35,6 +37,7 @@ interface ServeOptions extends HttpServeFlags {
   prefetch: string;
   outputFormat: string;
   tsServer?: string;
+  pythonServer?: string;
 }
 
 /**
@@ -54,6 +57,17 @@ function tsServerFrom(flag: string | undefined, configPath: string | undefined, 
     return program.error(`error: ${(e as Error).message}`);
   }
 }
+
+/** `--python-server`, else AGENT_LSP_PYTHON_SERVER, else pyright; an unknown name ends the command. */
+function pythonServerFrom(flag: string | undefined, program: Command): PythonServer {
+  try {
+    return choosePythonServer({ flag, env: process.env['AGENT_LSP_PYTHON_SERVER'] });
+  } catch (e) {
+    return program.error(`error: ${(e as Error).message}`);
+  }
+}
+
+const PYTHON_SERVER_HELP = 'the Python server: pyright (default) | basedpyright | pylsp | jedi | ruff | ty | pyrefly (or AGENT_LSP_PYTHON_SERVER)';
 
 const TS_SERVER_HELP = 'the TypeScript/JavaScript server: tsls (typescript-language-server, default) | tsgo (typescript-go) (or AGENT_LSP_TS_SERVER, or typescript_server in --config)';
 
@@ -117,7 +131,9 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     if (unknown.length) program.error(`unknown tool group(s): ${unknown.join(', ')}; known: ${TOOL_GROUPS.join(', ')}`);
     const idleTimeoutMs = opts.idleTimeout !== undefined ? Number(opts.idleTimeout) : undefined;
     if (idleTimeoutMs !== undefined && !(idleTimeoutMs > 0)) program.error('--idle-timeout must be a positive number of milliseconds');
-    const configPath = configPathFrom(opts.config);
+    // The original agent-lsp's `--merge-config <file>` names the config file itself.
+    if (opts.config !== undefined && typeof opts.mergeConfig === 'string' && opts.mergeConfig !== opts.config) program.error('--merge-config and --config name two different files: give one.');
+    const configPath = configPathFrom(opts.config ?? (typeof opts.mergeConfig === 'string' ? opts.mergeConfig : undefined));
     const maxBrokerMemory = await brokerMemoryBudget(opts.maxBrokerMemory, configPath, program);
     const tsServer = tsServerFrom(opts.tsServer, configPath, program);
     // Over HTTP every language goes through a broker unless told otherwise: sessions then share
@@ -135,7 +151,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     const ledger = { ...injected.ledger, ...(auditLog !== undefined ? { auditLogPath: resolve(auditLog) } : {}) };
     const runners = configPath ? loadRunnerConfig(configPath) : undefined;
     const agent = {
-      registry: registryFrom(configPath, original.servers, tsServer),
+      registry: registryFrom(configPath, original.servers, tsServer, pythonServerFrom(opts.pythonServer, program)),
       logger,
       connect,
       ledger,
@@ -174,6 +190,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
       .option('--idle-timeout <ms>', 'brokers started by this front stop after this long without clients (default 30 min)')
       .option('--max-broker-memory <size>', MAX_BROKER_MEMORY_HELP)
       .option('--ts-server <name>', TS_SERVER_HELP)
+      .option('--python-server <name>', PYTHON_SERVER_HELP)
       .option('--audit-log <path>', 'append the audit log (one JSON line per tool call) here instead of the state dir')
       .addOption(
         new Option('--root <dir>', 'the workspace root, for clients that start one process per call and never call start_lsp (or AGENT_LSP_ROOT)').env(
@@ -187,7 +204,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
       .addOption(new Option('--listen-addr <addr>').hideHelp())
       // The original's: configured servers override and extend the detected ones, which is what
       // --config always does here (docs/migrating.md).
-      .addOption(new Option('--merge-config', 'with --config: its servers override and extend the built-in ones (always so here; the original agent-lsp\'s flag)').hideHelp())
+      .addOption(new Option('--merge-config [file]', 'the config file (or with --config): its servers override and extend the built-in ones (always so here; the original agent-lsp\'s flag)').hideHelp())
       .option('--token <token>', 'with --http: the bearer token clients must send (or AGENT_LSP_TOKEN; else one is generated and printed once)')
       .option('--no-auth', 'with --http on a loopback address only: accept requests without a token')
       .option('--allow-origin <origin...>', 'with --http: browser origins allowed besides loopback ones')
@@ -219,18 +236,19 @@ export function buildProgram(injected: FrontInjection = {}): Command {
     .command('lsp')
     .description('serve LSP on stdio for an editor, relayed to the warm broker agents use for --root (shared server, same diagnostics)')
     .option('--root <dir>', 'the workspace root, as the agents\' start_lsp root (default: the root the editor\'s initialize names)')
-    .option('--language <id>', 'python, typescript, go, cpp… (default: the language with most files under the root)')
+    .option('--language <id>', 'python, typescript, go, cpp… (default: every file to its own language\'s broker, the language with most files under the root answering initialize)')
     .option('--config <file>', 'JSON file with custom language servers (or AGENT_LSP_CONFIG)')
     .option('--idle-timeout <ms>', 'a broker this starts stops after this long without clients (default 30 min)')
     .option('--max-broker-memory <size>', MAX_BROKER_MEMORY_HELP)
     .option('--ts-server <name>', TS_SERVER_HELP)
-    .action(async (opts: LspCommandOptions & { config?: string; maxBrokerMemory?: string; tsServer?: string }) => {
+    .option('--python-server <name>', PYTHON_SERVER_HELP)
+    .action(async (opts: LspCommandOptions & { config?: string; maxBrokerMemory?: string; tsServer?: string; pythonServer?: string }) => {
       const [{ runLspCommand }, { createLogger }] = await Promise.all([import('./lspCommand.js'), import('@agent-lsp/lsp')]);
       const configPath = configPathFrom(opts.config);
       opts.maxBrokerMemoryBytes = (await brokerMemoryBudget(opts.maxBrokerMemory, configPath, program)).bytes;
       const tsServer = tsServerFrom(opts.tsServer, configPath, program);
       const logger = createLogger({ scope: 'lsp', ...logLevel() });
-      process.exitCode = await runLspCommand(opts, registryFrom(configPath, [], tsServer), logger, configPath, err);
+      process.exitCode = await runLspCommand(opts, registryFrom(configPath, [], tsServer, pythonServerFrom(opts.pythonServer, program)), logger, configPath, err);
       process.exit();
     });
 

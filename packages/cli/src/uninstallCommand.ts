@@ -2,6 +2,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { allTargets, CLIENT_NAMES } from './clients/clientTargets.js';
+import { uninstallClaudePlugin } from './clients/claudePluginInstall.js';
 import { editClientConfig } from './clients/configFileEdit.js';
 import { describeOutcome } from './initCommand.js';
 
@@ -51,6 +52,9 @@ export async function runUninstall(opts: UninstallOptions, out: (l: string) => v
     const { runDaemonStop } = await import('./daemonCommands.js');
     if ((await runDaemonStop({ all: true }, out, err)) !== 0) failed++;
   }
+  const plugin = uninstallClaudePlugin(dryRun);
+  for (const line of plugin.lines) (plugin.failed ? err : out)(`${CLIENT_NAMES.claude}: ${line}`);
+  if (plugin.failed) failed++;
   for (const target of allTargets(resolve(opts.root ?? process.cwd()), home)) {
     const outcome = editClientConfig(target, undefined, dryRun);
     if (outcome.action === 'absent') continue;

@@ -14,7 +14,6 @@ import { InlineMessageReader, ralReadable } from './inlineMessageReader.js';
 import { RelayedRequests } from './relayedRequests.js';
 import { ProgressTracker } from './progress.js';
 import { Readiness } from './readiness.js';
-import { attachReadinessStrategy } from './readinessStrategies.js';
 import type { ResolvedServer, ServerDefinition } from './serverProfile.js';
 import { offers } from './serverCapabilities.js';
 import { refreshDependents } from './dependentRefresh.js';
@@ -34,7 +33,12 @@ export interface LspConnectionOptions {
   onApplyEdit?: ApplyEditHandler;
   initializeTimeoutMs?: number;
   /** How `runExclusive` takes its section (the connection factory's choice); a private local lock by default. */
-  exclusiveAccess?: ExclusiveAccess;
+  exclusiveAccess?: ExclusiveAccess<LspConnection>;
+  /**
+   * Drives `readiness` from the signals this kind of server gives, attached once `initialized` is
+   * sent (readinessStrategies.ts: the strategies depend on the connection, so it is handed in).
+   */
+  attachReadiness: (conn: LspConnection) => Disposable;
   /** The clientInfo name sent in initialize; `agent-lsp` by default. */
   clientName?: string;
   /**
@@ -75,7 +79,7 @@ export class LspConnection implements Disposable {
   private crashError: Error | undefined;
   private initResult: InitializeResult | undefined;
   private folders: string[];
-  private readonly access: ExclusiveAccess;
+  private readonly access: ExclusiveAccess<LspConnection>;
   /** The server's pid as a peer that owns it (a broker) reports it; it changes when that server restarts. */
   private peerServerPid: number | undefined;
   private changes = 0;
@@ -109,10 +113,12 @@ export class LspConnection implements Disposable {
         this.notify('textDocument/didOpen', p);
         // Text that is not the disk's (an overlay) changes what other files see; the disk's does not.
         if (this.documents.get(p.textDocument.uri)?.disk === undefined) this.changedForOthers(p.textDocument.uri);
+        this.diagnostics.textSent(p.textDocument.uri, p.textDocument.version);
       },
       didChange: (p) => {
         this.notify('textDocument/didChange', p);
         this.changedForOthers(p.textDocument.uri);
+        this.diagnostics.textSent(p.textDocument.uri, p.textDocument.version);
       },
       didClose: (p, closed) => {
         this.notify('textDocument/didClose', p);
@@ -298,7 +304,12 @@ export class LspConnection implements Disposable {
     }
     this.stateValue = 'running';
     this.notify('initialized', {});
-    this.disposables.add(attachReadinessStrategy(this));
+    this.disposables.add(this.options.attachReadiness(this));
+  }
+
+  /** The requests on their way to the server now, oldest first: what a long tool call waits on. */
+  requestsInFlight(): { method: string; since: number }[] {
+    return [...this.pending].map(({ method, since }) => ({ method, since })).sort((a, b) => a.since - b.since);
   }
 
   /** Sends a request; rejects at once if the server dies, on timeout, or when the signal aborts. */

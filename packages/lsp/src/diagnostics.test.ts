@@ -105,4 +105,23 @@ describe('DiagnosticsCollector: settled for the workspace as it is now', () => {
     collector.onPublish({ uri: URI, version: 2, diagnostics: [] });
     expect(await settling).toMatchObject({ settledBy: 'version' });
   });
+
+  it('a push for a version sent after another document changed was sent after the server read that change: it settles at once', async () => {
+    const { documents, collector } = host(); // the server answers no request: nothing but the push can settle
+    documents.sync(URI, 'c', 'int a = X;');
+    collector.onPublish({ uri: URI, version: 1, diagnostics: [error('old')] });
+    documents.sync(OTHER, 'c', '#define X 1');
+    collector.documentChanged(OTHER);
+    documents.sync(URI, 'c', 'int a = X + 1;');
+    collector.documentChanged(URI);
+    collector.textSent(URI, 2);
+    // Published before any request was answered: its version proves the server had read OTHER's text.
+    collector.onPublish({ uri: URI, version: 2, diagnostics: [] });
+    expect(await collector.settle(URI, 1500)).toMatchObject({ settledBy: 'version', diagnostics: [] });
+    // A push for the version before the change proves nothing of it.
+    documents.sync(OTHER, 'c', '#define X 2');
+    collector.documentChanged(OTHER);
+    collector.onPublish({ uri: URI, version: 2, diagnostics: [error('stale')] });
+    expect((await collector.settle(URI, 1000)).settledBy).toBe('timeout');
+  });
 });

@@ -81,7 +81,7 @@ export class DiagnosticsCollector {
   onPublish(params: PublishDiagnosticsParams): void {
     const doc = this.host.documents.get(params.uri);
     const text = doc !== undefined && params.version === doc.version ? doc.text : undefined;
-    this.pushed.set(params.uri, { version: params.version ?? undefined, diagnostics: params.diagnostics, receivedAt: Date.now(), text, afterChange: this.changes.read });
+    this.pushed.set(params.uri, { version: params.version ?? undefined, diagnostics: params.diagnostics, receivedAt: Date.now(), text, afterChange: this.changes.readWith(params.uri, params.version ?? undefined) });
     this.pushEmitter.fire(params.uri);
   }
 
@@ -95,6 +95,10 @@ export class DiagnosticsCollector {
     this.changes.document(uri);
   }
 
+  /** The server was sent `uri`'s text at `version` (after what `documentChanged` counted of it). */
+  textSent(uri: string, version: number): void {
+    this.changes.textSent(uri, version);
+  }
 
   /**
    * The server's last push for `uri` when it still settles: versioned for the text the server holds

@@ -69,7 +69,7 @@ export const INSTALL_ROUTES: Readonly<Record<string, InstallRoute>> = {
   intelephense: npm(['intelephense'], 'intelephense@1.18.5'),
   'vue-language-server': npm(['vue-language-server'], '@vue/language-server@3.3.11'),
   svelteserver: npm(['svelteserver'], 'svelte-language-server@0.18.4'),
-  'astro-language-server': npm(['astro-ls'], '@astrojs/language-server@2.17.1'),
+  'astro-ls': npm(['astro-ls'], '@astrojs/language-server@2.17.1'),
   'vscode-css-language-server': VSCODE_LANGSERVERS,
   'vscode-html-language-server': VSCODE_LANGSERVERS,
   'vscode-json-language-server': VSCODE_LANGSERVERS,

@@ -3,7 +3,7 @@ import { cclsReadiness } from './cclsReadiness.js';
 import { ServerUnresponsiveError } from './errors.js';
 import { clangdReadiness } from './clangdReadiness.js';
 import type { LspConnection } from './connection.js';
-import { canaryReadiness, progressReadiness } from './progressReadiness.js';
+import { canaryReadiness, initializedReadiness, progressReadiness } from './progressReadiness.js';
 import { pyrightReadiness } from './pyrightReadiness.js';
 import { SIGNAL_FALLBACK_MS, type ReadinessContext, type ReadinessFamily } from './readinessContext.js';
 import type { ReadinessStrategy } from './serverProfile.js';
@@ -20,6 +20,7 @@ const FAMILIES: Record<ReadinessStrategy, ReadinessFamily> = {
   clangd: clangdReadiness,
   ccls: cclsReadiness,
   canary: canaryReadiness,
+  initialized: initializedReadiness,
 };
 
 /** Drives `conn.readiness` from the signals its kind of server gives. */

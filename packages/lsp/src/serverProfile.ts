@@ -21,6 +21,12 @@ export type ReadinessStrategy =
   | 'clangd'
   /** ccls: it indexes its whole project in the background and says so only when asked ($ccls/info). */
   | 'ccls'
+  /**
+   * Servers that keep no workspace index and compute each answer on request (jedi-language-server):
+   * ready once initialized. A canary would be wrong for them: jedi answers an empty workspace/symbol
+   * query by walking every module it can import, which takes minutes.
+   */
+  | 'initialized'
   /** Anything else: a canary request answers. */
   | 'canary';
 

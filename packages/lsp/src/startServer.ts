@@ -1,6 +1,7 @@
 import { UserError } from '@agent-lsp/protocol';
 import { LspConnection, type LspConnectionOptions } from './connection.js';
 import { LocalExclusiveAccess } from './exclusiveAccess.js';
+import { attachReadinessStrategy } from './readinessStrategies.js';
 import type { ReadWriteLock } from './locks.js';
 import type { Logger } from './logger.js';
 import { spawnServerProcess } from './serverProcess.js';
@@ -48,7 +49,7 @@ export async function startDirectConnection(options: ConnectOptions): Promise<Ls
     throw new UserError('server_failed', `Could not start ${server.displayName} (${resolved.command.join(' ')}): ${(err as Error).message}. ${server.installHint}`);
   }
   try {
-    return await LspConnection.start({ ...options, transport, resolved, logger, exclusiveAccess: new LocalExclusiveAccess(options.section) });
+    return await LspConnection.start({ ...options, transport, resolved, logger, exclusiveAccess: new LocalExclusiveAccess(options.section), attachReadiness: attachReadinessStrategy });
   } catch (err) {
     throw new UserError('server_failed', `${server.displayName} failed to initialize: ${(err as Error).message}`);
   }
@@ -69,7 +70,7 @@ export async function connectPassive(options: ConnectOptions & { address: string
   }
   const resolved = { command: [], source: 'config' as const, settings: {}, profileFingerprint: `${server.id}|tcp|${address}`, details: { address } };
   try {
-    return await LspConnection.start({ ...options, transport, resolved, logger: options.logger.child(server.id), exclusiveAccess: new LocalExclusiveAccess(options.section) });
+    return await LspConnection.start({ ...options, transport, resolved, logger: options.logger.child(server.id), exclusiveAccess: new LocalExclusiveAccess(options.section), attachReadiness: attachReadinessStrategy });
   } catch (err) {
     throw new UserError('server_failed', `The server at ${address} failed to initialize: ${(err as Error).message}`);
   }

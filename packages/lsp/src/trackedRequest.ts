@@ -14,6 +14,9 @@ export { DEFAULT_REQUEST_TIMEOUT_MS };
 
 /** A request on its way: the connection rejects every one of them at once when its peer goes. */
 export interface PendingRequest {
+  /** What was asked, and when (Date.now()): a long tool call's progress says what it waits on. */
+  readonly method: string;
+  readonly since: number;
   reject(err: Error): void;
   cancel(): void;
 }
@@ -45,7 +48,7 @@ export function trackedRequest<R>(
       cts.dispose();
       fn();
     };
-    const entry: PendingRequest = { reject: (err) => finish(() => reject(err)), cancel: cancelAtPeer };
+    const entry: PendingRequest = { method, since: Date.now(), reject: (err) => finish(() => reject(err)), cancel: cancelAtPeer };
     const timer = setTimeout(() => {
       cancelAtPeer();
       finish(() => reject(new RequestTimeoutError(method, timeoutMs)));

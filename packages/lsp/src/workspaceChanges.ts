@@ -8,6 +8,8 @@ export class WorkspaceChanges {
   private last = 0;
   private lastBeyondDocuments = 0;
   private readonly lastOfDocument = new Map<string, number>();
+  /** Per document, the version last sent and the last change sent before or with it. */
+  private readonly textOfDocument = new Map<string, { version: number; at: number }>();
   /** The last change the server is known to have read. */
   read = 0;
 
@@ -21,6 +23,20 @@ export class WorkspaceChanges {
 
   document(uri: string): void {
     this.lastOfDocument.set(uri, ++this.last);
+  }
+
+  /** `uri`'s text at `version` was sent; every change counted so far went before it. */
+  textSent(uri: string, version: number): void {
+    this.textOfDocument.set(uri, { version, at: this.last });
+  }
+
+  /**
+   * The server had read every change up to this one when it published for `uri` at `version`: it
+   * could name that version only after reading its text, which was sent after those changes.
+   */
+  readWith(uri: string, version: number | undefined): number {
+    const sent = this.textOfDocument.get(uri);
+    return sent !== undefined && sent.version === version ? Math.max(this.read, sent.at) : this.read;
   }
 
   /** The last change that may affect `uri` other than its own text (which its version covers). */

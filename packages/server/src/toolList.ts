@@ -4,6 +4,8 @@ import { ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/typ
 import { z } from 'zod';
 import { startupMark } from '@agent-lsp/protocol';
 import { inferredRootOutput, type AnyToolDefinition } from '@agent-lsp/tools';
+import { listedAnnotations } from './listedAnnotations.js';
+import { outlineOutputSchema } from './outputOutline.js';
 import { phaseWarningOutput } from './phaseGate.js';
 
 /**
@@ -26,10 +28,16 @@ function jsonSchema(shape: z.ZodRawShape, io: 'input' | 'output'): Tool['inputSc
   return compactSchema(z.toJSONSchema(z.object(shape), { io, target: 'draft-7', unrepresentable: 'any' })) as Tool['inputSchema'];
 }
 
-/** A tool's two JSON Schemas, as tools/list sends them. */
+/** A tool's two JSON Schemas, as tools/list sends them (the output one outlined: outputOutline.ts). */
 export interface ToolSchemas {
   inputSchema: Tool['inputSchema'];
   outputSchema: Tool['outputSchema'];
+}
+
+/** A tool's full output schema, every result's shape as our side checks it (toolCalls.ts) before it is outlined. */
+export function fullOutputSchema(def: AnyToolDefinition): Record<string, unknown> {
+  // What runTool and the phase gate may add to any result is part of it.
+  return jsonSchema({ ...inferredRootOutput, ...phaseWarningOutput, ...def.output }, 'output');
 }
 
 /** The schemas of these tools, by name (scripts/bundle.mjs computes them once, at build time). */
@@ -38,8 +46,7 @@ export function toolSchemas(defs: readonly AnyToolDefinition[]): Record<string, 
   for (const def of defs) {
     out[def.name] = {
       inputSchema: jsonSchema(def.input, 'input'),
-      // What runTool and the phase gate may add to any result must pass a client's output validation.
-      outputSchema: jsonSchema({ ...inferredRootOutput, ...phaseWarningOutput, ...def.output }, 'output'),
+      outputSchema: outlineOutputSchema(fullOutputSchema(def)) as Tool['outputSchema'],
     };
   }
   return out;
@@ -90,7 +97,7 @@ function buildToolList(defs: readonly AnyToolDefinition[]): Tool[] {
       description: def.description,
       inputSchema: schemas.inputSchema,
       outputSchema: schemas.outputSchema,
-      annotations: { ...def.annotations },
+      annotations: listedAnnotations(def.annotations),
     };
   });
 }

@@ -5,6 +5,7 @@ import { describeRecovery, fileSystemUserError, SessionError, type AgentLedger, 
 import { inferredRootText, type AnyToolDefinition, type ProgressReport, type RunnerConfig, type ToolContext } from '@agent-lsp/tools';
 import type { Workspace } from '@agent-lsp/workspace';
 import type { SkillPhaseTracker } from '@agent-lsp/skills';
+import { describeWork, progressHeartbeat } from './progressHeartbeat.js';
 
 export interface ToolCallEnvironment {
   signal: AbortSignal;
@@ -36,6 +37,14 @@ export async function runTool(
   let step = 0;
   let lastSent = 0;
   let lastMessage = '';
+  const startedAt = Date.now();
+  const token = env.progressToken;
+  const send = (message: string) => {
+    // progress must increase with every notification; the message carries the server's own figure.
+    if (token !== undefined) env.sendProgress({ progressToken: token, progress: ++step, message }).catch(() => undefined);
+  };
+  // Long work is never silent: what it waits on, at least every HEARTBEAT_MS.
+  const heartbeat = token === undefined ? undefined : progressHeartbeat(send, () => describeWork(def.name, startedAt, lastMessage || undefined, () => workspace.liveConnections()));
   const ctx: ToolContext = {
     workspace,
     ledger,
@@ -46,7 +55,6 @@ export async function runTool(
     ...(env.skillPhases ? { skillPhases: env.skillPhases } : {}),
     ...(env.runners ? { runners: env.runners } : {}),
     reportProgress(report: ProgressReport) {
-      const token = env.progressToken;
       if (token === undefined) return;
       const now = Date.now();
       const message = report.percentage !== undefined ? `${report.message} (${Math.round(report.percentage)}%)` : report.message;
@@ -54,8 +62,8 @@ export async function runTool(
       if (now - lastSent < PROGRESS_MIN_INTERVAL_MS && message === lastMessage) return;
       lastSent = now;
       lastMessage = message;
-      // progress must increase with every notification; the message carries the server's own figure.
-      env.sendProgress({ progressToken: token, progress: ++step, message }).catch(() => undefined);
+      heartbeat?.sent();
+      send(message);
     },
   };
   logger.debug('called');
@@ -86,6 +94,8 @@ export async function runTool(
     const said = [message, ...recoveryLines()].join('\n');
     const text = inferred === undefined ? said : `${said}\n${inferredRootText(inferred)}`;
     return { isError: true, content: [{ type: 'text', text }] };
+  } finally {
+    heartbeat?.stop();
   }
 }
 

@@ -1,7 +1,8 @@
 import { UserError } from '@agent-lsp/protocol';
 import type { Checkpoint } from './checkpointStore.js';
 import { currentHash } from './restore.js';
-import { planRollback, type RollbackFile, type RollbackPosition } from './rollbackPlan.js';
+import type { RollbackPosition } from './checkpointStore.js';
+import { planRollback, type RollbackFile } from './rollbackPlan.js';
 import type { ToolCall } from './toolCall.js';
 import type { TransactionManager } from './transactionManager.js';
 import { unifiedDiff } from './unifiedDiff.js';

@@ -1,7 +1,10 @@
 import { join } from 'node:path';
 import { SessionError } from './errors.js';
 import { readJson, writeJsonAtomic } from './jsonFile.js';
-import type { RollbackPosition } from './rollbackPlan.js';
+
+/** Where a rollback goes in a checkpoint: to the state before its call, or after it (rollbackPlan.ts). */
+export const ROLLBACK_POSITIONS = ['before', 'after'] as const;
+export type RollbackPosition = (typeof ROLLBACK_POSITIONS)[number];
 
 export const CHECKPOINT_KINDS = ['write', 'rollback'] as const;
 export type CheckpointKind = (typeof CHECKPOINT_KINDS)[number];

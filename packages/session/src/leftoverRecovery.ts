@@ -1,9 +1,16 @@
-import type { Checkpoint, Retention } from './checkpointStore.js';
+import type { BlobStore } from './blobStore.js';
+import type { Checkpoint, CheckpointStore, Retention } from './checkpointStore.js';
 import type { Clock } from './determinism.js';
 import type { FileWriter } from './fileWriter.js';
 import type { FileBefore, IntentRecord } from './intent.js';
 import { currentHash, readCurrent } from './restore.js';
-import type { WorkspaceJournal } from './workspaceJournal.js';
+
+/** What recovery needs of the workspace journal (workspaceJournal.ts calls recovery, not back). */
+export interface RecoveryJournal {
+  readonly blobs: BlobStore;
+  readonly checkpoints: CheckpointStore;
+  restore(files: readonly FileBefore[], createdDirs: readonly string[], writer: FileWriter): Promise<string[]>;
+}
 
 export interface LeftoverRecoveryOptions {
   writer: FileWriter;
@@ -32,7 +39,7 @@ export interface LeftoverRecovery {
  * that checkpoint still brings the earlier content back: nothing is lost either way.
  * Throws restore_failed (intent left in place) when a file that should be put back cannot be.
  */
-export async function recoverIntent(journal: WorkspaceJournal, intent: IntentRecord, options: LeftoverRecoveryOptions): Promise<LeftoverRecovery> {
+export async function recoverIntent(journal: RecoveryJournal, intent: IntentRecord, options: LeftoverRecoveryOptions): Promise<LeftoverRecovery> {
   const toRestore: FileBefore[] = [];
   const kept: { file: FileBefore; now: string | null }[] = [];
   for (const file of intent.files) {
@@ -71,7 +78,7 @@ export function describeRecovery(r: LeftoverRecovery, label: (path: string) => s
   );
 }
 
-function keepBlob(journal: WorkspaceJournal, path: string): string | null {
+function keepBlob(journal: RecoveryJournal, path: string): string | null {
   const data = readCurrent(path);
   return data === null ? null : journal.blobs.put(data);
 }

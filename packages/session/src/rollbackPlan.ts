@@ -1,8 +1,5 @@
 import { UserError } from '@agent-lsp/protocol';
-import type { Checkpoint } from './checkpointStore.js';
-
-export const ROLLBACK_POSITIONS = ['before', 'after'] as const;
-export type RollbackPosition = (typeof ROLLBACK_POSITIONS)[number];
+import type { Checkpoint, RollbackPosition } from './checkpointStore.js';
 
 /** One file a rollback would set back: its hash now, what agent-lsp last left there, and the goal. */
 export interface RollbackFile {

@@ -29,7 +29,8 @@ import { getSymbolSource } from './tools/symbolSource.js';
 import { goToSymbol } from './tools/goToSymbol.js';
 import { getTestsForFile } from './tools/testsForFile.js';
 import { getSpeculationStats } from './tools/speculationStats.js';
-import type { AnyToolDefinition, ToolGroup } from './toolDefinition.js';
+import { cacheArtifactTools } from './tools/cacheArtifacts.js';
+import type { AnyToolDefinition, ToolGroup } from './catalog/toolDefinition.js';
 
 /** Every tool agent-lsp offers, in the order clients list them. */
 export const TOOL_CATALOG: readonly AnyToolDefinition[] = [
@@ -49,6 +50,7 @@ export const TOOL_CATALOG: readonly AnyToolDefinition[] = [
   safeApplyEdit,
   replaceInFiles,
   didChangeWatchedFiles,
+  ...cacheArtifactTools,
   ...refactoringTools,
   replaceSymbolBody,
   insertBeforeSymbol,

@@ -1,10 +1,10 @@
-export * from './toolDefinition.js';
-export { checkArgumentNames, closestName, unknownArguments, type CheckedArguments, type UnknownArgument } from './argumentNames.js';
-export { originalArgument, originalArgumentEntries, type OriginalArgument } from './originalArguments.js';
+export * from './catalog/toolDefinition.js';
+export { checkArgumentNames, closestName, unknownArguments, type CheckedArguments, type UnknownArgument } from './catalog/argumentNames.js';
+export { originalArgument, originalArgumentEntries, type OriginalArgument } from './catalog/originalArguments.js';
 export * from './catalog.js';
-export * from './schemas.js';
-export * from './paging.js';
-export * from './readinessGate.js';
-export * from './languageDetection.js';
+export * from './catalog/schemas.js';
+export * from './output/paging.js';
+export * from './project/readinessGate.js';
+export * from './project/languageDetection.js';
 export { skillPhaseRules } from './tools/skillPhases.js';
 export { loadRunnerConfig, type RunnerConfig } from './runners/runnerConfig.js';

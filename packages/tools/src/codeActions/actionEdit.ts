@@ -1,8 +1,8 @@
 import type { CodeAction, Command, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import { readCurrent, unifiedDiff, type FileChange } from '@agent-lsp/session';
-import type { ToolContext } from '../toolDefinition.js';
-import { changeKind, type FileChangeOut } from '../writeResult.js';
+import type { ToolContext } from '../catalog/toolDefinition.js';
+import { changeKind, type FileChangeOut } from '../output/writeResult.js';
 
 /** Changed lines shown per file in a preview; the count says how many more there are. */
 const PREVIEW_LINES = 8;

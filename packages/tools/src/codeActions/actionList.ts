@@ -1,9 +1,9 @@
 import type { CodeAction, Command, Diagnostic, Range } from 'vscode-languageserver-protocol';
 import { UserError } from '@agent-lsp/protocol';
-import type { ReadyDocument } from '../documentQuery.js';
-import type { ToolContext } from '../toolDefinition.js';
+import type { ReadyDocument } from '../project/documentQuery.js';
+import type { ToolContext } from '../catalog/toolDefinition.js';
 import { isCommand } from './actionEdit.js';
-import { settledDiagnostics } from '../settledDiagnostics.js';
+import { settledDiagnostics } from '../project/settledDiagnostics.js';
 
 export interface OfferedActions {
   /** The settled diagnostics overlapping the range (server form). */

@@ -3,12 +3,12 @@ import type { CodeAction, Command, Range } from 'vscode-languageserver-protocol'
 import { UserError } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import { currentHash } from '@agent-lsp/session';
-import { isNotReady, openReadyDocument, rangeIn, type ReadyDocument } from '../documentQuery.js';
-import { notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { oneBased, readinessInput } from '../schemas.js';
-import { checkCommandAllowed } from '../serverCommands.js';
-import { defineTool, WRITES, type ToolContext } from '../toolDefinition.js';
-import { committed, previewChanges, writeOutput, writeText } from '../writeResult.js';
+import { isNotReady, openReadyDocument, rangeIn, type ReadyDocument } from '../project/documentQuery.js';
+import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { oneBased, readinessInput } from '../catalog/schemas.js';
+import { checkCommandAllowed } from '../project/serverCommands.js';
+import { defineTool, WRITES, type ToolContext } from '../catalog/toolDefinition.js';
+import { committed, previewChanges, writeOutput, writeText } from '../output/writeResult.js';
 import { commandOf, isCommand, needsResolve, planEdit, resolved } from '../codeActions/actionEdit.js';
 import { kindMatches, offeredActions, wholeDocument } from '../codeActions/actionList.js';
 import { actionStoreOf, type StoredAction } from '../codeActions/actionStore.js';

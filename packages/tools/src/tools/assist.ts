@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { CompletionItem, CompletionList, MarkupContent, SignatureHelp } from 'vscode-languageserver-protocol';
-import { isNotReady, openReadyDocument, positionIn } from '../documentQuery.js';
-import { page, pageHeader } from '../paging.js';
-import { notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../schemas.js';
-import { completionKindName } from '../symbolKinds.js';
-import { defineTool, READ_ONLY } from '../toolDefinition.js';
+import { isNotReady, openReadyDocument, positionIn } from '../project/documentQuery.js';
+import { page, pageHeader } from '../output/paging.js';
+import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../catalog/schemas.js';
+import { completionKindName } from '../symbols/symbolKinds.js';
+import { defineTool, READ_ONLY } from '../catalog/toolDefinition.js';
 import { suggestFixes } from './fixes.js';
 
 function docString(d: string | MarkupContent | undefined): string | undefined {

@@ -10,8 +10,8 @@ import { planRun, type RunKind, type RunnerPlan } from '../runners/plans.js';
 import { runProcessGroup } from '../runners/processGroup.js';
 import { pathInRoots } from '../runners/runnerPaths.js';
 import type { RunnerLanguage } from '../runners/runnerConfig.js';
-import { readyOutput } from '../schemas.js';
-import { defineTool, RUNS, type ToolContext } from '../toolDefinition.js';
+import { readyOutput } from '../catalog/schemas.js';
+import { defineTool, RUNS, type ToolContext } from '../catalog/toolDefinition.js';
 
 const DEFAULT_TIMEOUT_SECONDS = 300;
 /** What the agent reads: the start (configuration, collection) and the end (failures, summary). */

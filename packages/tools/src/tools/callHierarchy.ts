@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { callGraph, type CallDirection, type CallEntry } from '../callGraph.js';
-import { isNotReady, openReadyDocument, positionIn } from '../documentQuery.js';
-import { page, pageFields, pageHeader } from '../paging.js';
-import { notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../schemas.js';
-import { SymbolTrees } from '../symbolTree.js';
-import { defineTool, READ_ONLY } from '../toolDefinition.js';
+import { callGraph, type CallDirection, type CallEntry } from '../analysis/callGraph.js';
+import { isNotReady, openReadyDocument, positionIn } from '../project/documentQuery.js';
+import { page, pageFields, pageHeader } from '../output/paging.js';
+import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../catalog/schemas.js';
+import { SymbolTrees } from '../symbols/symbolTree.js';
+import { defineTool, READ_ONLY } from '../catalog/toolDefinition.js';
+import { concurrentCallerOutput, concurrentCallers } from '../analysis/concurrentCallers.js';
 
 export const callSiteOutput = z.object({ file: z.string(), line: z.number(), column: z.number() });
 
@@ -43,6 +44,7 @@ export const findCallers = defineTool({
     ...positionInput,
     direction: z.enum(['incoming', 'outgoing', 'both']).optional(),
     depth: z.number().int().min(1).max(4).optional().describe('Default 1.'),
+    cross_concurrent: z.boolean().optional().describe('Also list the incoming calls that run in another goroutine (Go).'),
     ...readinessInput,
     ...pagingInput,
   }),
@@ -53,6 +55,7 @@ export const findCallers = defineTool({
     derived_from: z.literal('references').optional().describe('Callers derived from references, not the server\'s call hierarchy.'),
     notes: z.array(z.string()).optional(),
     calls: z.array(callEntryOutput).optional(),
+    concurrent_callers: z.array(concurrentCallerOutput).optional().describe('With cross_concurrent: the incoming calls (all pages) that start or run in another goroutine, with how.'),
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
@@ -62,13 +65,16 @@ export const findCallers = defineTool({
     const directions: CallDirection[] = direction === 'both' ? ['incoming', 'outgoing'] : [direction];
     const graph = await callGraph(ctx, doc, positionIn(doc, args), directions, args.depth ?? 1, new SymbolTrees(ctx));
     const p = page(graph.calls, args.offset, args.limit, DEFAULT_CALL_LIMIT);
+    const concurrent = args.cross_concurrent ? concurrentCallers(ctx, graph.calls) : undefined;
+    const notes = [...graph.notes, ...(concurrent?.notes ?? [])];
     return {
       ready: true,
       ...pageFields(p),
       symbol: graph.symbol,
       ...(graph.derived_from ? { derived_from: graph.derived_from } : {}),
-      ...(graph.notes.length > 0 ? { notes: graph.notes } : {}),
+      ...(notes.length > 0 ? { notes } : {}),
       calls: p.items,
+      ...(concurrent ? { concurrent_callers: concurrent.callers } : {}),
     };
   },
   text: (r) => {
@@ -76,6 +82,8 @@ export const findCallers = defineTool({
     const s = r.symbol;
     const head = s ? `${s.kind} ${s.name} (${s.file}:${s.line}:${s.column})` : '';
     const lines = (r.calls ?? []).map(callEntryText);
-    return [head, ...(r.notes ?? []).map((n) => `NOTE: ${n}`), `${pageHeader(r, r.derived_from ? 'caller(s), derived from references' : 'call(s)')}`, ...lines].filter(Boolean).join('\n');
+    const concurrent = r.concurrent_callers?.map((c) => `  ${c.name} (${c.file}:${c.line}) — ${c.pattern} at ${c.call_site.file}:${c.call_site.line}:${c.call_site.column}`);
+    const concurrentLines = concurrent ? [`${concurrent.length} concurrent call(s):`, ...concurrent] : [];
+    return [head, ...(r.notes ?? []).map((n) => `NOTE: ${n}`), `${pageHeader(r, r.derived_from ? 'caller(s), derived from references' : 'call(s)')}`, ...lines, ...concurrentLines].filter(Boolean).join('\n');
   },
 });

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { CHECKPOINT_KINDS, RESTORE_ACTIONS, ROLLBACK_POSITIONS, type Checkpoint, type RollbackOutcome, type RollbackPosition, type WorkspaceJournal } from '@agent-lsp/session';
-import { page, pageFields, pageHeader } from '../paging.js';
-import { pagingInput, pagingOutput, readyOutput } from '../schemas.js';
-import { defineTool, READ_ONLY, WRITES, type ToolContext } from '../toolDefinition.js';
-import { changeKind, fileChangeOut } from '../writeResult.js';
+import { page, pageFields, pageHeader } from '../output/paging.js';
+import { pagingInput, pagingOutput, readyOutput } from '../catalog/schemas.js';
+import { defineTool, READ_ONLY, WRITES, type ToolContext } from '../catalog/toolDefinition.js';
+import { changeKind, fileChangeOut } from '../output/writeResult.js';
 
 const NO_ROOT = 'Call start_lsp with root_dir first, or pass root_dir.';
 

@@ -4,13 +4,13 @@ import { z } from 'zod';
 import type { Location, LocationLink, Position } from 'vscode-languageserver-protocol';
 import { isWithin, pathToUri, splitLines, UserError, uriToPath } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
-import { isNotReady, openReadyDocument, positionIn, type ReadyDocument } from '../documentQuery.js';
-import { requestLocations } from '../freshAnswer.js';
-import { compareLocations, locationsByFileText, PositionMapper } from '../locations.js';
-import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { location, positionInput, readinessInput, readyOutput, type LocationOut } from '../schemas.js';
-import { defineTool, READ_ONLY, type ToolContext } from '../toolDefinition.js';
-import { positionAt } from '../typeHeads.js';
+import { isNotReady, openReadyDocument, positionIn, type ReadyDocument } from '../project/documentQuery.js';
+import { requestLocations } from '../project/freshAnswer.js';
+import { compareLocations, locationsByFileText, PositionMapper } from '../output/locations.js';
+import { awaitReady, notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { location, positionInput, readinessInput, readyOutput, type LocationOut } from '../catalog/schemas.js';
+import { defineTool, READ_ONLY, type ToolContext } from '../catalog/toolDefinition.js';
+import { positionAt } from '../analysis/typeHeads.js';
 
 const SKIP_DIRS = new Set(['node_modules', '.git', '.venv', 'venv', '__pycache__', 'dist', 'build', 'out', 'target', '.mypy_cache']);
 /** Files read per consumer root while looking for the symbol's name. */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { listDaemons } from '@agent-lsp/broker';
-import { daemonsReportOut } from '../daemonReport.js';
-import { readyOutput } from '../schemas.js';
-import { defineTool, READ_ONLY } from '../toolDefinition.js';
+import { daemonsReportOut } from '../output/daemonReport.js';
+import { readyOutput } from '../catalog/schemas.js';
+import { defineTool, READ_ONLY } from '../catalog/toolDefinition.js';
 
 const daemonOut = z.object({
   language: z.string(),

@@ -1,19 +1,19 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { isWithin } from '@agent-lsp/protocol';
-import { textAtRef, symbolsOfText } from '../baseSymbols.js';
-import { fileImpactOutput, fileImpactText, groupByFile, impactOf, isExported } from '../blastRadius.js';
-import { git, parseUnifiedDiff, repositoryTop, verifyRef, type ChangedFile } from '../gitDiff.js';
-import { page, pageFields, pageHeader } from '../paging.js';
-import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { pagingInput, pagingOutput, readinessInput, readyOutput } from '../schemas.js';
-import { PositionMapper } from '../locations.js';
-import { removedUses } from '../removedUses.js';
-import { symbolChanges, type FileSide } from '../symbolChanges.js';
-import { symbolKindName } from '../symbolKinds.js';
-import { SymbolTrees } from '../symbolTree.js';
-import { TEST_FILE_RULE } from '../testFiles.js';
-import { defineTool, READ_ONLY, type ToolContext } from '../toolDefinition.js';
+import { textAtRef, symbolsOfText } from '../analysis/baseSymbols.js';
+import { fileImpactOutput, fileImpactText, groupByFile, impactOf, isExported } from '../analysis/blastRadius.js';
+import { git, parseUnifiedDiff, repositoryTop, verifyRef, type ChangedFile } from '../analysis/gitDiff.js';
+import { page, pageFields, pageHeader } from '../output/paging.js';
+import { awaitReady, notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { pagingInput, pagingOutput, readinessInput, readyOutput } from '../catalog/schemas.js';
+import { PositionMapper } from '../output/locations.js';
+import { removedUses } from '../analysis/removedUses.js';
+import { symbolChanges, type FileSide } from '../analysis/symbolChanges.js';
+import { symbolKindName } from '../symbols/symbolKinds.js';
+import { SymbolTrees } from '../symbols/symbolTree.js';
+import { TEST_FILE_RULE } from '../analysis/testFiles.js';
+import { defineTool, READ_ONLY, type ToolContext } from '../catalog/toolDefinition.js';
 
 /** So many non-test uses make a change risky even when tests cover it. */
 const MANY_USES = 10;

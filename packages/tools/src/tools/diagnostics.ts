@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import { SETTLED_BY, type LspConnection, type ServerDefinition } from '@agent-lsp/lsp';
 import { BrokerDocumentStatusRequest } from '@agent-lsp/protocol';
-import { isNotReady, openReadyDocument } from '../documentQuery.js';
-import { failedServersText, serverOutcome, serverOutcomeOutput } from '../fanOut.js';
-import { diagnosticText } from '../diagnosticText.js';
-import { DIAGNOSTIC_GROUPINGS, enclosingSymbol, groupDiagnostics, groupedDiagnostic, groupOut, symbolSpans } from '../diagnosticGroups.js';
-import { PositionMapper } from '../locations.js';
-import { page, pageHeader } from '../paging.js';
-import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { pagingInput, pagingOutput, readinessInput, readyOutput, type DiagnosticOut } from '../schemas.js';
-import { settledDiagnostics } from '../settledDiagnostics.js';
-import { defineTool, READ_ONLY } from '../toolDefinition.js';
+import { isNotReady, openReadyDocument } from '../project/documentQuery.js';
+import { failedServersText, serverOutcome, serverOutcomeOutput } from '../project/fanOut.js';
+import { diagnosticText } from '../output/diagnosticText.js';
+import { DIAGNOSTIC_GROUPINGS, enclosingSymbol, groupDiagnostics, groupedDiagnostic, groupOut, symbolSpans } from '../output/diagnosticGroups.js';
+import { PositionMapper } from '../output/locations.js';
+import { page, pageHeader } from '../output/paging.js';
+import { awaitReady, notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { pagingInput, pagingOutput, readinessInput, readyOutput, type DiagnosticOut } from '../catalog/schemas.js';
+import { settledDiagnostics } from '../project/settledDiagnostics.js';
+import { defineTool, READ_ONLY } from '../catalog/toolDefinition.js';
 
 const DIAGNOSTICS_TIMEOUT_MS = 30_000;
 

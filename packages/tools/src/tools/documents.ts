@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { splitLines } from '@agent-lsp/protocol';
-import { readyOutput } from '../schemas.js';
-import { defineTool, STATEFUL } from '../toolDefinition.js';
+import { readyOutput } from '../catalog/schemas.js';
+import { defineTool, STATEFUL } from '../catalog/toolDefinition.js';
 
 export const openDocument = defineTool({
   name: 'open_document',

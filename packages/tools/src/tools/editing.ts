@@ -2,14 +2,14 @@ import { z } from 'zod';
 import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { MAX_JSON_DEPTH, nestsDeeperThan, UserError } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
-import { isNotReady, openReadyDocument } from '../documentQuery.js';
-import { onlyServer } from '../onlyServer.js';
-import { checkCommandAllowed } from '../serverCommands.js';
-import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { workspaceEditSchema } from '../lspSchemas.js';
-import { readinessInput } from '../schemas.js';
-import { defineTool, WRITES } from '../toolDefinition.js';
-import { committed, writeOrPreview, writeOutput, writeText } from '../writeResult.js';
+import { isNotReady, openReadyDocument } from '../project/documentQuery.js';
+import { onlyServer } from '../project/onlyServer.js';
+import { checkCommandAllowed } from '../project/serverCommands.js';
+import { awaitReady, notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { workspaceEditSchema } from '../catalog/lspSchemas.js';
+import { readinessInput } from '../catalog/schemas.js';
+import { defineTool, WRITES } from '../catalog/toolDefinition.js';
+import { committed, writeOrPreview, writeOutput, writeText } from '../output/writeResult.js';
 
 export const applyEdit = defineTool({
   name: 'apply_edit',

@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
 import { z } from 'zod';
 import type { CallHierarchyItem, CallHierarchyOutgoingCall } from 'vscode-languageserver-protocol';
-import { isNotReady, openReadyDocument } from '../documentQuery.js';
-import { PositionMapper } from '../locations.js';
-import { notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { readinessInput, readyOutput } from '../schemas.js';
-import { symbolKindName } from '../symbolKinds.js';
-import { CALLABLE_KINDS, SymbolTrees, TYPE_KINDS, type SymbolNode } from '../symbolTree.js';
-import { usesFromOtherFiles } from '../symbolUses.js';
-import { defineTool, READ_ONLY } from '../toolDefinition.js';
+import { isNotReady, openReadyDocument } from '../project/documentQuery.js';
+import { PositionMapper } from '../output/locations.js';
+import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { readinessInput, readyOutput } from '../catalog/schemas.js';
+import { symbolKindName } from '../symbols/symbolKinds.js';
+import { CALLABLE_KINDS, SymbolTrees, TYPE_KINDS, type SymbolNode } from '../symbols/symbolTree.js';
+import { usesFromOtherFiles } from '../symbols/symbolUses.js';
+import { defineTool, READ_ONLY } from '../catalog/toolDefinition.js';
 
 /** Each list is cut at this many entries (the totals say how many there are). */
 const LIST_LIMIT = 200;

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import type { Hover } from 'vscode-languageserver-protocol';
-import { callGraph } from '../callGraph.js';
-import { isNotReady, openReadyDocument, positionIn } from '../documentQuery.js';
-import { requestLocations } from '../freshAnswer.js';
-import { locationsByFileText, PositionMapper } from '../locations.js';
-import { page } from '../paging.js';
-import { notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { location, positionInput, readinessInput, readyOutput } from '../schemas.js';
-import { SymbolTrees } from '../symbolTree.js';
-import { defineTool, READ_ONLY } from '../toolDefinition.js';
+import { callGraph } from '../analysis/callGraph.js';
+import { isNotReady, openReadyDocument, positionIn } from '../project/documentQuery.js';
+import { requestLocations } from '../project/freshAnswer.js';
+import { locationsByFileText, PositionMapper } from '../output/locations.js';
+import { page } from '../output/paging.js';
+import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { location, positionInput, readinessInput, readyOutput } from '../catalog/schemas.js';
+import { SymbolTrees } from '../symbols/symbolTree.js';
+import { defineTool, READ_ONLY } from '../catalog/toolDefinition.js';
 import { callEntryOutput, callEntryText, symbolRefOutput } from './callHierarchy.js';
 import { hoverText } from './symbols.js';
 

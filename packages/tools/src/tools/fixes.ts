@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { currentHash } from '@agent-lsp/session';
-import { isNotReady, openReadyDocument, rangeIn } from '../documentQuery.js';
-import { diagnosticMessage, diagnosticText } from '../diagnosticText.js';
-import { PositionMapper } from '../locations.js';
-import { notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { diagnostic, rangeInput, readinessInput, readyOutput } from '../schemas.js';
-import { defineTool, READ_ONLY, type ToolContext } from '../toolDefinition.js';
+import { isNotReady, openReadyDocument, rangeIn } from '../project/documentQuery.js';
+import { diagnosticMessage, diagnosticText } from '../output/diagnosticText.js';
+import { PositionMapper } from '../output/locations.js';
+import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { diagnostic, rangeInput, readinessInput, readyOutput } from '../catalog/schemas.js';
+import { defineTool, READ_ONLY, type ToolContext } from '../catalog/toolDefinition.js';
 import { commandOf, isCommand, needsResolve, planEdit, previewOf, resolved } from '../codeActions/actionEdit.js';
 import { offeredActions } from '../codeActions/actionList.js';
 import { actionStoreOf, type StoredAction } from '../codeActions/actionStore.js';

@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import { isWithin, uriToPath, UserError } from '@agent-lsp/protocol';
 import { resolveDirectory } from '@agent-lsp/workspace';
-import { isNotReady, openReadyDocument } from '../documentQuery.js';
-import { PositionMapper } from '../locations.js';
-import { notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { readinessInput, readyOutput } from '../schemas.js';
-import { symbolPathInput } from '../symbolInput.js';
-import { symbolKindName } from '../symbolKinds.js';
-import { candidatesInFile, findSymbolCandidates, type SymbolCandidate } from '../symbolLocator.js';
-import { parseSymbolPath } from '../symbolPath.js';
-import { unknownPath } from '../symbolTarget.js';
-import { defineTool, READ_ONLY } from '../toolDefinition.js';
+import { isNotReady, openReadyDocument } from '../project/documentQuery.js';
+import { PositionMapper } from '../output/locations.js';
+import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { readinessInput, readyOutput } from '../catalog/schemas.js';
+import { symbolPathInput } from '../symbols/symbolInput.js';
+import { symbolKindName } from '../symbols/symbolKinds.js';
+import { candidatesInFile, findSymbolCandidates, type SymbolCandidate } from '../symbols/symbolLocator.js';
+import { parseSymbolPath } from '../symbols/symbolPath.js';
+import { unknownPath } from '../symbols/symbolTarget.js';
+import { defineTool, READ_ONLY } from '../catalog/toolDefinition.js';
 import { sessionRoot } from './simulationArgs.js';
 
 const definitionOut = z.object({

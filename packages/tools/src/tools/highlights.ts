@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { DocumentHighlightKind } from '@agent-lsp/protocol';
 import type { DocumentHighlight } from 'vscode-languageserver-protocol';
-import { isNotReady, openReadyDocument, positionIn, requireSupport } from '../documentQuery.js';
-import { PositionMapper } from '../locations.js';
-import { page, pageFields, pageHeader } from '../paging.js';
-import { notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../schemas.js';
-import { defineTool, READ_ONLY } from '../toolDefinition.js';
+import { isNotReady, openReadyDocument, positionIn, requireSupport } from '../project/documentQuery.js';
+import { PositionMapper } from '../output/locations.js';
+import { page, pageFields, pageHeader } from '../output/paging.js';
+import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../catalog/schemas.js';
+import { defineTool, READ_ONLY } from '../catalog/toolDefinition.js';
 
 const KIND_NAMES: Record<DocumentHighlightKind, 'text' | 'read' | 'write'> = {
   [DocumentHighlightKind.Text]: 'text',

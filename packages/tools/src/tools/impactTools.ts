@@ -1,4 +1,4 @@
-import type { AnyToolDefinition } from '../toolDefinition.js';
+import type { AnyToolDefinition } from '../catalog/toolDefinition.js';
 import { findCallers } from './callHierarchy.js';
 import { typeHierarchy } from './typeHierarchy.js';
 import { exploreSymbol } from './explore.js';

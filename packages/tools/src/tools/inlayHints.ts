@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { InlayHint } from 'vscode-languageserver-protocol';
 import { fromLspPosition, splitLines, InlayHintKind } from '@agent-lsp/protocol';
-import { isNotReady, openReadyDocument, requireSupport } from '../documentQuery.js';
-import { lineWindow, lineWindowInput } from '../lineWindow.js';
-import { page, pageFields, pageHeader } from '../paging.js';
-import { notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { filePath, pagingInput, pagingOutput, readinessInput, readyOutput } from '../schemas.js';
-import { defineTool, READ_ONLY } from '../toolDefinition.js';
+import { isNotReady, openReadyDocument, requireSupport } from '../project/documentQuery.js';
+import { lineWindow, lineWindowInput } from '../output/lineWindow.js';
+import { page, pageFields, pageHeader } from '../output/paging.js';
+import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { filePath, pagingInput, pagingOutput, readinessInput, readyOutput } from '../catalog/schemas.js';
+import { defineTool, READ_ONLY } from '../catalog/toolDefinition.js';
 
 const hintOut = z.object({
   line: z.number(),

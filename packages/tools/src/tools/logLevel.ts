@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UserError } from '@agent-lsp/protocol';
-import { defineTool, LOG_LEVEL_NAMES, STATEFUL } from '../toolDefinition.js';
+import { defineTool, LOG_LEVEL_NAMES, STATEFUL } from '../catalog/toolDefinition.js';
 
 export const setLogLevel = defineTool({
   name: 'set_log_level',

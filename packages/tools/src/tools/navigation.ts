@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { withAnswerCache } from '../answerCache/cachedAnswers.js';
 import { startupMark } from '@agent-lsp/protocol';
-import { isNotReady, openReadyDocument, positionIn, requireSupport } from '../documentQuery.js';
-import { requestLocations } from '../freshAnswer.js';
-import { locationsByFileText, PositionMapper } from '../locations.js';
-import { pageFields, pageHeader } from '../paging.js';
-import { notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { location, pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../schemas.js';
-import { defineTool, READ_ONLY, type AnyToolDefinition } from '../toolDefinition.js';
+import { isNotReady, openReadyDocument, positionIn, requireSupport } from '../project/documentQuery.js';
+import { requestLocations } from '../project/freshAnswer.js';
+import { locationsByFileText, PositionMapper } from '../output/locations.js';
+import { pageFields, pageHeader } from '../output/paging.js';
+import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { location, pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../catalog/schemas.js';
+import { defineTool, READ_ONLY, type AnyToolDefinition } from '../catalog/toolDefinition.js';
 
 /** Big enough for nearly every answer, small enough to stay far below a 25k-token result cap. */
 export const DEFAULT_LOCATION_LIMIT = 300;
@@ -33,7 +34,12 @@ interface LocationToolSpec {
   fallback?: string;
 }
 
+/** A location tool, its answers kept in the answer cache where the workspace opted in (see answerCache/). */
 function locationTool(spec: LocationToolSpec): AnyToolDefinition {
+  return withAnswerCache(locationToolLive(spec));
+}
+
+function locationToolLive(spec: LocationToolSpec): AnyToolDefinition {
   return defineTool({
     name: spec.name,
     title: spec.title,

@@ -2,12 +2,12 @@ import { z } from 'zod';
 import type { Location, LocationLink, Position, PrepareRenameResult, Range } from 'vscode-languageserver-protocol';
 import { ErrorCodes, splitLines, uriToPath, WireError } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
-import { isNotReady, openReadyDocument, positionIn, requireSupport } from '../documentQuery.js';
-import { PositionMapper } from '../locations.js';
-import { notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { identifierAt } from '../renameCheck.js';
-import { positionInput, readinessInput, readyOutput } from '../schemas.js';
-import { defineTool, READ_ONLY, type ToolContext } from '../toolDefinition.js';
+import { isNotReady, openReadyDocument, positionIn, requireSupport } from '../project/documentQuery.js';
+import { PositionMapper } from '../output/locations.js';
+import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { identifierAt } from '../analysis/renameCheck.js';
+import { positionInput, readinessInput, readyOutput } from '../catalog/schemas.js';
+import { defineTool, READ_ONLY, type ToolContext } from '../catalog/toolDefinition.js';
 
 /** Codes that mean the request did not get an answer (cancelled, crashed, timed out), not a refusal. */
 const NOT_A_REFUSAL: ReadonlySet<number> = new Set([

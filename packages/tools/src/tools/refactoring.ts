@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import type { FormattingOptions, Position, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { fromLspRange, UserError } from '@agent-lsp/protocol';
-import { isNotReady, openReadyDocument, positionIn, rangeIn, requireSupport, type ReadyDocument } from '../documentQuery.js';
-import { notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { PositionMapper } from '../locations.js';
-import { page, pageHeader } from '../paging.js';
-import { editsByUri, possiblyMissed } from '../renameCheck.js';
-import { globToRegExp, matchesAnyGlob, withoutExcludedFiles } from '../globFilter.js';
-import { pagingInput, pagingOutput, positionInput, rangeInput, readinessInput } from '../schemas.js';
-import { defineTool, WRITES, type ToolContext } from '../toolDefinition.js';
-import { writeOrPreview, writeOutput, writeText } from '../writeResult.js';
+import { isNotReady, openReadyDocument, positionIn, rangeIn, requireSupport, type ReadyDocument } from '../project/documentQuery.js';
+import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { PositionMapper } from '../output/locations.js';
+import { page, pageHeader } from '../output/paging.js';
+import { editsByUri, possiblyMissed } from '../analysis/renameCheck.js';
+import { globToRegExp, matchesAnyGlob, withoutExcludedFiles } from '../project/globFilter.js';
+import { pagingInput, pagingOutput, positionInput, rangeInput, readinessInput } from '../catalog/schemas.js';
+import { defineTool, WRITES, type ToolContext } from '../catalog/toolDefinition.js';
+import { writeOrPreview, writeOutput, writeText } from '../output/writeResult.js';
 
 /** Edits of a rename dry run per page: enough to review, small enough for a client's result cap. */
 const RENAME_EDITS_PAGE = 100;

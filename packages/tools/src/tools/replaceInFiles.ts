@@ -6,10 +6,10 @@ import { z } from 'zod';
 import { UserError } from '@agent-lsp/protocol';
 import { walkSourceDirsAsync } from '@agent-lsp/lsp';
 import { resolveExistingPath } from '@agent-lsp/session';
-import { globToRegExp, matchesAnyGlob } from '../globFilter.js';
-import { findOccurrences, MAX_OCCURRENCES, queryPattern, replaceOccurrences, textFingerprint, type Occurrence, type TextQuery } from '../textOccurrences.js';
-import { defineTool, WRITES, type ToolContext } from '../toolDefinition.js';
-import { writeOrPreview, writeOutput, writeText } from '../writeResult.js';
+import { globToRegExp, matchesAnyGlob } from '../project/globFilter.js';
+import { findOccurrences, MAX_OCCURRENCES, queryPattern, replaceOccurrences, textFingerprint, type Occurrence, type TextQuery } from '../analysis/textOccurrences.js';
+import { defineTool, WRITES, type ToolContext } from '../catalog/toolDefinition.js';
+import { writeOrPreview, writeOutput, writeText } from '../output/writeResult.js';
 
 /** Files larger than this, or with a NUL byte in their first 8 KiB, are not text to replace in. */
 const MAX_FILE_BYTES = 8 * 1024 * 1024;

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import type { TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { fromLspRange, splitLines, uriToPath, UserError } from '@agent-lsp/protocol';
 import { applySessionPatch, minimalEdits, readCurrent, sessionPatch, type FileChange, type SimulationSession } from '@agent-lsp/session';
-import { lspRange } from '../lspSchemas.js';
-import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { evaluationOut, evaluationOutput, evaluationText } from '../simulationOutput.js';
-import { defineTool, WRITES, type ToolContext } from '../toolDefinition.js';
-import { committed, writeOutput, writeText } from '../writeResult.js';
+import { lspRange } from '../catalog/lspSchemas.js';
+import { awaitReady, notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { evaluationOut, evaluationOutput, evaluationText } from '../output/simulationOutput.js';
+import { defineTool, WRITES, type ToolContext } from '../catalog/toolDefinition.js';
+import { committed, writeOutput, writeText } from '../output/writeResult.js';
 import { evaluationInput, scopeOf } from './simulationArgs.js';
 
 /** Text edits only (the form speculative sessions take), checked in the handler: the full schema would weigh on tools/list. */

@@ -2,13 +2,13 @@ import { z } from 'zod';
 import type { SemanticTokens, SemanticTokensLegend, SemanticTokensOptions } from 'vscode-languageserver-protocol';
 import { splitLines, UserError } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
-import { isNotReady, openReadyDocument } from '../documentQuery.js';
-import { lineWindow, lineWindowInput } from '../lineWindow.js';
-import { page, pageFields, pageHeader } from '../paging.js';
-import { notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { filePath, pagingInput, pagingOutput, readinessInput, readyOutput } from '../schemas.js';
-import { decodeSemanticTokens } from '../semanticTokenDecoding.js';
-import { defineTool, READ_ONLY } from '../toolDefinition.js';
+import { isNotReady, openReadyDocument } from '../project/documentQuery.js';
+import { lineWindow, lineWindowInput } from '../output/lineWindow.js';
+import { page, pageFields, pageHeader } from '../output/paging.js';
+import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { filePath, pagingInput, pagingOutput, readinessInput, readyOutput } from '../catalog/schemas.js';
+import { decodeSemanticTokens } from '../symbols/semanticTokenDecoding.js';
+import { defineTool, READ_ONLY } from '../catalog/toolDefinition.js';
 
 const tokenOut = z.object({
   line: z.number(),

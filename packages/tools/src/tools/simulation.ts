@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { CONFIDENCES, type Evaluation, type SimulationSession } from '@agent-lsp/session';
-import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { readinessInput } from '../schemas.js';
-import { evaluationOutput, evaluationOut, evaluationText, chainStep, sessionOutput, sessionState, type ChainStepOut } from '../simulationOutput.js';
-import { defineTool, READ_ONLY, SIMULATES, type ToolContext } from '../toolDefinition.js';
+import { awaitReady, notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { readinessInput } from '../catalog/schemas.js';
+import { evaluationOutput, evaluationOut, evaluationText, chainStep, sessionOutput, sessionState, type ChainStepOut } from '../output/simulationOutput.js';
+import { defineTool, READ_ONLY, SIMULATES, type ToolContext } from '../catalog/toolDefinition.js';
 import { editInput, editSpec, evaluationInput, scopeOf, sessionIdInput, sessionRoot } from './simulationArgs.js';
 
 async function newSession(ctx: ToolContext, args: { workspace_root?: string | undefined; language?: string | undefined; file_path?: string | undefined; wait_for_ready?: boolean | undefined; ready_timeout_seconds?: number | undefined }): Promise<SimulationSession | NotReadyResult> {

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { isWithin, UserError } from '@agent-lsp/protocol';
 import { SCOPES, type EditSpec, type Scope } from '@agent-lsp/session';
 import { resolveDirectory } from '@agent-lsp/workspace';
-import { filePath, oneBased } from '../schemas.js';
-import type { ToolContext } from '../toolDefinition.js';
+import { filePath, oneBased } from '../catalog/schemas.js';
+import type { ToolContext } from '../catalog/toolDefinition.js';
 
 /** The spec's defaults: a file settles quickly; other files' diagnostics take longer to arrive. */
 export const DEFAULT_TIMEOUT_MS: Record<Scope, number> = { file: 3000, workspace: 8000 };

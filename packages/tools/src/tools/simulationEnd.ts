@@ -2,8 +2,8 @@ import { join, relative } from 'node:path';
 import { z } from 'zod';
 import { isWithin, UserError } from '@agent-lsp/protocol';
 import { applySessionPatch, movedOnDisk, resolveWritableDirectory, sessionPatch, SimulationError } from '@agent-lsp/session';
-import { sessionOutput, sessionState } from '../simulationOutput.js';
-import { defineTool, SIMULATES, WRITES } from '../toolDefinition.js';
+import { sessionOutput, sessionState } from '../output/simulationOutput.js';
+import { defineTool, SIMULATES, WRITES } from '../catalog/toolDefinition.js';
 import { sessionIdInput } from './simulationArgs.js';
 
 export const commitSession = defineTool({

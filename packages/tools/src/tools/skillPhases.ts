@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { UserError } from '@agent-lsp/protocol';
 import { builtinSkills, describeToolPattern, findSkill, type PhaseRules, type PhaseStatus, type SkillPhaseTracker } from '@agent-lsp/skills';
-import { readyOutput } from '../schemas.js';
-import { defineTool, READ_ONLY, STATEFUL, type AnyToolDefinition, type ToolContext } from '../toolDefinition.js';
+import { readyOutput } from '../catalog/schemas.js';
+import { defineTool, READ_ONLY, STATEFUL, type AnyToolDefinition, type ToolContext } from '../catalog/toolDefinition.js';
 
 const statusOutput = {
   ...readyOutput,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, READ_ONLY } from '../toolDefinition.js';
+import { defineTool, READ_ONLY } from '../catalog/toolDefinition.js';
 
 const ruleStats = z.object({ predicted: z.number(), launched: z.number(), hits: z.number(), unused: z.number(), wasted_ms: z.number(), hit_rate: z.number() });
 

@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import type { Location } from 'vscode-languageserver-protocol';
 import { uriToPath } from '@agent-lsp/protocol';
-import { requestLocations } from '../freshAnswer.js';
-import { locationsByFileText, PositionMapper } from '../locations.js';
-import { notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { location } from '../schemas.js';
-import { symbolTargetInput } from '../symbolInput.js';
-import { deleteEdit } from '../symbolEdits.js';
-import { isTarget, resolveSymbolTarget, type SymbolTarget } from '../symbolTarget.js';
-import { symbolWriteOutput, symbolWriteText, writeSymbolEdit } from '../symbolWrite.js';
-import { defineTool, WRITES, type ToolContext } from '../toolDefinition.js';
+import { requestLocations } from '../project/freshAnswer.js';
+import { locationsByFileText, PositionMapper } from '../output/locations.js';
+import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { location } from '../catalog/schemas.js';
+import { symbolTargetInput } from '../symbols/symbolInput.js';
+import { deleteEdit } from '../symbols/symbolEdits.js';
+import { isTarget, resolveSymbolTarget, type SymbolTarget } from '../symbols/symbolTarget.js';
+import { symbolWriteOutput, symbolWriteText, writeSymbolEdit } from '../symbols/symbolWrite.js';
+import { defineTool, WRITES, type ToolContext } from '../catalog/toolDefinition.js';
 import { siteOf } from './symbolEdit.js';
 
 /** References listed when a delete is refused (the count is always given). */

@@ -5,12 +5,12 @@ import { z } from 'zod';
 import type { Hover } from 'vscode-languageserver-protocol';
 import { UserError } from '@agent-lsp/protocol';
 import { detectPythonInterpreter, findExecutable } from '@agent-lsp/lsp';
-import { notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { readyOutput } from '../schemas.js';
-import { symbolPathInput, symbolTargetInput } from '../symbolInput.js';
-import { symbolKindName } from '../symbolKinds.js';
-import { isTarget, resolveSymbolTarget, type SymbolTarget } from '../symbolTarget.js';
-import { defineTool, READ_ONLY, type ToolContext } from '../toolDefinition.js';
+import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { readyOutput } from '../catalog/schemas.js';
+import { symbolPathInput, symbolTargetInput } from '../symbols/symbolInput.js';
+import { symbolKindName } from '../symbols/symbolKinds.js';
+import { isTarget, resolveSymbolTarget, type SymbolTarget } from '../symbols/symbolTarget.js';
+import { defineTool, READ_ONLY, type ToolContext } from '../catalog/toolDefinition.js';
 import { DOCSTRING_READER, docstringReaderArgv } from './pythonDocstrings.js';
 import { hoverText } from './symbols.js';
 

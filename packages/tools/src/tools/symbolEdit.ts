@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { symbolTargetInput } from '../symbolInput.js';
-import { symbolBodyEdit } from '../symbolDefinition.js';
-import { insertEdit, type SymbolSite } from '../symbolEdits.js';
-import { isTarget, resolveSymbolTarget, type SymbolTarget } from '../symbolTarget.js';
-import { symbolWriteOutput, symbolWriteText, writeSymbolEdit, type SymbolWriteOut } from '../symbolWrite.js';
-import { defineTool, WRITES } from '../toolDefinition.js';
+import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { symbolTargetInput } from '../symbols/symbolInput.js';
+import { symbolBodyEdit } from '../symbols/symbolDefinition.js';
+import { insertEdit, type SymbolSite } from '../symbols/symbolEdits.js';
+import { isTarget, resolveSymbolTarget, type SymbolTarget } from '../symbols/symbolTarget.js';
+import { symbolWriteOutput, symbolWriteText, writeSymbolEdit, type SymbolWriteOut } from '../symbols/symbolWrite.js';
+import { defineTool, WRITES } from '../catalog/toolDefinition.js';
 
 export function siteOf(t: SymbolTarget): SymbolSite {
   return { lines: t.text.lines, eol: t.text.eol, range: t.node.range, selectionRange: t.node.selectionRange, family: t.family, extent: t.extent };

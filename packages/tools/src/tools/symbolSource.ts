@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { readyOutput } from '../schemas.js';
-import { symbolTargetInput } from '../symbolInput.js';
-import { symbolKindName } from '../symbolKinds.js';
-import { isTarget, resolveSymbolTarget } from '../symbolTarget.js';
-import { defineTool, READ_ONLY } from '../toolDefinition.js';
+import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { readyOutput } from '../catalog/schemas.js';
+import { symbolTargetInput } from '../symbols/symbolInput.js';
+import { symbolKindName } from '../symbols/symbolKinds.js';
+import { isTarget, resolveSymbolTarget } from '../symbols/symbolTarget.js';
+import { defineTool, READ_ONLY } from '../catalog/toolDefinition.js';
 
 export const getSymbolSource = defineTool({
   name: 'get_symbol_source',

@@ -1,17 +1,18 @@
 import { z } from 'zod';
+import { withAnswerCache } from '../answerCache/cachedAnswers.js';
 import type { DocumentSymbol, Hover, MarkedString, MarkupContent, SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol';
 import { splitLines, toLspPosition, UserError, SymbolKind } from '@agent-lsp/protocol';
 import type { LspConnection, ServerDefinition } from '@agent-lsp/lsp';
-import { isNotReady, openReadyDocument, positionIn } from '../documentQuery.js';
-import { failedServersText, fanOut, serverOutcomeOutput } from '../fanOut.js';
-import { compareStrings, PositionMapper } from '../locations.js';
-import { page, pageFields, pageHeader } from '../paging.js';
-import { projectLanguages } from '../projectLanguages.js';
-import { awaitReady, notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../schemas.js';
-import { SYMBOL_KIND_NAMES, symbolKindName } from '../symbolKinds.js';
-import { loadEveryProject, workspaceSymbols } from '../projectSeeds.js';
-import { defineTool, READ_ONLY, type ToolContext } from '../toolDefinition.js';
+import { isNotReady, openReadyDocument, positionIn } from '../project/documentQuery.js';
+import { failedServersText, fanOut, serverOutcomeOutput } from '../project/fanOut.js';
+import { compareStrings, PositionMapper } from '../output/locations.js';
+import { page, pageFields, pageHeader } from '../output/paging.js';
+import { projectLanguages } from '../project/projectLanguages.js';
+import { awaitReady, notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../catalog/schemas.js';
+import { SYMBOL_KIND_NAMES, symbolKindName } from '../symbols/symbolKinds.js';
+import { loadEveryProject, workspaceSymbols } from '../project/projectSeeds.js';
+import { defineTool, READ_ONLY, type ToolContext } from '../catalog/toolDefinition.js';
 
 export function hoverText(contents: Hover['contents']): string {
   const one = (c: MarkedString | MarkupContent): string =>
@@ -66,7 +67,8 @@ type SymbolOut = z.infer<typeof symbolOut>;
 /** Symbols whose children are locals: what an outline leaves out unless asked. */
 const FUNCTION_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>([SymbolKind.Function, SymbolKind.Method, SymbolKind.Constructor]);
 
-export const listSymbols = defineTool({
+// Its answers are kept in the answer cache where the workspace opted in (see answerCache/).
+export const listSymbols = withAnswerCache(defineTool({
   name: 'list_symbols',
   title: 'List symbols in a file',
   description: 'A file\'s outline: classes and their members, functions, methods, with ranges and nesting; locals with include_locals.',
@@ -130,7 +132,7 @@ export const listSymbols = defineTool({
     const omitted = r.locals_omitted ? [`(${r.locals_omitted} local symbol(s) inside functions not listed; include_locals: true lists them)`] : [];
     return [`${pageHeader(r, 'symbol(s)')}\n${lines.join('\n')}`.trim(), ...omitted].join('\n');
   },
-});
+}));
 
 const foundSymbolOut = z.object({
   name: z.string(),

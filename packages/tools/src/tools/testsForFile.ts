@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import type { DocumentSymbol, SymbolInformation } from 'vscode-languageserver-protocol';
 import { isWithin, uriToPath } from '@agent-lsp/protocol';
-import { isNotReady, openReadyDocument } from '../documentQuery.js';
-import { requestLocations } from '../freshAnswer.js';
-import { compareStrings } from '../locations.js';
-import { notReadyText, type NotReadyResult } from '../readinessGate.js';
+import { isNotReady, openReadyDocument } from '../project/documentQuery.js';
+import { requestLocations } from '../project/freshAnswer.js';
+import { compareStrings } from '../output/locations.js';
+import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
 import { isTestFile, testsByNaming } from '../runners/testFiles.js';
-import { readinessInput, readyOutput } from '../schemas.js';
-import { defineTool, READ_ONLY } from '../toolDefinition.js';
+import { readinessInput, readyOutput } from '../catalog/schemas.js';
+import { defineTool, READ_ONLY } from '../catalog/toolDefinition.js';
 
 /** Top-level symbols asked for references at most (each is one references request). */
 const MAX_SYMBOLS = 40;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { isNotReady, openReadyDocument, positionIn } from '../documentQuery.js';
-import { notReadyText, type NotReadyResult } from '../readinessGate.js';
-import { positionInput, readinessInput, readyOutput } from '../schemas.js';
-import { SymbolTrees } from '../symbolTree.js';
-import { defineTool, READ_ONLY } from '../toolDefinition.js';
-import { typeGraph, type TypeDirection, type TypeEntry } from '../typeGraph.js';
+import { isNotReady, openReadyDocument, positionIn } from '../project/documentQuery.js';
+import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
+import { positionInput, readinessInput, readyOutput } from '../catalog/schemas.js';
+import { SymbolTrees } from '../symbols/symbolTree.js';
+import { defineTool, READ_ONLY } from '../catalog/toolDefinition.js';
+import { typeGraph, type TypeDirection, type TypeEntry } from '../analysis/typeGraph.js';
 import { symbolRefOutput } from './callHierarchy.js';
 
 const typeEntryOutput = z.object({

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import type { FileEvent } from 'vscode-languageserver-protocol';
 import { pathToUri, FileChangeType, UserError, uriToPath } from '@agent-lsp/protocol';
 import { resolveWritablePath } from '@agent-lsp/session';
-import { readyOutput } from '../schemas.js';
-import { defineTool, STATEFUL } from '../toolDefinition.js';
+import { readyOutput } from '../catalog/schemas.js';
+import { defineTool, STATEFUL } from '../catalog/toolDefinition.js';
 
 const CHANGE_TYPES = ['created', 'changed', 'deleted'] as const;
 type ChangeType = (typeof CHANGE_TYPES)[number];

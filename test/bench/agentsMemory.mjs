@@ -1,0 +1,148 @@
+// Four agents on one warm daemon, ours and the original agent-lsp's, every process counted (fronts,
+// broker or daemon, the language server with its children), on Django: each front answers
+// start_lsp {root_dir, language_id} and a find_references, then stays up while /proc is read.
+// Beside them, an idle node for scale. `node test/bench/run.mjs --only memory`.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { stopDaemons } from '@agent-lsp/broker';
+import { resolvePositionPattern } from '@agent-lsp/protocol';
+import { djangoSources } from './corpora.mjs';
+import { originalBinary } from './originalBinary.mjs';
+import { BIN, processMemory } from './programFront.mjs';
+
+export const AGENTS_MEMORY_HEADING = '## Four agents on one daemon, side by side with the original: memory';
+const AGENTS = 4;
+const LONG = { timeout: 900_000, resetTimeoutOnProgress: true, onprogress: () => undefined };
+const mib = (b) => `${(b / 1048576).toFixed(0)}`;
+
+/** A pid and all its descendants, from /proc. */
+function tree(pid) {
+  const children = new Map();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(d));
+    } catch {
+      // gone
+    }
+  }
+  const out = [];
+  const walk = (p) => {
+    out.push(p);
+    for (const c of children.get(p) ?? []) walk(c);
+  };
+  walk(pid);
+  return out;
+}
+const sum = (pids) => pids.map(processMemory).reduce((a, m) => ({ rss: a.rss + m.rss, uss: a.uss + m.uss, pss: a.pss + m.pss }), { rss: 0, uss: 0, pss: 0 });
+const cell = (m) => `${mib(m.rss)} / ${mib(m.uss)} / ${mib(m.pss)}`;
+
+async function front(command, args, env) {
+  const transport = new StdioClientTransport({ command, args, env, stderr: 'ignore' });
+  const client = new Client({ name: 'bench', version: '0' });
+  await client.connect(transport);
+  return { client, pid: transport.pid };
+}
+
+/** Asks until the answer is complete (the daemon may still index); returns the answer's text. */
+async function answerComplete(f, args, ours) {
+  for (let i = 0; i < 120; i++) {
+    const r = await f.client.callTool({ name: 'find_references', arguments: args }, undefined, LONG).catch((e) => ({ isError: true, content: [{ text: e.message }] }));
+    const text = r.content?.map((c) => c.text ?? '').join('\n') ?? '';
+    if (!r.isError && (ours ? r.structuredContent?.complete : !/still being indexed|indexing/i.test(text))) return text;
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+  }
+  throw new Error('no complete answer');
+}
+
+async function agents(kind, corpus, env, bin, position) {
+  const fronts = [];
+  try {
+    for (let i = 0; i < AGENTS; i++) {
+      const f = kind === 'ours' ? await front(BIN, ['serve', '--daemon', 'always'], env) : await front(bin, ['python:pyright-langserver,--stdio'], env);
+      fronts.push(f);
+      await f.client.callTool({ name: 'start_lsp', arguments: { root_dir: corpus.root, language_id: 'python' } }, undefined, LONG);
+      await answerComplete(f, kind === 'ours' ? { file_path: corpus.file, position_pattern: corpus.pattern, limit: 100_000 } : { file_path: join(corpus.root, corpus.file), ...position }, kind === 'ours');
+    }
+    const frontPids = fronts.flatMap((f) => tree(f.pid));
+    let daemonPid;
+    if (kind === 'ours') {
+      const dir = join(env.AGENT_LSP_HOME, 'daemons');
+      daemonPid = readdirSync(dir).map((d) => join(dir, d, 'daemon.json')).filter(existsSync).map((f) => JSON.parse(readFileSync(f, 'utf8')).broker.pid)[0];
+    } else {
+      const dir = join(env.HOME, '.cache', 'agent-lsp', 'daemons');
+      daemonPid = readdirSync(dir).map((d) => join(dir, d, 'daemon.pid')).filter(existsSync).map((f) => Number(readFileSync(f, 'utf8').trim()))[0];
+    }
+    const daemonTree = tree(daemonPid);
+    const server = sum(daemonTree.slice(1));
+    return { fronts: sum(frontPids), perFront: sum(frontPids).rss / AGENTS, daemon: processMemory(daemonPid), server, total: sum([...frontPids, ...daemonTree]) };
+  } finally {
+    for (const f of fronts) await f.client.close().catch(() => undefined);
+  }
+}
+
+function idleNode() {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    setTimeout(() => {
+      const m = processMemory(child.pid);
+      child.kill();
+      resolve(m);
+    }, 1500);
+  });
+}
+
+export async function agentsMemorySection(tmp, log) {
+  const corpus = djangoSources(join(tmp, 'memory'));
+  if (corpus.notRun) return `${AGENTS_MEMORY_HEADING}\n\nNot run: ${corpus.notRun}.\n`;
+  const original = originalBinary();
+  const home = mkdtempSync(join(tmpdir(), 'agent-lsp-memory-'));
+  const ours = { ...process.env, AGENT_LSP_HOME: join(home, 'ours'), AGENT_LSP_SNAPSHOT_DIR: join(home, 'snapshot') };
+  const theirs = { ...process.env, HOME: join(home, 'original') };
+  const at = resolvePositionPattern(readFileSync(join(corpus.root, corpus.file), 'utf8'), corpus.pattern, corpus.file);
+  const rows = [];
+  try {
+    log(`memory: ${AGENTS} of our fronts on Django…`);
+    rows.push(['ours', await agents('ours', corpus, ours, undefined, undefined)]);
+    if (!original.notRun) {
+      log(`memory: ${AGENTS} of the original's fronts on Django…`);
+      rows.push([original.label, await agents('original', corpus, theirs, original.bin, { line: at.line, column: at.column })]);
+    }
+  } finally {
+    await stopDaemons({ all: true, force: true }, ours);
+    if (!original.notRun) {
+      const dir = join(theirs.HOME, '.cache', 'agent-lsp', 'daemons');
+      for (const f of existsSync(dir) ? readdirSync(dir).map((d) => join(dir, d, 'daemon.pid')).filter(existsSync) : []) {
+        for (const pid of tree(Number(readFileSync(f, 'utf8').trim())).reverse()) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // gone
+          }
+        }
+      }
+    }
+    rmSync(home, { recursive: true, force: true });
+  }
+  const idle = await idleNode();
+  return `${AGENTS_MEMORY_HEADING}
+
+${AGENTS} agents at once on one warm daemon (Django, pyright), each after \`start_lsp {root_dir, language_id}\` and
+one complete \`find_references\`; MiB as RSS / private (USS) / PSS (processMemory in
+test/bench/programFront.mjs), every process counted: the fronts with their children, the broker (ours)
+or daemon (the original's), the language server with its children. Our fronts start as users' do
+(bin/agent-lsp as a program). Load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores.
+
+| | ${AGENTS} fronts | a front (RSS) | broker / daemon | language server | total |
+| --- | --- | --- | --- | --- | --- |
+${rows.map(([label, r]) => `| ${label} | ${cell(r.fronts)} | ${mib(r.perFront)} | ${cell(r.daemon)} | ${cell(r.server)} | ${cell(r.total)} |`).join('\n')}
+
+For scale, an idle node here (\`node -e 'setTimeout(…)'\`): ${cell(idle)}.
+`;
+}

@@ -1,0 +1,25 @@
+// The original agent-lsp (Go), as npm ships it: @blackwell-systems/agent-lsp-linux-x64, unpacked
+// once into a cache dir (`npm pack`, npm's own client and registry settings). The benchmarks run it
+// side by side with ours on the same queries.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export const ORIGINAL_VERSION = '0.19.5';
+const PACKAGE = `@blackwell-systems/agent-lsp-${process.platform}-${process.arch}`;
+
+/** The original's binary: `{ bin, label }`, or `{ notRun }` with the reason it could not be had. */
+export function originalBinary() {
+  const dir = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'agent-lsp-bench', `original-${ORIGINAL_VERSION}`);
+  const bin = join(dir, 'package', 'bin', 'agent-lsp');
+  const label = `the original agent-lsp ${ORIGINAL_VERSION} (npm ${PACKAGE})`;
+  if (existsSync(bin)) return { bin, label };
+  mkdirSync(dir, { recursive: true });
+  const pack = spawnSync('npm', ['pack', `${PACKAGE}@${ORIGINAL_VERSION}`, '--silent'], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+  const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'));
+  if (pack.status !== 0 || !tgz) return { notRun: `npm pack ${PACKAGE}@${ORIGINAL_VERSION} failed: ${(pack.stderr || pack.error?.message || '').trim().slice(0, 200)}` };
+  const untar = spawnSync('tar', ['xzf', tgz], { cwd: dir, encoding: 'utf8' });
+  if (untar.status !== 0 || !existsSync(bin)) return { notRun: `unpacking ${tgz} failed: ${untar.stderr.trim().slice(0, 200)}` };
+  return { bin, label };
+}

@@ -1,0 +1,149 @@
+// A fresh agent on a warm daemon, side by side with the original agent-lsp (issue 33): on Django
+// and the Python standard library, a fresh front process (ours, and the original's Go binary, each
+// with its own warm daemon on the same copy) from spawn to its first complete find_references
+// answer — connect (spawn, MCP handshake), tools/list, start_lsp {root_dir, language_id},
+// find_references — median of 3, fronts of the two alternating. `node test/bench/run.mjs --only warmfront`.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { stopDaemons } from '@agent-lsp/broker';
+import { resolvePositionPattern } from '@agent-lsp/protocol';
+import { djangoSources, pythonStdlib } from './corpora.mjs';
+import { originalBinary } from './originalBinary.mjs';
+import { waitForSnapshot } from './programFront.mjs';
+import { freshFront, serverWarm, STAGES } from './startup.mjs';
+
+export const WARM_FRONT_HEADING = '## A fresh agent on a warm daemon, side by side with the original';
+const RUNS = 3;
+const LONG = { timeout: 900_000, resetTimeoutOnProgress: true, onprogress: () => undefined };
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ms = (x) => (Number.isFinite(x) ? `${x.toFixed(0)} ms` : '–');
+
+/** The original's fresh front: client-side stages (ms) and whether its answer was complete. */
+async function originalFront(bin, env, corpus, position) {
+  const t0 = performance.now();
+  const transport = new StdioClientTransport({ command: bin, args: [`${corpus.language}:pyright-langserver,--stdio`], env, stderr: 'ignore' });
+  const client = new Client({ name: 'bench', version: '0' });
+  try {
+    await client.connect(transport);
+    const connected = performance.now();
+    await client.listTools();
+    const listed = performance.now();
+    await client.callTool({ name: 'start_lsp', arguments: { root_dir: corpus.root, language_id: corpus.language } }, undefined, LONG);
+    const started = performance.now();
+    const r = await client.callTool({ name: 'find_references', arguments: { file_path: join(corpus.root, corpus.file), ...position } }, undefined, LONG);
+    const answered = performance.now();
+    const text = r.content?.map((c) => c.text ?? '').join('\n') ?? '';
+    // Its answer while the daemon indexes says so; a complete one lists the locations.
+    const complete = !r.isError && !/still being indexed|not ready|indexing/i.test(text);
+    // Its compact answer heads the locations with their count: "## [N]{EndCol,…}".
+    const references = Number(/## \[(\d+)\]/.exec(text)?.[1] ?? NaN);
+    return { stages: [connected - t0, listed - connected, started - listed, answered - started], total: answered - t0, complete, text, references };
+  } finally {
+    await client.close();
+  }
+}
+
+/** The original's daemons under `home` ended: its own daemon-stop, then any pid left. */
+function stopOriginalDaemons(bin, env, home) {
+  spawnSync(bin, ['daemon-stop', '--all'], { env, timeout: 30_000 });
+  const dir = join(home, '.cache', 'agent-lsp', 'daemons');
+  for (const d of existsSync(dir) ? readdirSync(dir) : []) {
+    const pidFile = join(dir, d, 'daemon.pid');
+    const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : NaN;
+    if (Number.isInteger(pid) && pid > 0) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+}
+
+async function untilComplete(label, log, attempt) {
+  for (let i = 1; ; i++) {
+    const r = await attempt().catch((err) => ({ complete: false, error: err }));
+    if (r.complete) return r;
+    if (i >= 60) throw new Error(`${label}: no complete answer after ${i} fronts (${r.error?.message ?? r.text?.slice(0, 200)})`);
+    log(`  ${label}: not complete yet (${(r.error?.message ?? r.text ?? '').slice(0, 100)}); again in 5 s…`);
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+  }
+}
+
+async function measure(corpus, original, log) {
+  const home = mkdtempSync(join(tmpdir(), 'agent-lsp-warmfront-'));
+  const ours = { ...process.env, AGENT_LSP_HOME: join(home, 'ours'), AGENT_LSP_SNAPSHOT_DIR: join(home, 'snapshot') };
+  const theirs = { ...process.env, HOME: join(home, 'original') };
+  const text = readFileSync(join(corpus.root, corpus.file), 'utf8');
+  const at = resolvePositionPattern(text, corpus.pattern, corpus.file);
+  const position = { line: at.line, column: at.column };
+  const runOurs = () => freshFront(ours, corpus, { languageId: corpus.language }).then((r) => ({ ...r, complete: true }));
+  const runTheirs = () => originalFront(original.bin, theirs, corpus, position);
+  try {
+    log(`warm front, ${corpus.label}: warming both daemons…`);
+    await untilComplete('ours', log, runOurs);
+    // Our fronts start as users' do: from the start-up snapshot the first front builds after its answer.
+    log(`  our snapshot ${(await waitForSnapshot(ours.AGENT_LSP_SNAPSHOT_DIR)) ? 'built' : 'NOT built'}`);
+    if (original.bin) await untilComplete('original', log, runTheirs);
+    const rows = { ours: [], original: [] };
+    for (let i = 0; i < RUNS; i++) {
+      rows.ours.push(await runOurs());
+      if (original.bin) rows.original.push(await untilComplete('original', log, runTheirs));
+      log(`  ${i + 1}/${RUNS}: ours ${Math.round(rows.ours.at(-1).total)} ms, original ${Math.round(rows.original.at(-1)?.total ?? NaN)} ms`);
+    }
+    return { corpus, rows };
+  } finally {
+    await stopDaemons({ all: true, force: true }, ours);
+    if (original.bin) stopOriginalDaemons(original.bin, theirs, theirs.HOME);
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+export async function warmFrontSection(tmp, log) {
+  const original = originalBinary();
+  const corpora = [djangoSources(tmp), pythonStdlib(tmp, 'stdlib-warmfront')].filter((c) => !c.notRun);
+  const measured = [];
+  for (const corpus of corpora) {
+    const m = await measure(corpus, original, log);
+    log(`  the server alone…`);
+    m.server = await serverWarm(corpus);
+    measured.push(m);
+  }
+  const cols = measured.map((m) => m.corpus.label);
+  const ourStages = (m, i) => median(m.rows.ours.map((r) => r.stages[i]));
+  const sumStages = (m, from, to) => median(m.rows.ours.map((r) => r.stages.slice(from, to).reduce((a, b) => a + b, 0)));
+  const mark = (name) => STAGES.findIndex(([, k]) => k === name) + 1;
+  const connectEnd = mark('client connected');
+  const listEnd = mark('tools listed');
+  const startEnd = mark('start_lsp answered');
+  const row = (label, cells) => `| ${label} | ${cells.join(' | ')} |`;
+  const theirs = (m, i) => (m.rows.original.length ? ms(median(m.rows.original.map((r) => r.stages[i]))) : '–');
+  const total = (rs) => (rs.length ? median(rs.map((r) => r.total)) : NaN);
+  return `${WARM_FRONT_HEADING}
+
+What every agent session pays before its first answer (issue 33, target: ≤ the original's): a
+fresh front process on an already warm daemon, from spawn to the first complete \`find_references\`
+answer — connect (spawn, MCP handshake), tools/list, \`start_lsp {root_dir, language_id}\`,
+\`find_references\` (every reference) — median of ${RUNS} fronts, ours and ${'notRun' in original ? 'the original (not run: ' + original.notRun + ')' : original.label} alternating, each
+with its own daemon (the same pyright) on the same copy. Our stages come from the marks our front
+writes (AGENT_LSP_STARTUP_TRACE=1); the original's from the client. Load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores.
+
+| stage | ${cols.map((c) => `${c}: ours | ${c}: original`).join(' | ')} |
+| --- | ${cols.map(() => '--- | ---').join(' | ')} |
+${row('query', measured.map((m) => `\`${m.corpus.pattern}\` in ${m.corpus.file} | the same position`))}
+${row('references in the answer', measured.map((m) => `${m.rows.ours[0].references} (declaration included) | ${m.rows.original[0]?.references ?? '–'} (without it)`))}
+${row('connect: spawn, node/Go start, MCP handshake', measured.map((m) => `${ms(sumStages(m, 0, connectEnd))} | ${theirs(m, 0)}`))}
+${STAGES.slice(0, connectEnd).map(([label], i) => row(`&nbsp;&nbsp;of which: ${label}`, measured.map((m) => `${ms(ourStages(m, i))} | `))).join('\n')}
+${row('tools/list (request, answer, the client\'s parse and schema compile)', measured.map((m) => `${ms(sumStages(m, connectEnd, listEnd))} | ${theirs(m, 1)}`))}
+${row('start_lsp with language_id', measured.map((m) => `${ms(sumStages(m, listEnd, startEnd))} | ${theirs(m, 2)}`))}
+${row('find_references', measured.map((m) => `${ms(sumStages(m, startEnd, STAGES.length))} | ${theirs(m, 3)}`))}
+${STAGES.slice(startEnd).map(([label], i) => row(`&nbsp;&nbsp;of which: ${label}`, measured.map((m) => `${ms(ourStages(m, startEnd + i))} | `))).join('\n')}
+${row('**spawn → first complete answer**', measured.map((m) => `**${ms(total(m.rows.ours))}** | **${ms(total(m.rows.original))}**`))}
+${row('the server\'s own warm answer (direct, median of 5)', measured.map((m) => `${ms(m.server)} | `))}
+`;
+}
