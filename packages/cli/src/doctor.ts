@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,21 +38,19 @@ export interface DoctorOptions {
 }
 
 /** Runs `<server> --version` (or its own version arguments); a server that cannot even say its version will not serve either. */
-function commandVersion(command: readonly string[], versionArgs: readonly string[]): { version: string } | { error: string } {
+function commandVersion(command: readonly string[], versionArgs: readonly string[]): Promise<{ version: string } | { error: string }> {
   const [bin] = command;
-  if (!bin) return { error: 'empty command' };
-  try {
-    const out = execFileSync(bin, versionArgs, { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe'] });
-    return { version: out.split('\n').find((l) => l.trim())?.trim() ?? 'unknown' };
-  } catch (err) {
-    const raw = (err as { stderr?: unknown }).stderr;
-    const stderr = (typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : '').trim().split('\n')[0];
-    return { error: stderr || (err as Error).message };
-  }
+  if (!bin) return Promise.resolve({ error: 'empty command' });
+  return new Promise((resolve) => {
+    execFile(bin, versionArgs, { encoding: 'utf8', timeout: 10_000 }, (err, stdout, stderr) => {
+      if (!err) return resolve({ version: stdout.split('\n').find((l) => l.trim())?.trim() ?? 'unknown' });
+      resolve({ error: stderr.trim().split('\n')[0] || err.message });
+    });
+  });
 }
 
 /** Found or not, where from, and the version it says (`--version`, or the package's for a bundled one). */
-export function checkServer(server: ServerDefinition, root: string): DoctorEntry {
+export async function checkServer(server: ServerDefinition, root: string): Promise<DoctorEntry> {
   const resolved = server.resolve(root);
   const entry: DoctorEntry = { server: server.displayName, id: server.id, languages: [...server.languageIds], found: resolved !== undefined };
   if (!resolved) {
@@ -69,7 +67,7 @@ export function checkServer(server: ServerDefinition, root: string): DoctorEntry
   // Servers without a version flag (empty versionArgs) say it in their initialize answer.
   const versionArgs = server.versionArgs ?? ['--version'];
   if (versionArgs.length === 0) return entry;
-  const probe = commandVersion(resolved.command, versionArgs);
+  const probe = await commandVersion(resolved.command, versionArgs);
   if ('version' in probe) entry.version = probe.version;
   else {
     entry.found = false;
@@ -107,18 +105,28 @@ async function probeServer(server: ServerDefinition, resolved: ResolvedServer, w
   }
 }
 
+/** Servers checked at once: most of a check is waiting for a process to start and answer. */
+const DOCTOR_CONCURRENCY = 4;
+
 export async function runDoctor(registry: ServerRegistry, options: DoctorOptions): Promise<DoctorEntry[]> {
   const workspace = options.root ?? mkdtempSync(join(tmpdir(), 'agent-lsp-doctor-'));
   const scratch = options.root === undefined ? workspace : undefined;
   try {
-    const entries: DoctorEntry[] = [];
-    for (const server of registry.servers) {
-      const entry = checkServer(server, workspace);
+    const entries: DoctorEntry[] = new Array<DoctorEntry>(registry.servers.length);
+    const check = async (index: number) => {
+      const server = registry.servers[index] as ServerDefinition;
+      const entry = await checkServer(server, workspace);
       const resolved = entry.found ? server.resolve(workspace) : undefined;
       if (resolved && !options.quick) await probeServer(server, resolved, workspace, entry, options.timeoutMs ?? 60_000);
       if (entry.found && !entry.version) entry.version = 'unknown (it has no --version and its initialize answer names none)';
-      entries.push(entry);
-    }
+      entries[index] = entry;
+    };
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: DOCTOR_CONCURRENCY }, async () => {
+        while (next < registry.servers.length) await check(next++);
+      }),
+    );
     return entries;
   } finally {
     if (scratch) rmSync(scratch, { recursive: true, force: true });
@@ -152,7 +160,7 @@ export function formatDoctor(entries: readonly DoctorEntry[]): string {
     lines.push(`Not installed (${others.length}): ${others.map((e) => e.server).join(', ')}.`);
     const withHint = others.filter((e) => e.install?.includes('does not run'));
     for (const e of withHint) lines.push(`✗ ${e.server}: ${e.install}`);
-    lines.push('Run `agent-lsp doctor --json` for how to install each.');
+    lines.push('Install one with `agent-lsp servers install LANG[:SERVER]` (`agent-lsp servers list` shows every route); `agent-lsp doctor --json` says how to install each.');
   }
   return lines.join('\n');
 }

@@ -16,6 +16,7 @@ import { registerInstallCommands } from './installCommands.js';
 import { originalCompat } from './originalCompat.js';
 import { registerRecoverCommand } from './recoverCommand.js';
 import { registerSkillsCommand } from './skillsCommand.js';
+import { registerServersCommands } from './servers/serversCommands.js';
 
 // Commands load what they need when they run: a broker process never loads the MCP SDK or the
 // tools, and `--version` or `daemon-status` answer without loading the whole server.
@@ -303,6 +304,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
   registerRecoverCommand(program, out, err);
   registerSkillsCommand(program, out, err);
   registerInstallCommands(program, out, err);
+  registerServersCommands(program, out, err);
   return program;
 }
 

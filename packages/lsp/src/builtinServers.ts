@@ -2,6 +2,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { findExecutable } from './executables.js';
+import { findServerExecutable } from './installedServers.js';
 import { detectPythonInterpreter } from './pythonInterpreter.js';
 import { PYRIGHT_UNCANCELLABLE } from './knownServers.js';
 import { TSGO_SERVER_ID } from './typescriptServerChoice.js';
@@ -191,9 +192,9 @@ function fromPath(
     displayName,
     ...rest,
     resolve(): ResolvedServer | undefined {
-      const path = findExecutable(binary);
-      if (!path) return undefined;
-      return { command: [path, ...args], source: 'PATH', ...options, profileFingerprint: `${id}|${path}`, details: {} };
+      const found = findServerExecutable(binary);
+      if (!found) return undefined;
+      return { command: [found.path, ...args], source: found.where, ...options, profileFingerprint: `${id}|${found.path}`, details: found.details };
     },
   };
 }
@@ -219,7 +220,7 @@ const gopls = fromPath('gopls', 'gopls', 'gopls', [], {
   readiness: 'progress',
   // Debian's gopls refuses `--version` ("flag provided but not defined"); every gopls answers `version`.
   versionArgs: ['version'],
-  installHint: 'Install gopls: `apt-get install gopls` (Debian/Ubuntu) or `go install golang.org/x/tools/gopls@latest`, and make sure it is on PATH.',
+  installHint: 'Install gopls: `agent-lsp servers install go`, or `go install golang.org/x/tools/gopls@latest` and make sure it is on PATH (Debian\'s gopls package is years old).',
 }, { settings: { gopls: GOPLS_SETTINGS }, initializationOptions: GOPLS_SETTINGS });
 
 // --use-dirty-headers: other files are built against the header text the server holds (edited,
@@ -230,7 +231,7 @@ const clangd = fromPath('clangd', 'clangd', 'clangd', ['--background-index', '--
   rootMarkers: ['compile_commands.json', 'compile_flags.txt', 'CMakeLists.txt', 'Makefile'],
   readiness: 'clangd',
   refreshAfterChange: 'didSave',
-  installHint: 'Install clangd: `apt-get install clangd` (Debian/Ubuntu) or from your LLVM distribution, and make sure it is on PATH.',
+  installHint: 'Install clangd: `agent-lsp servers install c` (Debian/Ubuntu, as root), `apt-get install clangd`, or from your LLVM distribution, and make sure it is on PATH.',
 });
 
 const rustAnalyzer = fromPath('rust-analyzer', 'rust-analyzer', 'rust-analyzer', [], {
@@ -238,7 +239,7 @@ const rustAnalyzer = fromPath('rust-analyzer', 'rust-analyzer', 'rust-analyzer',
   extensions: { '.rs': 'rust' },
   rootMarkers: ['Cargo.toml'],
   readiness: 'progress',
-  installHint: 'Install rust-analyzer: `rustup component add rust-analyzer`, and make sure it is on PATH.',
+  installHint: 'Install rust-analyzer: `agent-lsp servers install rust` (or `rustup component add rust-analyzer`), and make sure it is on PATH.',
 });
 
 export const BUILTIN_SERVERS: readonly ServerDefinition[] = [pyright, typescript, typescriptGo, gopls, clangd, rustAnalyzer];

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { UserError } from '@agent-lsp/protocol';
-import { findExecutable } from './executables.js';
+import { findServerExecutable } from './installedServers.js';
 import { KNOWN_SERVERS } from './knownServers.js';
 import { READINESS_STRATEGIES, type ReadinessStrategy, type ServerDefinition } from './serverProfile.js';
 
@@ -88,15 +88,15 @@ function toDefinition(path: string, raw: unknown, index: number): ServerDefiniti
     readiness: entry.readiness ?? 'canary',
     installHint: `Install ${binary} and make sure it is on PATH (configured in ${path}).`,
     resolve() {
-      const resolved = findExecutable(binary);
+      const resolved = findServerExecutable(binary);
       if (!resolved) return undefined;
       return {
-        command: [resolved, ...args],
+        command: [resolved.path, ...args],
         source: 'config',
         settings: entry.settings ?? {},
         ...(entry.initialization_options ? { initializationOptions: entry.initialization_options } : {}),
         profileFingerprint: `${languageId}|${JSON.stringify(entry.command)}|${JSON.stringify(entry.settings ?? {})}`,
-        details: { config: path },
+        details: { config: path, ...resolved.details },
       };
     },
   };

@@ -38,3 +38,5 @@ export * from './wholeMessageWriter.js';
 export * from './messageTap.js';
 export * from './inlineMessageReader.js';
 export * from './relayedRequests.js';
+export * from './installRoutes.js';
+export * from './installedServers.js';

@@ -1,6 +1,15 @@
 import { findProjectExecutable } from './projectExecutables.js';
+import { INSTALL_ROUTES } from './installRoutes.js';
 import { KNOWN_SERVERS, type KnownServer } from './knownServers.js';
 import type { ResolvedServer, ServerDefinition } from './serverProfile.js';
+
+/** How to get a known server: `agent-lsp servers install` where it has a route, else its own way. */
+function installHintOf(known: KnownServer): string {
+  const route = INSTALL_ROUTES[known.id];
+  const own = `\`${known.installHint}\`, and make sure \`${known.command}\` is on PATH (or in the project's node_modules/.bin or virtualenv)`;
+  if (!route || route.kind === 'none' || route.kind === 'bundled') return `Install ${known.id}: ${own}.`;
+  return `Install ${known.id}: \`agent-lsp servers install ${known.languageIds[0] ?? ''}:${known.id}\`, or ${own}.`;
+}
 
 /** A known server as a profile: found in the project or on PATH, answered by a canary until ready. */
 export function knownServerDefinition(known: KnownServer): ServerDefinition {
@@ -12,7 +21,7 @@ export function knownServerDefinition(known: KnownServer): ServerDefinition {
     rootMarkers: known.rootMarkers,
     projectOnly: true,
     readiness: known.readiness ?? 'canary',
-    installHint: `Install ${known.id}: \`${known.installHint}\`, and make sure \`${known.command}\` is on PATH (or in the project's node_modules/.bin or virtualenv).`,
+    installHint: installHintOf(known),
     ...(known.versionArgs ? { versionArgs: known.versionArgs } : {}),
     ...(known.uncancellable ? { uncancellable: known.uncancellable } : {}),
     resolve(rootDir): ResolvedServer | undefined {
@@ -23,7 +32,7 @@ export function knownServerDefinition(known: KnownServer): ServerDefinition {
         source: found.where,
         settings: { ...known.settings },
         profileFingerprint: `${known.id}|${found.path}`,
-        details: {},
+        details: found.details,
       };
     },
   };

@@ -118,10 +118,11 @@ describe('finding a known server', () => {
     fakeExecutable(join(dir, 'proj', 'node_modules', '.bin', 'marksman'));
     fakeExecutable(join(root, '.venv', 'bin', 'jedi-language-server'));
     fakeExecutable(join(dir, 'path', 'taplo'));
-    const env = { PATH: join(dir, 'path') };
-    expect(findProjectExecutable('marksman', root, env)).toEqual({ path: join(dir, 'proj', 'node_modules', '.bin', 'marksman'), where: 'project' });
-    expect(findProjectExecutable('jedi-language-server', root, env)).toEqual({ path: join(root, '.venv', 'bin', 'jedi-language-server'), where: 'project' });
-    expect(findProjectExecutable('taplo', root, env)).toEqual({ path: join(dir, 'path', 'taplo'), where: 'PATH' });
+    // A home of its own: servers installed in the user's (by .ci/run) must not be found first.
+    const env = { PATH: join(dir, 'path'), AGENT_LSP_HOME: join(dir, 'home') };
+    expect(findProjectExecutable('marksman', root, env)).toEqual({ path: join(dir, 'proj', 'node_modules', '.bin', 'marksman'), where: 'project', details: {} });
+    expect(findProjectExecutable('jedi-language-server', root, env)).toEqual({ path: join(root, '.venv', 'bin', 'jedi-language-server'), where: 'project', details: {} });
+    expect(findProjectExecutable('taplo', root, env)).toEqual({ path: join(dir, 'path', 'taplo'), where: 'PATH', details: {} });
     expect(findProjectExecutable('zls', root, env)).toBeUndefined();
   });
 

@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
 import { findExecutable } from './executables.js';
+import { findServerExecutable } from './installedServers.js';
 
 /**
  * Where a language server a project installed for itself lives: node_modules/.bin of the root
@@ -21,14 +22,15 @@ export function projectBinDirs(rootDir: string, env: NodeJS.ProcessEnv = process
 
 export interface FoundExecutable {
   path: string;
-  /** project: node_modules/.bin or a virtualenv; PATH: the user's PATH. */
-  where: 'project' | 'PATH';
+  /** project: node_modules/.bin or a virtualenv; installed: by `agent-lsp servers install`; PATH: the user's PATH. */
+  where: 'project' | 'installed' | 'PATH';
+  /** For an installed one: route, package, version and directory. */
+  details: Record<string, string>;
 }
 
-/** The executable for a root: the project's own first, then PATH. */
+/** The executable for a root: the project's own first, then the one `servers install` installed, then PATH. */
 export function findProjectExecutable(name: string, rootDir: string, env: NodeJS.ProcessEnv = process.env): FoundExecutable | undefined {
   const inProject = findExecutable(name, projectBinDirs(rootDir, env).join(':'));
-  if (inProject) return { path: inProject, where: 'project' };
-  const onPath = findExecutable(name, env['PATH'] ?? '');
-  return onPath ? { path: onPath, where: 'PATH' } : undefined;
+  if (inProject) return { path: inProject, where: 'project', details: {} };
+  return findServerExecutable(name, env);
 }

@@ -78,8 +78,11 @@ export interface ServerDefinition {
 
 export interface ResolvedServer {
   command: string[];
-  /** Where the executable comes from: bundled (node_modules), PATH, the project (node_modules/.bin, virtualenv), or config. */
-  source: 'bundled' | 'PATH' | 'project' | 'config';
+  /**
+   * Where the executable comes from: bundled (node_modules), installed (`agent-lsp servers
+   * install`), PATH, the project (node_modules/.bin, virtualenv), or config.
+   */
+  source: 'bundled' | 'installed' | 'PATH' | 'project' | 'config';
   /** Answers to workspace/configuration, by section. */
   settings: Record<string, unknown>;
   initializationOptions?: Record<string, unknown>;

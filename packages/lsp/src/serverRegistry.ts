@@ -15,6 +15,8 @@ const LANGUAGE_ALIASES: Record<string, string> = {
   golang: 'go',
   'c++': 'cpp',
   rs: 'rust',
+  bash: 'shellscript',
+  sh: 'shellscript',
 };
 
 /**
