@@ -78,9 +78,11 @@ export class EvaluationSteps {
       const left = deadline - Date.now();
       const byStep = stepLeft < left;
       let result: T;
+      const timeoutMs = Math.max(1, Math.min(stepLeft, left));
+      const askedAt = Date.now();
       step.busy++;
       try {
-        result = await fn(step.buffers, Math.max(1, Math.min(stepLeft, left)));
+        result = await fn(step.buffers, timeoutMs);
       } catch (err) {
         if (!(err instanceof RequestTimeoutError) || !byStep) throw err;
         await this.cutShort();
@@ -88,7 +90,8 @@ export class EvaluationSteps {
       } finally {
         step.busy--;
       }
-      if (!byStep || !cut?.(result) || Date.now() < step.endsAt) {
+      // Its timer may fire a little before the step's end: what ran out its time was cut short.
+      if (!byStep || !cut?.(result) || Date.now() - askedAt + TIMER_SLACK_MS < timeoutMs) {
         this.growth = 1;
         this.releaseIfDone(step);
         return result;

@@ -110,6 +110,19 @@ async function baselineIn(target: EvaluationTarget, buffers: ServerBuffers, uri:
 }
 
 /**
+ * How long a step may hold the server: EVALUATION_STEP_MS where diagnostics are settled by a request
+ * (pull, tsserver's exact query), which a step's end can cut and the next step ask again. Where they
+ * come as pushes (gopls, clangd), settling waits for the server's own publications and a quiet
+ * window after (re)opening a file; cutting that and closing the file at a step's end left files
+ * unsettled (gopls) or baselines unconfirmed (clangd), so those evaluations keep one section.
+ */
+function stepMsFor(target: EvaluationTarget): number {
+  if (target.hooks?.stepMs !== undefined) return target.hooks.stepMs;
+  const { conn } = target;
+  return conn.supportsPullDiagnostics() || conn.server.exactDiagnostics === 'tsserver' ? EVALUATION_STEP_MS : Infinity;
+}
+
+/**
  * A file's baseline at a session's first touch: the diagnostics of its on-disk text, settled in
  * short exclusive sections (EvaluationSteps; each puts the server's buffer back as it was).
  */
@@ -117,7 +130,7 @@ export async function takeBaseline(target: EvaluationTarget, uri: string, langua
   const cached = target.cache.get(uri, contentHash(diskText));
   if (cached) return cached;
   const steps = new EvaluationSteps(target.conn, [], exclusive, {
-    stepMs: target.hooks?.stepMs ?? EVALUATION_STEP_MS,
+    stepMs: stepMsFor(target),
     leaseMs: BASELINE_TIMEOUT_MS * 2,
     onRestoreFailed: (err) => {
       throw err;
@@ -224,7 +237,7 @@ const LAST_STEP_MARGIN_MS = 1_000;
 
 async function evaluateWorkspace(target: EvaluationTarget, files: readonly OverlayFile[], options: EvaluateOptions): Promise<EvaluatedFiles> {
   const steps = new EvaluationSteps(target.conn, files, exclusive, {
-    stepMs: target.hooks?.stepMs ?? EVALUATION_STEP_MS,
+    stepMs: stepMsFor(target),
     leaseMs: evaluationLeaseMs(options.timeoutMs),
     onRestoreFailed: (err) => options.onRestoreFailed(err),
   });
