@@ -123,24 +123,20 @@ function stepMsFor(target: EvaluationTarget): number {
 }
 
 /**
- * A file's baseline at a session's first touch: the diagnostics of its on-disk text, settled in
- * short exclusive sections (EvaluationSteps; each puts the server's buffer back as it was).
+ * A file's baseline at a session's first touch: the diagnostics of its on-disk text, settled in an
+ * exclusive section (the server's buffer is put back as it was before the section ends).
  */
 export async function takeBaseline(target: EvaluationTarget, uri: string, languageId: string, diskText: string): Promise<Baseline> {
   const cached = target.cache.get(uri, contentHash(diskText));
   if (cached) return cached;
-  const steps = new EvaluationSteps(target.conn, [], exclusive, {
-    stepMs: stepMsFor(target),
-    leaseMs: BASELINE_TIMEOUT_MS * 2,
-    onRestoreFailed: (err) => {
-      throw err;
-    },
+  return exclusive(target.conn, BASELINE_TIMEOUT_MS * 2, async () => {
+    const buffers = new ServerBuffers(target.conn);
+    try {
+      return await baselineIn(target, buffers, uri, languageId, diskText);
+    } finally {
+      buffers.restore();
+    }
   });
-  try {
-    return await baselineInSteps(target, steps, uri, languageId, diskText, Date.now() + BASELINE_TIMEOUT_MS);
-  } finally {
-    await steps.close();
-  }
 }
 
 export interface EvaluateOptions {
