@@ -14,6 +14,7 @@ import { brokerOverhead } from './brokerOverhead.mjs';
 import { benchCorpus, COLD_WARM_HEADING, coldWarmSection } from './coldWarm.mjs';
 import { effectSources, pythonStdlib } from './corpora.mjs';
 import { fairness } from './fairness.mjs';
+import { previewSharing } from './previewSharing.mjs';
 import { LARGE_HEADING, largeWorkspacesSection } from './largeWorkspaces.mjs';
 import { readBenchData, roundSamples, updateBenchData } from './plots.mjs';
 import { previewEditLatency } from './previewEdit.mjs';
@@ -114,6 +115,7 @@ const SECTIONS = [
   { key: 'tsgo', heading: TS_SERVERS_HEADING, run: () => tsServersSection(log) },
   { key: 'overhead', heading: OVERHEAD_HEADING, run: overhead },
   { key: 'fairness', heading: '## Fairness under load', run: (ctx) => fairness(ctx.corpus('effect'), log) },
+  { key: 'sharing', heading: "## Sharing a broker with an agent's workspace preview", run: () => previewSharing(log) },
   { key: 'startup', heading: STARTUP_HEADING, run: () => startupSection(log) },
   { key: 'prefetch', heading: PREFETCH_HEADING, run: () => prefetchSection(log) },
 ];
