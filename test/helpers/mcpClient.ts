@@ -31,6 +31,8 @@ export interface TestFrontHooks {
   sectionMarker?: string;
   /** The Nth file write of the process waits until its call is cancelled or the process killed. */
   pauseAfterFiles?: number;
+  /** The longest step of a workspace evaluation; null: the whole evaluation in one section. */
+  evaluationStepMs?: number | null;
   /** Lease timing through a broker. */
   lease?: { renewEveryMs?: number; maxLeaseMs?: number };
 }

@@ -50,6 +50,8 @@ function pausingWriter(inner, n) {
 
 const ledger = {};
 if (hooks.sectionMarker || hooks.holdSectionMs || hooks.holdSectionUntil || hooks.stallSectionMs) ledger.simulations = { hooks: { overlayPushed } };
+// JSON has no Infinity: null asks for one section (the reference a stepped evaluation is compared with).
+if (hooks.evaluationStepMs !== undefined) ledger.simulations = { hooks: { ...ledger.simulations?.hooks, stepMs: hooks.evaluationStepMs ?? Infinity } };
 if (hooks.pauseAfterFiles) ledger.writer = pausingWriter(atomicFileWriter, hooks.pauseAfterFiles);
 main(argv, { ledger, ...(hooks.lease ? { lease: hooks.lease } : {}) }).catch((err) => {
   process.stderr.write(`agent-lsp (test front): ${err && err.message ? err.message : String(err)}\n`);

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/paths.js';
 import { temporaryHome } from '../helpers/testHome.js';
@@ -15,6 +16,39 @@ interface Health {
 async function health(front: HttpFront, headers: Record<string, string> = {}): Promise<{ status: number; body: string; health?: Health }> {
   const r = await rawRequest(front.url, { method: 'GET', path: '/health', headers });
   return r.status === 200 ? { ...r, health: JSON.parse(r.body) as Health } : r;
+}
+
+/**
+ * POSTs `bytes` of body in chunks (Transfer-Encoding: chunked, no Content-Length), as a client
+ * streaming a request does: the status and body of the answer, whenever it comes (the server may
+ * stop reading before the body is all sent; the client's writes failing after that is expected).
+ */
+function chunkedPost(url: URL, bytes: number, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+      answered = true;
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', reject);
+    });
+    req.on('error', (err) => {
+      if (!answered) reject(err);
+    });
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    let sent = 0;
+    const pump = () => {
+      while (sent < bytes && !req.destroyed) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once('drain', pump);
+      }
+      if (!req.destroyed) req.end();
+    };
+    req.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"padding":"');
+    pump();
+  });
 }
 
 function runCli(home: string, args: string[]): Promise<{ code: number; stderr: string }> {
@@ -75,6 +109,15 @@ describe('serve --http: who may talk to it', () => {
     const r = await rawRequest(front.url, { body: big, headers: { authorization: `Bearer ${front.token as string}` } });
     expect(r.status).toBe(413);
     expect(r.body).toMatch(/limit of 20000 bytes/);
+  });
+
+  it('answers 413 to a 10 MB chunked body with no Content-Length, and goes on serving', async () => {
+    const r = await chunkedPost(front.url, 10 * 1024 * 1024, { authorization: `Bearer ${front.token as string}` });
+    expect(r.status).toBe(413);
+    expect(JSON.parse(r.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringMatching(/limit of 20000 bytes/) } });
+    expect((await health(front)).status).toBe(200);
+    const session = await openSession(front.url, front.token);
+    await session.terminate();
   });
 
   it('serves /health without auth and without secrets', async () => {

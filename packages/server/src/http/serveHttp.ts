@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { AGENT_LSP_VERSION } from '@agent-lsp/protocol';
 import type { AgentLspServerOptions } from '../createServer.js';
 import { bearerMatches, isLoopbackAddress, originAllowed } from './httpSecurity.js';
-import { BodyError, readJsonBody } from './requestBody.js';
+import { BodyError, lingerAfterRefusal, readJsonBody } from './requestBody.js';
 
 export const MCP_PATH = '/mcp';
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -87,8 +87,10 @@ export async function serveHttp(options: HttpServeOptions): Promise<void> {
         body = await readJsonBody(req, maxBody);
       } catch (err) {
         if (err instanceof BodyError) {
-          sendJsonRpcError(res, err.status, err.status === 400 ? -32700 : -32000, err.message, { connection: 'close' });
-          if (err.status === 413) req.destroy();
+          // No `connection: close` on a 413: Node would close the socket as soon as the answer is
+          // written, with the client's bytes unread (a reset); the rest is read and dropped instead.
+          sendJsonRpcError(res, err.status, err.status === 400 ? -32700 : -32000, err.message, err.status === 413 ? {} : { connection: 'close' });
+          if (err.status === 413) lingerAfterRefusal(req);
           return;
         }
         throw err;

@@ -18,19 +18,27 @@ export interface FoundDependents {
   problems: string[];
 }
 
+/** Asks the server `method`, answered by `deadline` (ms since the epoch): a workspace evaluation asks through its steps. */
+export type ServerAsk = <T>(method: string, params: unknown, deadline: number) => Promise<T>;
+
+/** Asks the connection directly (inside a section the caller holds). */
+export function askDirectly(conn: LspConnection): ServerAsk {
+  return <T>(method: string, params: unknown, deadline: number) => conn.request<T>(method, params, { timeoutMs: Math.max(1, deadline - Date.now()) });
+}
+
 /**
  * The server's top-level and member symbols of an edited file's on-disk text (the server must hold
  * that text), listed once per file. Whatever keeps them from being listed is a problem, never
  * silently left out.
  */
-export async function baseDeclarations(conn: LspConnection, file: OverlayFile, timeoutMs: number, problems: string[]): Promise<Declaration[]> {
+export async function baseDeclarations(conn: LspConnection, file: OverlayFile, deadline: number, problems: string[], ask: ServerAsk = askDirectly(conn)): Promise<Declaration[]> {
   if (file.baseDeclarations) return file.baseDeclarations;
   if (!conn.supports('textDocument/documentSymbol')) {
     problems.push(`${conn.server.displayName} does not answer textDocument/documentSymbol: the changed symbols of ${basename(file.path)} are unknown`);
     return [];
   }
   try {
-    file.baseDeclarations = declarationsOf(await conn.request<DocumentSymbol[] | SymbolInformation[] | null>('textDocument/documentSymbol', { textDocument: { uri: file.uri } }, { timeoutMs }));
+    file.baseDeclarations = declarationsOf(await ask<DocumentSymbol[] | SymbolInformation[] | null>('textDocument/documentSymbol', { textDocument: { uri: file.uri } }, deadline));
     return file.baseDeclarations;
   } catch (err) {
     problems.push(`the symbols of ${basename(file.path)} could not be listed: ${(err as Error).message}`);
@@ -57,7 +65,7 @@ export async function changedNames(conn: LspConnection, files: readonly OverlayF
   for (const f of files) {
     const changed = changedRanges(f);
     if (changed.length === 0) continue;
-    for (const d of changedDeclarations(await baseDeclarations(conn, f, Math.min(REQUEST_TIMEOUT_MS, timeoutMs), problems), f.baseText, changed)) {
+    for (const d of changedDeclarations(await baseDeclarations(conn, f, Date.now() + Math.min(REQUEST_TIMEOUT_MS, timeoutMs), problems), f.baseText, changed)) {
       const word = usedName(d);
       if (!word) continue;
       declarations.push(`${d.container ? `${d.container}.` : ''}${d.name} (${basename(f.path)})`);
@@ -83,24 +91,24 @@ export function changedRanges(file: Pick<OverlayFile, 'baseText' | 'text'>): Ran
  * The other files an evaluation at workspace scope checks: those that reference a symbol whose
  * text the session changed (textDocument/references on the symbols its edits touch), then those
  * that name the edited module (a text search for the file's stem, for imports and includes the
- * server did not report). Must run while the server holds the on-disk text of the edited files.
- * Requests end by `deadline` (ms since the epoch); whatever could not be asked is a problem, never
- * silently left out.
+ * server did not report). `ask` must reach the server while it holds the on-disk text of the edited
+ * files. Requests end by `deadline` (ms since the epoch); whatever could not be asked is a problem,
+ * never silently left out.
  */
-export async function findDependents(conn: LspConnection, server: ServerDefinition, roots: readonly string[], files: readonly OverlayFile[], deadline: number): Promise<FoundDependents> {
+export async function findDependents(conn: LspConnection, ask: ServerAsk, server: ServerDefinition, roots: readonly string[], files: readonly OverlayFile[], deadline: number): Promise<FoundDependents> {
   const edited = new Set(files.map((f) => f.path));
   const found = new Set<string>();
   const problems: string[] = [];
   const add = (path: string | undefined) => {
     if (path && !edited.has(path) && server.extensions[extname(path).toLowerCase()]) found.add(path);
   };
-  const timeoutMs = () => Math.max(1, Math.min(REQUEST_TIMEOUT_MS, deadline - Date.now()));
+  const requestDeadline = () => Math.min(Date.now() + REQUEST_TIMEOUT_MS, deadline);
   const canReference = conn.supports('textDocument/references');
   if (!canReference) problems.push(`${server.displayName} does not answer textDocument/references: only files naming an edited module were checked`);
   for (const f of files) {
     const changed = changedRanges(f);
     if (changed.length === 0) continue;
-    const symbols = touchedDeclarations(await baseDeclarations(conn, f, timeoutMs(), problems), changed).map((d) => d.selectionRange);
+    const symbols = touchedDeclarations(await baseDeclarations(conn, f, requestDeadline(), problems, ask), changed).map((d) => d.selectionRange);
     if (!canReference) continue;
     for (const range of symbols) {
       if (Date.now() >= deadline) {
@@ -108,7 +116,7 @@ export async function findDependents(conn: LspConnection, server: ServerDefiniti
         break;
       }
       try {
-        const refs = await conn.request<Location[] | null>('textDocument/references', { textDocument: { uri: f.uri }, position: range.start, context: { includeDeclaration: false } }, { timeoutMs: timeoutMs() });
+        const refs = await ask<Location[] | null>('textDocument/references', { textDocument: { uri: f.uri }, position: range.start, context: { includeDeclaration: false } }, requestDeadline());
         for (const r of refs ?? []) add(uriToPath(r.uri));
       } catch (err) {
         problems.push(`references of a changed symbol in ${basename(f.path)} (line ${range.start.line + 1}) failed: ${(err as Error).message}`);

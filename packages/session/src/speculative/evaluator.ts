@@ -1,14 +1,16 @@
 import type { Diagnostic, Range, TextEdit } from 'vscode-languageserver-protocol';
-import { pathToUri } from '@agent-lsp/protocol';
-import { readRegularFileSync, type LspConnection, type ServerDefinition, type SettledBy } from '@agent-lsp/lsp';
-import type { BaselineCache } from './baselineCache.js';
-import { changedNames, findDependents, uncheckedUsers, type UncheckedUsers } from './dependents.js';
+import { type LspConnection, type SettledBy } from '@agent-lsp/lsp';
+import { changedNames, uncheckedUsers, type UncheckedUsers } from './dependents.js';
+import { EVALUATION_STEP_MS, EvaluationSteps } from './evaluationSteps.js';
+import { baselineInSteps, dependentsInSteps } from './workspaceSteps.js';
 import { SimulationError } from './errors.js';
+import type { Dependent, DependentsSearch, EvaluationTarget } from './evaluationTypes.js';
 import { contentHash, type Baseline, type OverlayFile } from './overlay.js';
-import { ServerBuffers, settleWithin } from './serverBuffers.js';
+import { BASELINE_TIMEOUT_MS, ServerBuffers, settleWithin, unconfirmed } from './serverBuffers.js';
 
-/** Baselines are settled once per file and content; they may take a cold server a while. */
-export const BASELINE_TIMEOUT_MS = 60_000;
+export { BASELINE_TIMEOUT_MS } from './serverBuffers.js';
+export type { Dependent, DependentsSearch, EvaluationHooks, EvaluationTarget } from './evaluationTypes.js';
+
 /**
  * At workspace scope, finding the dependents and settling their baselines may take this many times
  * timeout_ms (default 8 s: 32 s); then every file gets timeout_ms more to settle with the edits.
@@ -33,17 +35,6 @@ export interface FileEvaluation {
   settledBy: SettledBy;
 }
 
-/** How a workspace-scope evaluation reached the files that depend on the edits. */
-export interface DependentsSearch {
-  /** Dependent files found. */
-  found: number;
-  /** Found but not evaluated: the time budget ran out before their baseline was taken. */
-  unreached: string[];
-  /** Why the search may have missed dependents (a server error, no references support, the budget). */
-  problems: string[];
-  budgetMs: number;
-}
-
 export interface EvaluatedFiles {
   files: FileEvaluation[];
   /** Set at workspace scope. */
@@ -52,26 +43,12 @@ export interface EvaluatedFiles {
   unchecked?: UncheckedUsers;
 }
 
-/** Points where a test (and only a test, through the composition root) may step in. */
-export interface EvaluationHooks {
-  /** The overlay is in the server's buffers and settling is about to start; the section is held. */
-  overlayPushed?(): Promise<void>;
-}
-
-export interface EvaluationTarget {
-  conn: LspConnection;
-  server: ServerDefinition;
-  roots: readonly string[];
-  cache: BaselineCache;
-  hooks?: EvaluationHooks | undefined;
-}
-
 /**
  * Runs `fn` in the connection's exclusive section. A section lost before `fn` ended (in daemon
  * mode, a broker lease that expired or could not be renewed: the broker restored the buffers and
  * let other agents in) makes whatever `fn` computed untrustworthy: it is refused with a clear error.
  */
-async function exclusive<T>(conn: LspConnection, leaseMs: number, fn: (lost: AbortSignal) => Promise<T>): Promise<T> {
+export async function exclusive<T>(conn: LspConnection, leaseMs: number, fn: (lost: AbortSignal) => Promise<T>): Promise<T> {
   let lost: AbortSignal | undefined;
   const leaseLost = () => {
     const reason: unknown = lost?.reason;
@@ -93,10 +70,7 @@ async function exclusive<T>(conn: LspConnection, leaseMs: number, fn: (lost: Abo
   return result;
 }
 
-/** A baseline the server did not confirm for exactly its text (a quiet window, a timeout). */
-export function unconfirmed(settledBy: SettledBy): boolean {
-  return settledBy === 'quiet' || settledBy === 'timeout';
-}
+export { unconfirmed } from './serverBuffers.js';
 
 /** Settles `uri` for `text` inside an open section and caches the answer (unconfirmed ones are not cached). */
 async function baselineIn(target: EvaluationTarget, buffers: ServerBuffers, uri: string, languageId: string, text: string, timeoutMs = BASELINE_TIMEOUT_MS): Promise<Baseline> {
@@ -108,6 +82,19 @@ async function baselineIn(target: EvaluationTarget, buffers: ServerBuffers, uri:
   const baseline: Baseline = { diagnostics: settled.diagnostics, settledBy: settled.settledBy };
   if (!unconfirmed(settled.settledBy)) target.cache.set(uri, hash, baseline);
   return baseline;
+}
+
+/**
+ * How long a step may hold the server: EVALUATION_STEP_MS where diagnostics are settled by a request
+ * (pull, tsserver's exact query), which a step's end can cut and the next step ask again. Where they
+ * come as pushes (gopls, clangd), settling waits for the server's own publications and a quiet
+ * window after (re)opening a file; cutting that and closing the file at a step's end left files
+ * unsettled (gopls) or baselines unconfirmed (clangd), so those evaluations keep one section.
+ */
+function stepMsFor(target: EvaluationTarget): number {
+  if (target.hooks?.stepMs !== undefined) return target.hooks.stepMs;
+  const { conn } = target;
+  return conn.supportsPullDiagnostics() || conn.server.exactDiagnostics === 'tsserver' ? EVALUATION_STEP_MS : Infinity;
 }
 
 /**
@@ -134,92 +121,64 @@ export interface EvaluateOptions {
   onRestoreFailed(err: Error): void;
 }
 
-interface Dependent {
-  path: string;
-  uri: string;
-  languageId: string;
-  text: string;
-  baseline: Baseline;
-}
-
 /**
- * The dependents of the edits, baselined on their disk text, within the budget. Must run while the
- * server holds the edited files' disk text.
+ * The session's texts given to the server in an open section (the edited files hold their on-disk
+ * text and `dependents` their baselines were taken), the diagnostics settled and collected. Every
+ * answer counted is asked after the session's text was given, in this same section.
  */
-async function baselineDependents(target: EvaluationTarget, buffers: ServerBuffers, files: readonly OverlayFile[], budgetMs: number): Promise<{ dependents: Dependent[]; coverage: DependentsSearch }> {
-  const deadline = Date.now() + budgetMs;
-  const found = await findDependents(target.conn, target.server, target.roots, files, deadline);
-  const dependents: Dependent[] = [];
-  const unexamined: string[] = [];
-  for (const path of found.paths) {
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) {
-      unexamined.push(path);
-      continue;
-    }
-    const text = readRegularFileSync(path)?.text;
-    if (text === undefined) {
-      found.problems.push(`${path} could not be read (missing, not a regular file, or over 64 MiB)`);
-      continue;
-    }
-    const uri = pathToUri(path);
-    const languageId = Object.entries(target.server.extensions).find(([ext]) => path.toLowerCase().endsWith(ext))?.[1] ?? files[0]?.languageId ?? 'plaintext';
-    dependents.push({ path, uri, languageId, text, baseline: await baselineIn(target, buffers, uri, languageId, text, Math.min(BASELINE_TIMEOUT_MS, remaining)) });
-  }
-  return {
-    dependents,
-    coverage: { found: found.paths.length, unreached: unexamined, problems: found.problems, budgetMs },
-  };
+async function settleOverlay(target: EvaluationTarget, buffers: ServerBuffers, files: readonly OverlayFile[], dependents: readonly Dependent[], timeoutMs: number): Promise<FileEvaluation[]> {
+  const { conn } = target;
+  for (const f of files) buffers.hold(f.uri, f.languageId, f.text);
+  for (const d of dependents) buffers.reopen(d.uri, d.languageId, d.text);
+  await target.hooks?.overlayPushed?.();
+  const settled = await Promise.all([...files.map((f) => f.uri), ...dependents.map((d) => d.uri)].map((uri) => settleWithin(conn, uri, timeoutMs)));
+  const out: FileEvaluation[] = files.map((f, i) => ({
+    path: f.path,
+    dependent: false,
+    baseText: f.baseText,
+    text: f.text,
+    edits: f.edits,
+    regions: f.regions,
+    baseline: f.baseline ?? { diagnostics: [], settledBy: 'timeout' },
+    diagnostics: settled[i]?.diagnostics ?? [],
+    settledBy: settled[i]?.settledBy ?? 'timeout',
+  }));
+  dependents.forEach((d, j) => {
+    const s = settled[files.length + j];
+    out.push({ path: d.path, dependent: true, baseText: d.text, text: d.text, edits: [], regions: [], baseline: d.baseline, diagnostics: s?.diagnostics ?? [], settledBy: s?.settledBy ?? 'timeout' });
+  });
+  return out;
+}
+
+/** The lease asked for by an evaluation (renewed while it runs). */
+function evaluationLeaseMs(timeoutMs: number): number {
+  return Math.max(60_000, timeoutMs * (DEPENDENTS_BUDGET_FACTOR + 1) + BASELINE_TIMEOUT_MS);
 }
 
 /**
- * One evaluation, in one exclusive section: the server is given the session's texts (first the
- * on-disk texts: at workspace scope to find and baseline the files that depend on the edits, at
- * file scope to list the declarations the edits change), the diagnostics are settled and
- * collected, and every buffer is put back before the section ends. Files without a baseline yet
- * (a standalone preview) get theirs first, in the same section. At file scope, the other files
- * naming a changed declaration are then counted (a text search, after the section): they were not
- * checked, and the answer says so.
+ * One evaluation. At file scope, in one exclusive section: the server is given the edited files'
+ * on-disk texts (to list the declarations the edits change), then the session's texts; the
+ * diagnostics are settled and collected, and every buffer is put back before the section ends.
+ * Files without a baseline yet (a standalone preview) get theirs first, in the same section. The
+ * other files naming a changed declaration are then counted (a text search, after the section):
+ * they were not checked, and the answer says so. At workspace scope, in steps (EvaluationSteps):
+ * short sections find the dependents and settle the baselines on the on-disk texts, and the last
+ * one gives the server the session's texts and settles every file.
  */
 export async function evaluateFiles(target: EvaluationTarget, files: readonly OverlayFile[], options: EvaluateOptions): Promise<EvaluatedFiles> {
+  if (options.scope === 'workspace') return evaluateWorkspace(target, files, options);
   const { conn } = target;
-  const leaseMs = Math.max(60_000, options.timeoutMs * (DEPENDENTS_BUDGET_FACTOR + 1) + BASELINE_TIMEOUT_MS);
   let changed: { declarations: string[]; words: string[] } | undefined;
   const namingProblems: string[] = [];
-  const evaluated: EvaluatedFiles = await exclusive(conn, leaseMs, async () => {
+  const evaluated: EvaluatedFiles = await exclusive(conn, evaluationLeaseMs(options.timeoutMs), async () => {
     const buffers = new ServerBuffers(conn);
     try {
       for (const f of files) {
         if (!f.baseline) f.setBaseline(await baselineIn(target, buffers, f.uri, f.languageId, f.baseText));
       }
-      let dependents: Dependent[] = [];
-      let coverage: DependentsSearch | undefined;
       for (const f of files) buffers.hold(f.uri, f.languageId, f.baseText);
-      if (options.scope === 'workspace') {
-        ({ dependents, coverage } = await baselineDependents(target, buffers, files, options.timeoutMs * DEPENDENTS_BUDGET_FACTOR));
-      } else {
-        changed = await changedNames(conn, files, options.timeoutMs, namingProblems);
-      }
-      for (const f of files) buffers.hold(f.uri, f.languageId, f.text);
-      for (const d of dependents) buffers.reopen(d.uri, d.languageId, d.text);
-      await target.hooks?.overlayPushed?.();
-      const settled = await Promise.all([...files.map((f) => f.uri), ...dependents.map((d) => d.uri)].map((uri) => settleWithin(conn, uri, options.timeoutMs)));
-      const out: FileEvaluation[] = files.map((f, i) => ({
-        path: f.path,
-        dependent: false,
-        baseText: f.baseText,
-        text: f.text,
-        edits: f.edits,
-        regions: f.regions,
-        baseline: f.baseline ?? { diagnostics: [], settledBy: 'timeout' },
-        diagnostics: settled[i]?.diagnostics ?? [],
-        settledBy: settled[i]?.settledBy ?? 'timeout',
-      }));
-      dependents.forEach((d, j) => {
-        const s = settled[files.length + j];
-        out.push({ path: d.path, dependent: true, baseText: d.text, text: d.text, edits: [], regions: [], baseline: d.baseline, diagnostics: s?.diagnostics ?? [], settledBy: s?.settledBy ?? 'timeout' });
-      });
-      return coverage ? { files: out, dependents: coverage } : { files: out };
+      changed = await changedNames(conn, files, options.timeoutMs, namingProblems);
+      return { files: await settleOverlay(target, buffers, files, [], options.timeoutMs) };
     } finally {
       try {
         buffers.restore();
@@ -233,4 +192,25 @@ export async function evaluateFiles(target: EvaluationTarget, files: readonly Ov
     evaluated.unchecked = await uncheckedUsers(target.roots, target.server, files, changed, namingProblems);
   }
   return evaluated;
+}
+
+/** Time the last step of a workspace evaluation needs beyond the settling's own timeout (giving the texts, collecting). */
+const LAST_STEP_MARGIN_MS = 1_000;
+
+async function evaluateWorkspace(target: EvaluationTarget, files: readonly OverlayFile[], options: EvaluateOptions): Promise<EvaluatedFiles> {
+  const steps = new EvaluationSteps(target.conn, files, exclusive, {
+    stepMs: stepMsFor(target),
+    leaseMs: evaluationLeaseMs(options.timeoutMs),
+    onRestoreFailed: (err) => options.onRestoreFailed(err),
+  });
+  try {
+    for (const f of files) {
+      if (!f.baseline) f.setBaseline(await baselineInSteps(target, steps, f.uri, f.languageId, f.baseText, Date.now() + BASELINE_TIMEOUT_MS));
+    }
+    const { dependents, coverage } = await dependentsInSteps(target, steps, files, options.timeoutMs * DEPENDENTS_BUDGET_FACTOR);
+    const out = await steps.last(options.timeoutMs + LAST_STEP_MARGIN_MS, (buffers) => settleOverlay(target, buffers, files, dependents, options.timeoutMs));
+    return { files: out, dependents: coverage };
+  } finally {
+    await steps.close();
+  }
 }

@@ -1,4 +1,4 @@
-import type { DocumentSnapshot, LspConnection, SettledDiagnostics } from '@agent-lsp/lsp';
+import type { DocumentSnapshot, LspConnection, SettledBy, SettledDiagnostics } from '@agent-lsp/lsp';
 import { RequestTimeoutError } from '@agent-lsp/lsp';
 
 /**
@@ -44,6 +44,9 @@ export class ServerBuffers {
   }
 }
 
+/** Baselines are settled once per file and content; they may take a cold server a while. */
+export const BASELINE_TIMEOUT_MS = 60_000;
+
 /** Settles a document's diagnostics; a request that times out answers with what was pushed, as `timeout`. */
 export async function settleWithin(conn: LspConnection, uri: string, timeoutMs: number): Promise<SettledDiagnostics> {
   try {
@@ -52,4 +55,9 @@ export async function settleWithin(conn: LspConnection, uri: string, timeoutMs: 
     if (!(err instanceof RequestTimeoutError)) throw err;
     return { uri, diagnostics: conn.diagnostics.lastPushed().get(uri) ?? [], settledBy: 'timeout' };
   }
+}
+
+/** A baseline the server did not confirm for exactly its text (a quiet window, a timeout). */
+export function unconfirmed(settledBy: SettledBy): boolean {
+  return settledBy === 'quiet' || settledBy === 'timeout';
 }

@@ -1,0 +1,124 @@
+// Issue 29 item 3 / issue 32 item 3: a workspace evaluation holds the other clients of its broker a
+// bounded time. It runs in steps, each one lease; between two, others' requests run, on the text
+// they would read without the evaluation. Its answer is the one it gives in a single section.
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Hover, MarkupContent } from 'vscode-languageserver-protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pathToUri, type BrokerStats } from '@agent-lsp/protocol';
+import { closeFront, readyDaemon, stopAllBrokers } from '../helpers/brokers.js';
+import { generatePythonProject, type GeneratedProject } from '../helpers/generateFixtures.js';
+import { ok, startAgentLsp, type AgentLspClient, type ToolAnswer } from '../helpers/mcpClient.js';
+import { rawClient, type RawClient } from '../helpers/rawBroker.js';
+
+/** 40 modules using compute_total: a workspace evaluation of many steps. */
+const SHAPE = { modules: 160, perPackage: 20, usersEvery: 4 };
+const FILE = 'ledger/core/totals.py';
+const OLD_SIGNATURE = 'def compute_total(prices: list[float], discount: float = 0.0) -> float:';
+const NEW_SIGNATURE = 'def compute_total(prices: list[float], discount: float, extra: int) -> float:';
+/** Short steps, so that even a warm evaluation of this project takes several. */
+const STEP_MS = 300;
+
+/** What an evaluation concluded, without its timings. */
+function conclusion(answer: ToolAnswer): unknown {
+  const data = ok(answer);
+  const key = (d: { file: string; line: number; message: string }) => `${d.file}:${d.line}: ${d.message}`;
+  const sorted = (list: unknown) => (list as { file: string; line: number; message: string }[]).map(key).sort();
+  const dependents = data['dependents'] as Record<string, unknown>;
+  return {
+    introduced: sorted(data['errors_introduced']),
+    resolved: sorted(data['errors_resolved']),
+    net_delta: data['net_delta'],
+    confidence: data['confidence'],
+    dependents: { found: dependents['found'], examined: dependents['examined'], not_examined: dependents['not_examined'] },
+  };
+}
+
+describe('a workspace evaluation through a broker (pyright), in steps', () => {
+  let root: string;
+  let home: string;
+  let project: GeneratedProject;
+  const fronts: AgentLspClient[] = [];
+  let observer: RawClient;
+  /** A front whose evaluations take steps of `evaluationStepMs` (null: one section), with no baseline cached yet. */
+  const front = async (evaluationStepMs: number | null) => {
+    const agent = await startAgentLsp({ args: ['--daemon', 'auto'], env: { AGENT_LSP_HOME: home }, hooks: { evaluationStepMs } });
+    fronts.push(agent);
+    ok(await agent.call('start_lsp', { root_dir: project.root, language_id: 'python' }));
+    return agent;
+  };
+  const preview = (agent: AgentLspClient) =>
+    agent.call('preview_edit', { language: 'python', file_path: FILE, old_text: OLD_SIGNATURE, new_text: NEW_SIGNATURE, scope: 'workspace', timeout_ms: 30_000 });
+  const stats = () => observer.rpc.sendRequest<BrokerStats>('$/agentLsp/stats', null);
+
+  beforeAll(async () => {
+    root = realpathSync(mkdtempSync(join(tmpdir(), 'agent-lsp-stepped-')));
+    home = join(root, '.home');
+    project = generatePythonProject(join(root, 'project'), SHAPE);
+    await front(null);
+    observer = await rawClient((await readyDaemon(home, 'python')).socket, { canPull: true });
+  });
+  afterAll(async () => {
+    observer?.close();
+    for (const agent of fronts) await closeFront(agent);
+    await stopAllBrokers(home);
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('concludes what the same evaluation concludes in one section', async () => {
+    const [oneSection, stepped] = [await front(null), await front(STEP_MS)];
+    const before = (await stats()).leasesGranted;
+    const reference = await preview(oneSection);
+    const single = (await stats()).leasesGranted;
+    const inSteps = await preview(stepped);
+    const after = (await stats()).leasesGranted;
+    expect(single - before, 'leases of the one-section evaluation').toBe(1);
+    expect(after - single, 'leases of the stepped evaluation').toBeGreaterThan(2);
+    const expected = conclusion(reference) as { introduced: string[]; confidence: string };
+    // The reference is right (every call of compute_total breaks), so the comparison means something.
+    expect(new Set(expected.introduced.map((k) => k.split(':')[0])).size, reference.text).toBe(project.userFiles + 1);
+    expect(expected.confidence).toBe('high');
+    expect(conclusion(inSteps), inSteps.text).toEqual(expected);
+  });
+
+  it("answers another client's hover between its steps, from the disk's text", async () => {
+    // A module that imports compute_total by name: its hover names the signature the server holds.
+    const user = Object.keys(project.expectedByFile).find((rel) => readFileSync(join(project.root, rel), 'utf8').includes('import compute_total'));
+    expect(user).toBeDefined();
+    const path = join(project.root, user ?? '');
+    const text = readFileSync(path, 'utf8');
+    const lines = text.split('\n');
+    const line = lines.findIndex((l) => l.includes('= compute_total('));
+    const uri = pathToUri(path);
+    await observer.rpc.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'python', version: 1, text } });
+    const hover = async () => {
+      const h = await observer.rpc.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line, character: (lines[line] ?? '').indexOf('compute_total') + 2 } });
+      return (h?.contents as MarkupContent | undefined)?.value ?? '';
+    };
+    expect(await hover()).toMatch(/discount: float = 0\b/);
+
+    const stepped = await front(STEP_MS);
+    const granted = (await stats()).leasesGranted;
+    const order: string[] = [];
+    const evaluation = preview(stepped).then((answer) => {
+      order.push('evaluation');
+      return answer;
+    });
+    // Sent while the evaluation holds its first lease (the server then holds the new signature).
+    for (let s = await stats(); !(s.lease && s.leasesGranted === granted + 1); s = await stats()) {
+      expect(order, 'the evaluation ended before its first lease was seen').toEqual([]);
+      expect(s.leasesGranted, 'its first lease was not seen').toBeLessThanOrEqual(granted + 1);
+    }
+    const during = await hover();
+    order.push('hover');
+    const grantedAtHover = (await stats()).leasesGranted;
+    const answer = await evaluation;
+    ok(answer);
+    expect(order).toEqual(['hover', 'evaluation']);
+    expect(during, 'the hover read the session text').not.toContain('extra');
+    expect(during).toMatch(/discount: float = 0\b/);
+    // The evaluation went on in later leases after the hover was answered: it did not wait for its end.
+    expect((await stats()).leasesGranted).toBeGreaterThan(grantedAtHover);
+  });
+});
