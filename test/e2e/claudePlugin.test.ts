@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findExecutable } from '@agent-lsp/lsp';
-import { BIN } from '../helpers/paths.js';
+import { BIN, REPO_ROOT } from '../helpers/paths.js';
 
 const run = promisify(execFile);
 
@@ -17,6 +17,8 @@ const run = promisify(execFile);
  * Claude Code is read or written.
  */
 const CLAUDE = findExecutable('claude');
+/** Every skill we ship (packages/skills/skills/*.md) is in the plugin. */
+const SKILLS = readdirSync(join(REPO_ROOT, 'packages', 'skills', 'skills')).filter((f) => f.endsWith('.md')).length;
 
 let home: string;
 const env = () => ({
@@ -48,7 +50,7 @@ describe(CLAUDE ? 'Claude Code plugin' : 'Claude Code plugin: not run (Claude Co
   });
   afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-  it('init installs it (validated, listed with its MCP server, LSP servers and 23 skills), again changes nothing, uninstall removes it', async () => {
+  it('init installs it (validated, listed with its MCP server, LSP servers and every skill), again changes nothing, uninstall removes it', async () => {
     expect(CLAUDE, 'claude on PATH').toBeDefined();
     // An entry an earlier init wrote: the plugin carries the server now, so it goes (no tool twice).
     writeFileSync(join(home, '.claude.json'), JSON.stringify({ mcpServers: { 'agent-lsp': { type: 'stdio', command: 'old' }, theirs: { command: 'x' } } }));
@@ -79,7 +81,7 @@ describe(CLAUDE ? 'Claude Code plugin' : 'Claude Code plugin: not run (Claude Co
     expect(details.stdout).toMatch(/MCP servers \(1\)\s+agent-lsp/);
     expect(details.stdout).toMatch(/LSP servers \(\d+\)\s+.*\bpyright\b/);
     expect(details.stdout).toMatch(/LSP servers \(\d+\)\s+.*\btypescript\b/);
-    expect(details.stdout).toMatch(/Skills \(23\)\s+.*\blsp-rename\b/);
+    expect(details.stdout).toMatch(new RegExp(`Skills \\(${SKILLS}\\)\\s+.*\\blsp-rename\\b`));
 
     // What Claude Code reads: its settings (the CLI may reorder keys) and its list of plugins.
     const state = async () => ({ settings: JSON.parse(readFileSync(join(home, '.claude', 'settings.json'), 'utf8')) as unknown, list: (await claude('plugin', 'list')).stdout });
