@@ -6,15 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
-import { onPath } from '../helpers/onPath.js';
 
-const pyright = onPath('pyright-langserver');
-
-describe(pyright ? 'start_lsp with language_id' : 'start_lsp with language_id: not run (pyright-langserver is not on PATH)', () => {
+// pyright is agent-lsp's own dependency (its default Python server): always there.
+describe('start_lsp with language_id', () => {
   let agent: AgentLspClient;
   let root: string;
   beforeAll(async () => {
-    if (!pyright) throw new Error('not run: pyright-langserver is not on PATH');
     root = realpathSync(mkdtempSync(join(tmpdir(), 'agent-lsp-start-lang-')));
     mkdirSync(join(root, 'pkg'));
     writeFileSync(join(root, 'pkg', 'a.py'), 'def f() -> int:\n    return 1\n');
