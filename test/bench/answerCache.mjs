@@ -1,16 +1,14 @@
 // The answer cache (export_cache / import_cache): a teammate's first find_references, answered from
 // an imported cache in a fresh home with no broker, against the cold answer it replaces, and the
 // cost of keying on the workspace's state (hashing every file once, then a stat of each per call).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { stopDaemons } from '@agent-lsp/broker';
+import { withHome } from './benchHome.mjs';
+import { BIN } from './programFront.mjs';
 
-const BIN = fileURLToPath(new URL('../../bin/agent-lsp', import.meta.url));
 const STATE = new URL('../../packages/tools/dist/answerCache/workspaceState.js', import.meta.url);
 
 /** A fresh front in daemon mode: `steps(call)` runs its tool calls; returns their answers and the time from spawn. */
@@ -30,17 +28,6 @@ async function front(env, steps) {
     return { answers, processMs: performance.now() - t0 };
   } finally {
     await client.close();
-  }
-}
-
-async function withHome(fn) {
-  const home = mkdtempSync(join(tmpdir(), 'agent-lsp-bench-home-'));
-  const env = { ...process.env, AGENT_LSP_HOME: home };
-  try {
-    return await fn(env);
-  } finally {
-    await stopDaemons({ all: true, force: true }, env);
-    rmSync(home, { recursive: true, force: true });
   }
 }
 

@@ -14,8 +14,8 @@ import { connectToBroker } from '@agent-lsp/broker';
 import { createLogger, ServerRegistry } from '@agent-lsp/lsp';
 import { BrokerStatsRequest, pathToUri } from '@agent-lsp/protocol';
 import { ms, summarize } from './stats.mjs';
+import { BIN } from './programFront.mjs';
 
-const BIN = fileURLToPath(new URL('../../bin/agent-lsp', import.meta.url));
 const TEST_FRONT = fileURLToPath(new URL('../helpers/testFront.mjs', import.meta.url));
 const DJANGO = '/usr/lib/python3/dist-packages/django';
 /** A breaking edit of a function ~190 Django modules call (test/field/previewChecks.ts). */

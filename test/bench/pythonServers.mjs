@@ -15,10 +15,10 @@ import { descendantPids, rssBytes } from '@agent-lsp/broker';
 import { ServerRegistry } from '@agent-lsp/lsp';
 import { pythonStdlib } from './corpora.mjs';
 import { mib, ms } from './stats.mjs';
+import { BIN } from './programFront.mjs';
 
 export const PYTHON_SERVERS_HEADING = '## Python servers: pyright vs basedpyright vs pyrefly vs ty vs pylsp';
 
-const BIN = fileURLToPath(new URL('../../bin/agent-lsp', import.meta.url));
 const SERVERS = ['pyright', 'basedpyright', 'pyrefly', 'ty', 'pylsp'];
 const WARM_RUNS = 3;
 /** A server that takes longer than this for one query is reported as timing out. */

@@ -9,7 +9,6 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { stopDaemons } from '@agent-lsp/broker';
 import { ANSWER_CACHE_HEADING, answerCacheRow, answerCacheSection } from './answerCache.mjs';
 import { brokerOverhead } from './brokerOverhead.mjs';
 import { benchCorpus, COLD_WARM_HEADING, coldWarmSection } from './coldWarm.mjs';
@@ -26,6 +25,7 @@ import { STARTUP_HEADING, startupSection } from './startup.mjs';
 import { TOOLS_LIST_HEADING, toolListingSection } from './toolListing.mjs';
 import { WARM_FRONT_HEADING, warmFrontSection } from './warmFront.mjs';
 import { AGENTS_MEMORY_HEADING, agentsMemorySection } from './agentsMemory.mjs';
+import { withHome } from './benchHome.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const DOC = join(REPO, 'docs', 'benchmarks.md');
@@ -34,18 +34,6 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 /** For the plot: a cold/warm result as a bar group; `run` says when and under what load. */
 const plotRow = ({ corpus, cold, warm, server }, run) => ({ label: corpus.label ?? corpus.name, files: corpus.files, run, coldMs: Math.round(cold.processMs), warmMs: Math.round(warm.processMs), ...(server ? { serverMs: Math.round(server.medianMs) } : {}) });
-
-/** A temporary AGENT_LSP_HOME for `fn(env)`, its brokers stopped and the dir removed afterwards. */
-async function withHome(fn) {
-  const home = mkdtempSync(join(tmpdir(), 'agent-lsp-bench-home-'));
-  const env = { ...process.env, AGENT_LSP_HOME: home };
-  try {
-    return await fn(env);
-  } finally {
-    await stopDaemons({ all: true, force: true }, env);
-    rmSync(home, { recursive: true, force: true });
-  }
-}
 
 async function coldWarm(ctx) {
   ctx.coldWarm = [];
