@@ -28,25 +28,33 @@ describe('started as the original agent-lsp was', () => {
     expect(lines.map((l) => l.tool)).toContain('detect_lsp_servers');
   });
 
-  it('takes the original\'s config file unchanged with --merge-config: its servers join the built-in ones', async () => {
-    const project = join(dir, 'mixed');
+  /**
+   * detect_lsp_servers on a project of one .xyz and one .py file, the front started with the
+   * arguments `args` makes of a config file holding `servers` (the original's format).
+   */
+  async function detectedWithConfig(name: string, servers: unknown[], args: (config: string) => string[]): Promise<unknown> {
+    const project = join(dir, name);
     mkdirSync(project);
     writeFileSync(join(project, 'notes.xyz'), 'x\n');
     writeFileSync(join(project, 'tool.py'), 'x = 1\n');
-    const config = join(dir, 'original-config.json');
-    writeFileSync(config, JSON.stringify({ servers: [{ extensions: ['xyz'], command: ['xyz-language-server', '--stdio'] }] }));
-    const agent = await startAgentLsp({ args: ['--merge-config', '--config', config] });
+    const config = join(dir, `${name}.json`);
+    writeFileSync(config, JSON.stringify({ servers }, null, 2));
+    const agent = await startAgentLsp({ args: args(config) });
     try {
-      const detected = ok(await agent.call('detect_lsp_servers', { root_dir: project }));
-      expect(detected['languages']).toEqual(
-        expect.arrayContaining([
-          expect.objectContaining({ language: 'xyz', server: 'xyz-language-server', installed: false }),
-          expect.objectContaining({ language: 'python', server: 'pyright', installed: true }),
-        ]),
-      );
+      return ok(await agent.call('detect_lsp_servers', { root_dir: project }))['languages'];
     } finally {
       await agent.close();
     }
+  }
+  const XYZ_SERVER = { extensions: ['xyz'], command: ['xyz-language-server', '--stdio'] };
+  const XYZ_AND_PYRIGHT = [
+    expect.objectContaining({ language: 'xyz', server: 'xyz-language-server', installed: false }),
+    expect.objectContaining({ language: 'python', server: 'pyright', installed: true }),
+  ];
+
+  it('takes the original\'s config file unchanged with --merge-config: its servers join the built-in ones', async () => {
+    const languages = await detectedWithConfig('mixed', [XYZ_SERVER], (config) => ['--merge-config', '--config', config]);
+    expect(languages).toEqual(expect.arrayContaining(XYZ_AND_PYRIGHT));
   });
 
   // The original's own invocations (its --help): `agent-lsp --merge-config /path/to/config.json`
@@ -54,24 +62,8 @@ describe('started as the original agent-lsp was', () => {
   // without the dot, command as argv, language_id optional), read unchanged.
   for (const flag of ['--merge-config', '--config']) {
     it(`takes \`agent-lsp ${flag} <file>\` with the original's config file unchanged: its servers join the built-in ones`, async () => {
-      const project = join(dir, `as-original${flag}`);
-      mkdirSync(project);
-      writeFileSync(join(project, 'notes.xyz'), 'x\n');
-      writeFileSync(join(project, 'tool.py'), 'x = 1\n');
-      const config = join(dir, `lsp-mcp${flag}.json`);
-      writeFileSync(config, JSON.stringify({ servers: [{ extensions: ['xyz'], command: ['xyz-language-server', '--stdio'] }, { extensions: ['go'], command: ['gopls'], language_id: 'go' }] }, null, 2));
-      const agent = await startAgentLsp({ args: [flag, config] });
-      try {
-        const detected = ok(await agent.call('detect_lsp_servers', { root_dir: project }));
-        expect(detected['languages']).toEqual(
-          expect.arrayContaining([
-            expect.objectContaining({ language: 'xyz', server: 'xyz-language-server', installed: false }),
-            expect.objectContaining({ language: 'python', server: 'pyright', installed: true }),
-          ]),
-        );
-      } finally {
-        await agent.close();
-      }
+      const languages = await detectedWithConfig(`as-original${flag}`, [XYZ_SERVER, { extensions: ['go'], command: ['gopls'], language_id: 'go' }], (config) => [flag, config]);
+      expect(languages).toEqual(expect.arrayContaining(XYZ_AND_PYRIGHT));
     });
   }
 });
