@@ -269,7 +269,7 @@ export class DiagnosticsCollector {
         const sent = this.changes.sent;
         const answered = () => {
           probeAnswered = true;
-          this.changes.read = Math.max(this.changes.read, sent);
+          this.serverRead(sent);
           if (confirmed()) finish('version');
           else if (freshUnversioned()) settleIfProcessed();
           else if (ofThisTextOnce()) armQuiet();
