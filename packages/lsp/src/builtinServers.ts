@@ -238,7 +238,7 @@ const rustAnalyzer = fromPath('rust-analyzer', 'rust-analyzer', 'rust-analyzer',
   languageIds: ['rust'],
   extensions: { '.rs': 'rust' },
   rootMarkers: ['Cargo.toml'],
-  readiness: 'progress',
+  readiness: 'rust-analyzer',
   installHint: 'Install rust-analyzer: `agent-lsp servers install rust` (or `rustup component add rust-analyzer`), and make sure it is on PATH.',
 });
 

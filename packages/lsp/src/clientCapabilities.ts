@@ -9,6 +9,8 @@ const allSymbolKinds = Array.from({ length: 26 }, (_, i) => (i + 1) as SymbolKin
  */
 export const CLIENT_CAPABILITIES: ClientCapabilities = {
   general: { positionEncodings: ['utf-16'] },
+  // rust-analyzer says when its workspace is loaded only to clients that ask (rustAnalyzerReadiness.ts).
+  experimental: { serverStatusNotification: true },
   window: { workDoneProgress: true, showMessage: {}, showDocument: { support: false } },
   workspace: {
     applyEdit: true,

@@ -4,7 +4,7 @@ import { canary, type ReadinessFamily } from './readinessContext.js';
 const PROGRESS_GRACE_MS = 2_000;
 
 /**
- * gopls, rust-analyzer: ready when the initial `$/progress` work ends; a server that reports no
+ * gopls (and rust-analyzer when it sends no status): ready when the initial `$/progress` work ends; a server that reports no
  * progress at all within a grace period is ready once a canary request answers.
  */
 export const progressReadiness: ReadinessFamily = ({ conn, store, later }) => {

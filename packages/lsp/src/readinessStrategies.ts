@@ -5,6 +5,7 @@ import { clangdReadiness } from './clangdReadiness.js';
 import type { LspConnection } from './connection.js';
 import { canaryReadiness, initializedReadiness, progressReadiness } from './progressReadiness.js';
 import { pyrightReadiness } from './pyrightReadiness.js';
+import { rustAnalyzerReadiness } from './rustAnalyzerReadiness.js';
 import { SIGNAL_FALLBACK_MS, type ReadinessContext, type ReadinessFamily } from './readinessContext.js';
 import type { ReadinessStrategy } from './serverProfile.js';
 import { tsgoReadiness, tsserverReadiness } from './tsserverReadiness.js';
@@ -17,6 +18,7 @@ const FAMILIES: Record<ReadinessStrategy, ReadinessFamily> = {
   tsserver: tsserverReadiness,
   tsgo: tsgoReadiness,
   progress: progressReadiness,
+  'rust-analyzer': rustAnalyzerReadiness,
   clangd: clangdReadiness,
   ccls: cclsReadiness,
   canary: canaryReadiness,

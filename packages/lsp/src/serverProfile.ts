@@ -3,7 +3,7 @@
  * (the Python interpreter depends on it) into a concrete command and settings.
  */
 /** Every readiness strategy, as a server config may name one. */
-export const READINESS_STRATEGIES = ['pyright', 'tsserver', 'tsgo', 'progress', 'clangd', 'ccls', 'canary'] as const;
+export const READINESS_STRATEGIES = ['pyright', 'tsserver', 'tsgo', 'progress', 'rust-analyzer', 'clangd', 'ccls', 'canary'] as const;
 
 export type ReadinessStrategy =
   /** pyright: complete answers once it logs "Found N source files". */
@@ -12,8 +12,10 @@ export type ReadinessStrategy =
   | 'tsserver'
   /** typescript-go: a request on an open file answers once its project has loaded; later loads show as "Loading" progress. */
   | 'tsgo'
-  /** gopls, rust-analyzer: the initial $/progress work ends. */
+  /** gopls, intelephense: the initial $/progress work ends. */
   | 'progress'
+  /** rust-analyzer: `experimental/serverStatus` says quiescent and no progress runs (progress alone if it sends no status). */
+  | 'rust-analyzer'
   /**
    * clangd: it learns of files only when one is opened (compile_commands.json is read then) and
    * indexes in the background; without a compilation database it knows only opened files.

@@ -1,6 +1,7 @@
 import type { FileEvent } from 'vscode-languageserver-protocol';
 import { pathToUri, uriToPath, UserError, type Disposable } from '@agent-lsp/protocol';
 import { connectPassive, RootIdentity, ServerCrashedError, startDirectConnection, untilConfigApplied, type ConnectOptions, type LspConnection, type ServerDefinition } from '@agent-lsp/lsp';
+import { askAgainWhileModified } from './askAgain.js';
 import { CrashRestarts, restartedInPlace } from './crashRestarts.js';
 import { DirectModeWatcher, type WatchState } from './directWatcher.js';
 import { openFromDisk, syncBuffers } from './diskDocuments.js';
@@ -59,11 +60,12 @@ export class Workspace extends RootedWorkspace implements Disposable {
   /**
    * A read-only request of a tool call, through the prefetcher: answered from its cache when an
    * identical request was made on the same state of the workspace. Call it after the tool's own
-   * resync (openReadyDocument), as a tool sends any request.
+   * resync (openReadyDocument), as a tool sends any request. A server that voids its answer
+   * because the project changed meanwhile is asked again (askAgain.ts).
    */
   query<R>(conn: LspConnection, method: string, params: unknown, signal: AbortSignal, timeoutMs?: number): Promise<R> {
     this.prefetch.watch(this.primaryRoot, this.rootList.length);
-    return this.prefetch.request<R>(conn, method, params, signal, timeoutMs);
+    return askAgainWhileModified(method, () => this.prefetch.request<R>(conn, method, params, signal, timeoutMs), signal);
   }
 
   /** start_lsp: makes `dir` the workspace. Servers of a previous, different root are stopped. */

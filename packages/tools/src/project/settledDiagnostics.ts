@@ -1,5 +1,4 @@
 import type { DocumentDiagnosticReport } from 'vscode-languageserver-protocol';
-import { ErrorCodes } from '@agent-lsp/protocol';
 import { fullReportItems, type LspConnection, type SettledDiagnostics } from '@agent-lsp/lsp';
 import type { ToolContext } from '../catalog/toolDefinition.js';
 
@@ -8,19 +7,11 @@ import type { ToolContext } from '../catalog/toolDefinition.js';
  * them, except that a server answering pulls is asked through the workspace's query (the prefetch
  * cache: a pull on the same state of the workspace answers the same, and a speculation may have
  * asked it already). The pull is the collector's own: no previous result id, asked again when the
- * server cancels it while it recomputes.
+ * server cancels it while it recomputes (the query asks again).
  */
 export async function settledDiagnostics(ctx: ToolContext, conn: LspConnection, uri: string, timeoutMs: number): Promise<SettledDiagnostics> {
   if (!conn.supportsPullDiagnostics()) return conn.diagnostics.settle(uri, timeoutMs);
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const report = await ctx.workspace.query<DocumentDiagnosticReport>(conn, 'textDocument/diagnostic', { textDocument: { uri } }, ctx.signal, timeoutMs);
-      const diagnostics = fullReportItems(report) ?? conn.diagnostics.lastPushed().get(uri) ?? [];
-      return { uri, diagnostics, settledBy: 'pull' };
-    } catch (err) {
-      const code = (err as { code?: number }).code;
-      if (attempt < 3 && (code === ErrorCodes.ServerCancelled || code === ErrorCodes.ContentModified)) continue;
-      throw err;
-    }
-  }
+  const report = await ctx.workspace.query<DocumentDiagnosticReport>(conn, 'textDocument/diagnostic', { textDocument: { uri } }, ctx.signal, timeoutMs);
+  const diagnostics = fullReportItems(report) ?? conn.diagnostics.lastPushed().get(uri) ?? [];
+  return { uri, diagnostics, settledBy: 'pull' };
 }
