@@ -62,7 +62,7 @@ export async function runLspCommand(opts: LspCommandOptions, registry: ServerReg
   const byId = new Map(registry.servers.map((s) => [s.id, s]));
   const key = brokerKey(root, resolved.profileFingerprint);
   // Lazy when that broker is not running and an earlier start left its initialize answer.
-  const cached = readDaemonFile(daemonDir(key)) ? undefined : cachedInitializeAnswer(resolved.profileFingerprint);
+  const cached = readDaemonFile(daemonDir(key)) ? undefined : cachedInitializeAnswer(resolved.profileFingerprint, resolved.command);
   logger.info(`${opts.language ? `relaying to the ${server.displayName} broker` : `routing by file to the brokers, ${server.displayName}'s answering initialize`} of ${root}${cached ? ' (joined when first needed)' : ''}`);
   return routeEditor({
     fromEditor,
@@ -77,7 +77,7 @@ export async function runLspCommand(opts: LspCommandOptions, registry: ServerReg
       return located.socketPath;
     },
     ...(cached ? { cachedInitialize: withBrokerKey(cached, key) } : {}),
-    onInitializeAnswer: (answer) => cacheInitializeAnswer(resolved.profileFingerprint, answer),
+    onInitializeAnswer: (answer) => cacheInitializeAnswer(resolved.profileFingerprint, resolved.command, answer),
   });
 }
 
