@@ -19,7 +19,7 @@ describe('packages/tools/README.md maps every tool to its handler', () => {
   it.each(TOOL_CATALOG.map((t) => t.name))('%s: the named handler file exports it', async (name) => {
     const file = rows.get(name);
     expect(file).toBeDefined();
-    const handler = (await import(`../tools/${file!.replace(/\.ts$/, '.js')}`)) as Record<string, unknown>;
+    const handler = (await import(/* @vite-ignore */ `../tools/${file!.replace(/\.ts$/, '.js')}`)) as Record<string, unknown>;
     // By name: the catalogue may wrap a handler's definition (the answer cache does).
     const names = (v: unknown): unknown[] => (Array.isArray(v) ? v.flatMap(names) : [(v as { name?: unknown } | null)?.name]);
     expect(Object.values(handler).flatMap(names)).toContain(name);
