@@ -1,4 +1,4 @@
-import type { ReadinessStrategy } from './serverProfile.js';
+import type { ReadinessStrategy, ServerDefinition } from './serverProfile.js';
 
 /**
  * Language servers agent-lsp knows how to run when the user already has them: data only, one
@@ -26,6 +26,15 @@ export interface KnownServer {
   versionArgs?: readonly string[];
   /** Answers to workspace/configuration by section, when the server needs some to work. */
   settings?: Readonly<Record<string, unknown>>;
+  /**
+   * The `initialize` request's initializationOptions, when the server needs some to work. A string
+   * value TYPESCRIPT_LIB stands for the TypeScript lib directory (the project's, else agent-lsp's own).
+   */
+  initializationOptions?: Readonly<Record<string, unknown>>;
+  /** How the server's diagnostics, changes and formatting are asked (ServerDefinition's fields of the same names). */
+  exactDiagnostics?: ServerDefinition['exactDiagnostics'];
+  refreshAfterChange?: ServerDefinition['refreshAfterChange'];
+  formatDocumentByRange?: ServerDefinition['formatDocumentByRange'];
   /** LSP methods whose `$/cancelRequest` the server mishandles (ServerDefinition.uncancellable). */
   uncancellable?: readonly string[];
   /** Built-in profiles that supersede this entry (same server, bundled or tuned): never listed twice. */
@@ -45,6 +54,9 @@ export const PYRIGHT_UNCANCELLABLE: readonly string[] = ['textDocument/reference
 
 const npm = (pkg: string) => `npm install -g ${pkg}`;
 
+/** In a known server's initializationOptions: the TypeScript lib directory (`typescript.tsdk`). */
+export const TYPESCRIPT_LIB = '<typescript lib>';
+
 export const KNOWN_SERVERS: readonly KnownServer[] = [
   // Python: pyright is bundled; these are alternatives a user may prefer with `python:pylsp`.
   { id: 'basedpyright', command: 'basedpyright-langserver', args: ['--stdio'], extensions: { '.py': 'python', '.pyi': 'python' }, languageIds: ['python'], rootMarkers: ['pyproject.toml', 'setup.py', 'requirements.txt'], installHint: 'pip install basedpyright', priority: 1, uncancellable: PYRIGHT_UNCANCELLABLE, versionArgs: [] },
@@ -61,7 +73,7 @@ export const KNOWN_SERVERS: readonly KnownServer[] = [
   { id: 'clangd', builtin: 'clangd', command: 'clangd', args: [], extensions: { '.c': 'c', '.h': 'c', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.hpp': 'cpp', '.hh': 'cpp', '.hxx': 'cpp' }, languageIds: ['c', 'cpp'], rootMarkers: ['compile_commands.json', 'compile_flags.txt'], installHint: 'apt-get install clangd', priority: 0 },
   { id: 'typescript-language-server', builtin: 'typescript', command: 'typescript-language-server', args: ['--stdio'], extensions: { '.ts': 'typescript', '.tsx': 'typescriptreact', '.js': 'javascript', '.jsx': 'javascriptreact', '.mts': 'typescript', '.mjs': 'javascript' }, languageIds: ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'], rootMarkers: ['tsconfig.json', 'package.json'], installHint: npm('typescript-language-server typescript'), priority: 0 },
   { id: 'pyright', builtin: 'pyright', command: 'pyright-langserver', args: ['--stdio'], extensions: { '.py': 'python', '.pyi': 'python' }, languageIds: ['python'], rootMarkers: ['pyproject.toml', 'pyrightconfig.json'], installHint: npm('pyright'), priority: 0 },
-  { id: 'vtsls', command: 'vtsls', args: ['--stdio'], extensions: { '.ts': 'typescript', '.tsx': 'typescriptreact', '.js': 'javascript', '.jsx': 'javascriptreact', '.mts': 'typescript', '.mjs': 'javascript' }, languageIds: ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'], rootMarkers: ['tsconfig.json', 'package.json'], installHint: npm('@vtsls/language-server'), priority: 2, settings: { typescript: { tsserver: { useSyntaxServer: 'never' } }, javascript: { tsserver: { useSyntaxServer: 'never' } } } },
+  { id: 'vtsls', command: 'vtsls', args: ['--stdio'], extensions: { '.ts': 'typescript', '.tsx': 'typescriptreact', '.js': 'javascript', '.jsx': 'javascriptreact', '.mts': 'typescript', '.mjs': 'javascript' }, languageIds: ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'], rootMarkers: ['tsconfig.json', 'package.json'], installHint: npm('@vtsls/language-server'), priority: 2, readiness: 'vtsls', exactDiagnostics: 'tsserver', refreshAfterChange: 'reloadProjects', formatDocumentByRange: true, settings: { typescript: { tsserver: { useSyntaxServer: 'never' } }, javascript: { tsserver: { useSyntaxServer: 'never' } } } },
   { id: 'jdtls', command: 'jdtls', args: [], extensions: { '.java': 'java' }, languageIds: ['java'], rootMarkers: ['pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle'], installHint: 'install Eclipse JDT LS (brew install jdtls) and put `jdtls` on PATH' },
   { id: 'csharp-ls', command: 'csharp-ls', args: [], extensions: { '.cs': 'csharp' }, languageIds: ['csharp'], rootMarkers: ['global.json', 'Directory.Build.props'], installHint: 'dotnet tool install --global csharp-ls', priority: 1 },
   { id: 'omnisharp', command: 'OmniSharp', args: ['-lsp'], extensions: { '.cs': 'csharp' }, languageIds: ['csharp'], rootMarkers: ['global.json', 'Directory.Build.props'], installHint: 'download OmniSharp from github.com/OmniSharp/omnisharp-roslyn/releases and put `OmniSharp` on PATH', priority: 2 },

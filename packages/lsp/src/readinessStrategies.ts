@@ -7,7 +7,7 @@ import { canaryReadiness, initializedReadiness, progressReadiness } from './prog
 import { pyrightReadiness } from './pyrightReadiness.js';
 import { SIGNAL_FALLBACK_MS, type ReadinessContext, type ReadinessFamily } from './readinessContext.js';
 import type { ReadinessStrategy } from './serverProfile.js';
-import { tsgoReadiness, tsserverReadiness } from './tsserverReadiness.js';
+import { tsgoReadiness, tsserverReadiness, vtslsReadiness } from './tsserverReadiness.js';
 
 export { CLANGD_OPEN_LIMIT } from './clangdReadiness.js';
 
@@ -16,6 +16,7 @@ const FAMILIES: Record<ReadinessStrategy, ReadinessFamily> = {
   pyright: pyrightReadiness,
   tsserver: tsserverReadiness,
   tsgo: tsgoReadiness,
+  vtsls: vtslsReadiness,
   progress: progressReadiness,
   clangd: clangdReadiness,
   ccls: cclsReadiness,

@@ -3,7 +3,7 @@
  * (the Python interpreter depends on it) into a concrete command and settings.
  */
 /** Every readiness strategy, as a server config may name one. */
-export const READINESS_STRATEGIES = ['pyright', 'tsserver', 'tsgo', 'progress', 'clangd', 'ccls', 'canary'] as const;
+export const READINESS_STRATEGIES = ['pyright', 'tsserver', 'tsgo', 'vtsls', 'progress', 'clangd', 'ccls', 'canary'] as const;
 
 export type ReadinessStrategy =
   /** pyright: complete answers once it logs "Found N source files". */
@@ -12,6 +12,8 @@ export type ReadinessStrategy =
   | 'tsserver'
   /** typescript-go: a request on an open file answers once its project has loaded; later loads show as "Loading" progress. */
   | 'tsgo'
+  /** vtsls: as tsserver, its project loads show as "Initializing '<tsconfig>'" progress. */
+  | 'vtsls'
   /** gopls, rust-analyzer: the initial $/progress work ends. */
   | 'progress'
   /**
@@ -56,6 +58,13 @@ export interface ServerDefinition {
    * project, and every importer unresolved, until its own watcher fires seconds later).
    */
   refreshAfterChange?: 'didSave' | 'reloadProjects';
+  /**
+   * format_document asks textDocument/rangeFormatting over the whole text instead of
+   * textDocument/formatting. vtsls 0.3 answers the latter by asking tsserver to format up to a line
+   * one past the end, which tsserver refuses ("Debug Failure. Bad line number") for a file its
+   * project had read from disk before the file was opened: any file but the first one opened.
+   */
+  formatDocumentByRange?: true;
   /**
    * LSP methods (or code action kinds: `refactor`) this server does not implement although tools
    * may ask for them, each with the message an agent gets instead (what is missing and what to

@@ -30,6 +30,13 @@ export const tsserverReadiness: ReadinessFamily = (ctx) => {
  */
 export const tsgoReadiness = projectLoadReadiness(/^Loading$/, 'Loading');
 
+/**
+ * vtsls (VS Code's TypeScript extension over tsserver): with useSyntaxServer: never, a request
+ * waits for the project; a load shows as "Initializing 'tsconfig.json'" progress. Before any file
+ * is open it knows no project, and workspace/symbol answers an empty list.
+ */
+export const vtslsReadiness = projectLoadReadiness(/^Initializing '/, 'Initializing project');
+
 function openSeedProject({ conn, store }: ReadinessContext, loading: RegExp, title: string): void {
   const { readiness, progress, logger } = conn;
   const exts = Object.keys(conn.server.extensions);
