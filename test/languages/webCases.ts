@@ -22,4 +22,17 @@ export const WEB_CASES: readonly LanguageCase[] = [
     broken: { file: 'src/broken.ts', pattern: "area(2, 'three')" },
     preview: { file: 'src/main.ts', old_text: 'area(3, 4)', new_text: "area(3, '4')" },
   },
+  {
+    name: 'graphql (graphql-language-service-cli)',
+    language: 'GraphQL',
+    fixture: 'graphql',
+    languageId: 'graphql',
+    serverId: 'graphql-lsp',
+    install: installed('graphql', 'graphql-language-service-cli 3.5.0'),
+    symbol: 'Rectangle',
+    declaration: { file: 'schema.graphql', pattern: 'type @@Rectangle {' },
+    use: { file: 'queries/shapes.graphql', pattern: 'on @@Rectangle {' },
+    broken: { file: 'queries/broken.graphql', pattern: 'perimeter' },
+    preview: { file: 'queries/main.graphql', old_text: '...RectangleArea', new_text: '...RectangleArea\n    perimeter' },
+  },
 ];

@@ -2,6 +2,7 @@ import { BrokerStatusNotification, DisposableStore, toDisposable, type BrokerSta
 import { cclsReadiness } from './cclsReadiness.js';
 import { ServerUnresponsiveError } from './errors.js';
 import { clangdReadiness } from './clangdReadiness.js';
+import { graphqlReadiness } from './graphqlReadiness.js';
 import type { LspConnection } from './connection.js';
 import { canaryReadiness, initializedReadiness, progressReadiness } from './progressReadiness.js';
 import { pyrightReadiness } from './pyrightReadiness.js';
@@ -17,6 +18,7 @@ const FAMILIES: Record<ReadinessStrategy, ReadinessFamily> = {
   tsserver: tsserverReadiness,
   tsgo: tsgoReadiness,
   vtsls: vtslsReadiness,
+  graphql: graphqlReadiness,
   progress: progressReadiness,
   clangd: clangdReadiness,
   ccls: cclsReadiness,

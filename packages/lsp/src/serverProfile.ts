@@ -3,7 +3,7 @@
  * (the Python interpreter depends on it) into a concrete command and settings.
  */
 /** Every readiness strategy, as a server config may name one. */
-export const READINESS_STRATEGIES = ['pyright', 'tsserver', 'tsgo', 'vtsls', 'progress', 'clangd', 'ccls', 'canary'] as const;
+export const READINESS_STRATEGIES = ['pyright', 'tsserver', 'tsgo', 'vtsls', 'graphql', 'progress', 'clangd', 'ccls', 'canary'] as const;
 
 export type ReadinessStrategy =
   /** pyright: complete answers once it logs "Found N source files". */
@@ -14,6 +14,8 @@ export type ReadinessStrategy =
   | 'tsgo'
   /** vtsls: as tsserver, its project loads show as "Initializing '<tsconfig>'" progress. */
   | 'vtsls'
+  /** graphql-lsp: it loads its config and caches when a file is opened, and logs when done. */
+  | 'graphql'
   /** gopls, rust-analyzer: the initial $/progress work ends. */
   | 'progress'
   /**

@@ -1,8 +1,6 @@
-import { extname } from 'node:path';
 import { pathToUri } from '@agent-lsp/protocol';
 import { SIGNAL_FALLBACK_MS, type ReadinessContext, type ReadinessFamily } from './readinessContext.js';
-import { readRegularFileSync } from './diskText.js';
-import { findSeedFile } from './seedFile.js';
+import { findSeedFile, openSeedFile } from './seedFile.js';
 import { watchTsserverConfig } from './configReload.js';
 
 /**
@@ -56,9 +54,7 @@ function openSeedProject({ conn, store }: ReadinessContext, loading: RegExp, tit
   }
   readiness.indexing({ title, message: 'loading the project' });
   const uri = pathToUri(seed);
-  const file = readRegularFileSync(seed);
-  if (file) conn.documents.sync(uri, conn.server.extensions[extname(seed)] ?? 'typescript', file.text, { internal: true, disk: file.state });
-  else logger.warn(`could not open ${seed} to load the project`);
+  openSeedFile(conn, seed);
   conn.request('textDocument/documentSymbol', { textDocument: { uri } }, { timeoutMs: SIGNAL_FALLBACK_MS }).then(
     () => {
       seedLoaded = true;
