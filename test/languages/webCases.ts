@@ -35,4 +35,18 @@ export const WEB_CASES: readonly LanguageCase[] = [
     broken: { file: 'queries/broken.graphql', pattern: 'perimeter' },
     preview: { file: 'queries/main.graphql', old_text: '...RectangleArea', new_text: '...RectangleArea\n    perimeter' },
   },
+  {
+    name: 'prisma (prisma-language-server)',
+    language: 'Prisma',
+    fixture: 'prisma',
+    languageId: 'prisma',
+    serverId: 'prisma-language-server',
+    install: installed('prisma', '@prisma/language-server 31.12.10'),
+    // A multi-file schema: the models of schema/ refer to each other.
+    symbol: 'Rectangle',
+    declaration: { file: 'schema/main.prisma', pattern: 'model @@Rectangle {' },
+    use: { file: 'schema/label.prisma', pattern: 'rectangle   @@Rectangle' },
+    broken: { file: 'broken/schema.prisma', pattern: 'radius Missing' },
+    preview: { file: 'schema/label.prisma', old_text: 'text        String', new_text: 'text        Strin' },
+  },
 ];
