@@ -148,7 +148,6 @@ export const MORE_CASES: readonly LanguageCase[] = [
  */
 export const NOT_IN_MATRIX: readonly { server: string; reason: string }[] = [
   { server: 'vue-language-server 3.3 (Vue)', reason: 'version 3 answers only with a TypeScript server running @vue/typescript-plugin beside it; agent-lsp does not pair them yet' },
-  { server: 'astro-ls 2.17 (Astro)', reason: 'initialize requires the typescript.tsdk init option, which a known-server entry cannot pass yet' },
   { server: 'vim-language-server 2.3 (Vim script)', reason: 'hover, definition, references and symbols came back empty (it expects initializationOptions: runtimepath, indexes)' },
   { server: 'cmake-language-server 0.1.11 (CMake)', reason: 'exits during initialize with pygls 2 (pip resolves pygls 2.1)' },
   { server: 'nomicfoundation-solidity-language-server 0.8 (Solidity)', reason: 'no hover, definition or diagnostics: it compiles with a solc it downloads, and this machine reaches no download host' },

@@ -49,4 +49,18 @@ export const WEB_CASES: readonly LanguageCase[] = [
     broken: { file: 'broken/schema.prisma', pattern: 'radius Missing' },
     preview: { file: 'schema/label.prisma', old_text: 'text        String', new_text: 'text        Strin' },
   },
+  {
+    name: 'astro (astro-ls)',
+    language: 'Astro',
+    fixture: 'astro',
+    languageId: 'astro',
+    serverId: 'astro-ls',
+    install: installed('astro', '@astrojs/language-server 2.17.1'),
+    symbol: 'size',
+    declaration: { file: 'src/pages/index.astro', pattern: 'const @@size' },
+    use: { file: 'src/pages/index.astro', pattern: '<p>{@@size}' },
+    broken: { file: 'src/pages/broken.astro', pattern: "area(2, 'three')" },
+    preview: { file: 'src/pages/index.astro', old_text: 'area(3, 4)', new_text: "area(3, '4')" },
+    lacks: { format: 'astro-ls formats with the project\'s prettier-plugin-astro; the fixture has none, and the server then logs "Couldn\'t resolve parser astro" and answers no edits' },
+  },
 ];

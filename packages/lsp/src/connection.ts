@@ -173,8 +173,9 @@ export class LspConnection implements Disposable {
     });
   }
 
+  /** Whether textDocument/diagnostic answers: advertised, registered, or known of the server (exactDiagnostics `pull`). */
   supportsPullDiagnostics(): boolean {
-    return this.capabilities.diagnosticProvider !== undefined || this.registrations.has('textDocument/diagnostic');
+    return this.server.exactDiagnostics === 'pull' || this.capabilities.diagnosticProvider !== undefined || this.registrations.has('textDocument/diagnostic');
   }
 
   /**

@@ -8,7 +8,7 @@ import { canaryReadiness, initializedReadiness, progressReadiness } from './prog
 import { pyrightReadiness } from './pyrightReadiness.js';
 import { SIGNAL_FALLBACK_MS, type ReadinessContext, type ReadinessFamily } from './readinessContext.js';
 import type { ReadinessStrategy } from './serverProfile.js';
-import { tsgoReadiness, tsserverReadiness, vtslsReadiness } from './tsserverReadiness.js';
+import { tsgoReadiness, tsserverReadiness, volarReadiness, vtslsReadiness } from './tsserverReadiness.js';
 
 export { CLANGD_OPEN_LIMIT } from './clangdReadiness.js';
 
@@ -18,6 +18,7 @@ const FAMILIES: Record<ReadinessStrategy, ReadinessFamily> = {
   tsserver: tsserverReadiness,
   tsgo: tsgoReadiness,
   vtsls: vtslsReadiness,
+  volar: volarReadiness,
   graphql: graphqlReadiness,
   progress: progressReadiness,
   clangd: clangdReadiness,

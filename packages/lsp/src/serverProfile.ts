@@ -3,7 +3,7 @@
  * (the Python interpreter depends on it) into a concrete command and settings.
  */
 /** Every readiness strategy, as a server config may name one. */
-export const READINESS_STRATEGIES = ['pyright', 'tsserver', 'tsgo', 'vtsls', 'graphql', 'progress', 'clangd', 'ccls', 'canary'] as const;
+export const READINESS_STRATEGIES = ['pyright', 'tsserver', 'tsgo', 'vtsls', 'volar', 'graphql', 'progress', 'clangd', 'ccls', 'canary'] as const;
 
 export type ReadinessStrategy =
   /** pyright: complete answers once it logs "Found N source files". */
@@ -14,6 +14,8 @@ export type ReadinessStrategy =
   | 'tsgo'
   /** vtsls: as tsserver, its project loads show as "Initializing '<tsconfig>'" progress. */
   | 'vtsls'
+  /** astro-ls, vue-language-server: a seed file's first request creates the TypeScript project. */
+  | 'volar'
   /** graphql-lsp: it loads its config and caches when a file is opened, and logs when done. */
   | 'graphql'
   /** gopls, rust-analyzer: the initial $/progress work ends. */
@@ -50,8 +52,14 @@ export interface ServerDefinition {
    */
   projectOnly?: boolean;
   readiness: ReadinessStrategy;
-  /** Server-specific exact diagnostics query, when pull and versioned push are not available. */
-  exactDiagnostics?: 'tsserver';
+  /**
+   * Server-specific exact diagnostics query, when pull and versioned push are not available.
+   * `tsserver`: tsserver's *DiagnosticsSync commands. `pull`: textDocument/diagnostic, which the
+   * server answers although it does not advertise it — Volar's servers (astro-ls, vue) advertise
+   * pulls only when no plugin has inter-file dependencies, and otherwise push each version's
+   * diagnostics in parts (syntax first, types later), every part stamped with that version.
+   */
+  exactDiagnostics?: 'tsserver' | 'pull';
   /**
    * What the server must be sent to take in changes it does not pick up by itself (see
    * dependentRefresh.ts): `didSave` (clangd re-reads the headers of its open files, changed on disk

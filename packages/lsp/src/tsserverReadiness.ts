@@ -35,6 +35,13 @@ export const tsgoReadiness = projectLoadReadiness(/^Loading$/, 'Loading');
  */
 export const vtslsReadiness = projectLoadReadiness(/^Initializing '/, 'Initializing project');
 
+/**
+ * Volar's servers (astro-ls, vue-language-server) create the TypeScript project of a file when a
+ * request first names it; before that workspace/symbol answers an empty list. They show no
+ * progress: ready once the seed file's symbols are answered.
+ */
+export const volarReadiness = projectLoadReadiness(/(?!)/, 'Creating the TypeScript project');
+
 function openSeedProject({ conn, store }: ReadinessContext, loading: RegExp, title: string): void {
   const { readiness, progress, logger } = conn;
   const exts = Object.keys(conn.server.extensions);
