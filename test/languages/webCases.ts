@@ -63,4 +63,19 @@ export const WEB_CASES: readonly LanguageCase[] = [
     preview: { file: 'src/pages/index.astro', old_text: 'area(3, 4)', new_text: "area(3, '4')" },
     lacks: { format: 'astro-ls formats with the project\'s prettier-plugin-astro; the fixture has none, and the server then logs "Couldn\'t resolve parser astro" and answers no edits' },
   },
+  {
+    name: 'markdown (rumdl)',
+    language: 'Markdown',
+    fixture: 'markdown',
+    languageId: 'markdown',
+    serverId: 'rumdl',
+    args: ['markdown:rumdl'],
+    install: 'agent-lsp servers install markdown:rumdl (pip rumdl 0.3.0)',
+    // Headings are the symbols; links to them (`file.md#anchor`) are their uses.
+    symbol: 'Area',
+    declaration: { file: 'docs/guide.md', pattern: '## @@Area' },
+    use: { file: 'README.md', pattern: 'guide.md#@@area' },
+    broken: { file: 'broken.md', pattern: '##Missing space' },
+    preview: { file: 'README.md', old_text: '# Shapes', new_text: '#Shapes' },
+  },
 ];
