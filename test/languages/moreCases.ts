@@ -147,7 +147,7 @@ export const MORE_CASES: readonly LanguageCase[] = [
  * them so nobody takes their absence for a pass.
  */
 export const NOT_IN_MATRIX: readonly { server: string; reason: string }[] = [
-  { server: 'vue-language-server 3.3 (Vue)', reason: 'version 3 answers only with a TypeScript server running @vue/typescript-plugin beside it; agent-lsp does not pair them yet' },
+  { server: 'vue-language-server 3.3 (Vue)', reason: 'version 3 answers only beside a tsserver running @vue/typescript-plugin, to which its client relays its tsserver/request notifications (hybrid mode); agent-lsp runs one server per profile and relays none yet. vtsls with the plugin as a global plugin, serving .vue alone, was tried: script features answer (definition, diagnostics, workspace symbols) but template expressions do not (hover says any, references miss the template use), so it is not offered either' },
   { server: 'vim-language-server 2.3 (Vim script)', reason: 'hover, definition, references and symbols came back empty (it expects initializationOptions: runtimepath, indexes)' },
   { server: 'cmake-language-server 0.1.11 (CMake)', reason: 'exits during initialize with pygls 2 (pip resolves pygls 2.1)' },
   { server: 'nomicfoundation-solidity-language-server 0.8 (Solidity)', reason: 'no hover, definition or diagnostics: it compiles with a solc it downloads, and this machine reaches no download host' },
