@@ -147,11 +147,7 @@ export const MORE_CASES: readonly LanguageCase[] = [
  * them so nobody takes their absence for a pass.
  */
 export const NOT_IN_MATRIX: readonly { server: string; reason: string }[] = [
-  { server: 'vtsls 0.3.0 (TypeScript)', reason: 'textDocument/formatting after an edit fails inside tsserver ("Debug Failure. Bad line number"), and preview_edit stays partial: not understood yet' },
-  { server: 'vue-language-server 3.3 (Vue)', reason: 'version 3 answers only with a TypeScript server running @vue/typescript-plugin beside it; agent-lsp does not pair them yet' },
-  { server: 'astro-ls 2.17 (Astro)', reason: 'initialize requires the typescript.tsdk init option, which a known-server entry cannot pass yet' },
-  { server: 'graphql-lsp 3.5 (GraphQL)', reason: 'hover, definition and symbols came back empty on a project with .graphqlrc.yml: not understood yet' },
-  { server: 'prisma-language-server 31 (Prisma)', reason: 'the server exits on the first hover request' },
+  { server: 'vue-language-server 3.3 (Vue)', reason: 'version 3 answers only beside a tsserver running @vue/typescript-plugin, to which its client relays its tsserver/request notifications (hybrid mode); agent-lsp runs one server per profile and relays none yet. vtsls with the plugin as a global plugin, serving .vue alone, was tried: script features answer (definition, diagnostics, workspace symbols) but template expressions do not (hover says any, references miss the template use), so it is not offered either' },
   { server: 'vim-language-server 2.3 (Vim script)', reason: 'hover, definition, references and symbols came back empty (it expects initializationOptions: runtimepath, indexes)' },
   { server: 'cmake-language-server 0.1.11 (CMake)', reason: 'exits during initialize with pygls 2 (pip resolves pygls 2.1)' },
   { server: 'nomicfoundation-solidity-language-server 0.8 (Solidity)', reason: 'no hover, definition or diagnostics: it compiles with a solc it downloads, and this machine reaches no download host' },
@@ -159,8 +155,8 @@ export const NOT_IN_MATRIX: readonly { server: string; reason: string }[] = [
   { server: 'taplo (TOML)', reason: "npm's @taplo/cli is built without the language server (\"the LSP is not part of this build\"); cargo install taplo-cli --features lsp builds one" },
   { server: 'terraform-ls (Terraform)', reason: 'go install fails: a dependency (hashicorp/terraform-schema) is not on the Go module proxy; its releases are binaries this machine cannot download' },
   { server: 'sqls (SQL)', reason: 'not on the Go module proxy (403); sql-language-server from npm is used' },
-  { server: 'marksman (Markdown)', reason: 'a .NET binary from GitHub releases, not in any registry this machine reaches; vscode-markdown-language-server is used' },
-  { server: 'vscode-markdown-language-server (Markdown)', reason: 'it asks its client to parse and list the workspace (markdown/parse, markdown/findMarkdownFilesInWorkspace: VS Code requests agent-lsp does not answer yet)' },
+  { server: 'marksman (Markdown)', reason: 'a .NET binary from GitHub releases, not in any registry this machine reaches; rumdl (PyPI) is used' },
+  { server: 'vscode-markdown-language-server (Markdown)', reason: 'it asks its client to parse Markdown into markdown-it tokens and to list and read the workspace (markdown/parse, markdown/findMarkdownFilesInWorkspace, markdown/fs/*: requests of VS Code\'s own client); rumdl serves Markdown instead' },
   { server: 'sql-language-server 1.7 (SQL)', reason: 'exits during initialize under Node 20' },
   { server: 'elm-language-server (Elm)', reason: 'needs the elm compiler, whose npm package downloads its binary' },
 ];

@@ -16,7 +16,7 @@ import { RelayedRequests } from './relayedRequests.js';
 import { ProgressTracker } from './progress.js';
 import { Readiness } from './readiness.js';
 import type { ResolvedServer, ServerDefinition } from './serverProfile.js';
-import { offers } from './serverCapabilities.js';
+import { offers, syncsIncrementally } from './serverCapabilities.js';
 import { refreshDependents } from './dependentRefresh.js';
 import { installServerHandlers } from './serverHandlers.js';
 import { refuseApplyEdit, RegistrationTable, toWorkspaceFolders } from './serverRequests.js';
@@ -81,6 +81,7 @@ export class LspConnection implements Disposable {
       notify: (method, params) => this.notify(method, params),
       changedForOthers: (uri) => this.changedForOthers(uri),
       supportsPullDiagnostics: () => this.supportsPullDiagnostics(),
+      incrementalSync: () => syncsIncrementally(this.capabilities),
       exactDiagnostics: options.server.exactDiagnostics,
       request: (method, params, opts) => this.request(method, params, opts),
       // A broker's watcher tells its server of outside edits: its epoch request passes them on first.
@@ -172,8 +173,9 @@ export class LspConnection implements Disposable {
     });
   }
 
+  /** Whether textDocument/diagnostic answers: advertised, registered, or known of the server (exactDiagnostics `pull`). */
   supportsPullDiagnostics(): boolean {
-    return this.capabilities.diagnosticProvider !== undefined || this.registrations.has('textDocument/diagnostic');
+    return this.server.exactDiagnostics === 'pull' || this.capabilities.diagnosticProvider !== undefined || this.registrations.has('textDocument/diagnostic');
   }
 
   /**

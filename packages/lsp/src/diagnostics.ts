@@ -40,7 +40,7 @@ interface PushedDiagnostics {
 export interface DiagnosticsHost {
   readonly documents: DocumentStore;
   supportsPullDiagnostics(): boolean;
-  readonly exactDiagnostics: 'tsserver' | undefined;
+  readonly exactDiagnostics: 'tsserver' | 'pull' | undefined;
   request<R>(method: string, params: unknown, options?: { timeoutMs?: number }): Promise<R>;
   /**
    * Resolves once the peer has passed on the changes it knows of itself (a broker's watcher), each

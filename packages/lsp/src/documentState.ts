@@ -1,3 +1,5 @@
+import type { DidChangeTextDocumentParams } from 'vscode-languageserver-protocol';
+import { splitLines } from '@agent-lsp/protocol';
 import { DiagnosticsCollector, type DiagnosticsHost } from './diagnostics.js';
 import { DocumentStore } from './documents.js';
 
@@ -6,6 +8,8 @@ export interface DocumentStateHost extends Omit<DiagnosticsHost, 'documents'> {
   notify(method: string, params: unknown): void;
   /** The server was told of `uri`'s new text (its dependents and diagnostics are affected). */
   changedForOthers(uri: string): void;
+  /** The server takes changes as ranges (TextDocumentSyncKind.Incremental). */
+  incrementalSync(): boolean;
 }
 
 /**
@@ -20,8 +24,8 @@ export function documentState(host: DocumentStateHost): { documents: DocumentSto
       if (documents.get(p.textDocument.uri)?.disk === undefined) host.changedForOthers(p.textDocument.uri);
       diagnostics.textSent(p.textDocument.uri, p.textDocument.version);
     },
-    didChange: (p) => {
-      host.notify('textDocument/didChange', p);
+    didChange: (p, previous) => {
+      host.notify('textDocument/didChange', host.incrementalSync() ? asRangedChange(p, previous) : p);
       host.changedForOthers(p.textDocument.uri);
       diagnostics.textSent(p.textDocument.uri, p.textDocument.version);
     },
@@ -41,4 +45,17 @@ export function documentState(host: DocumentStateHost): { documents: DocumentSto
     ...(host.catchUp ? { catchUp: () => host.catchUp!() } : {}),
   });
   return { documents, diagnostics };
+}
+
+/**
+ * A whole-text change as the one edit a server that syncs incrementally is sent by editors: the
+ * previous text's whole range replaced. vtsls 0.3 turns a change without a range into a tsserver
+ * edit up to a line one past the end, which tsserver refuses ("Debug Failure. Bad line number")
+ * and vtsls exits: never send a server that asked for ranges a change without one.
+ */
+export function asRangedChange(p: DidChangeTextDocumentParams, previous: string): DidChangeTextDocumentParams {
+  const lines = splitLines(previous);
+  const end = { line: lines.length - 1, character: lines[lines.length - 1]?.length ?? 0 };
+  const contentChanges = p.contentChanges.map((c) => ('range' in c ? c : { range: { start: { line: 0, character: 0 }, end }, text: c.text }));
+  return { ...p, contentChanges };
 }

@@ -26,7 +26,8 @@ export interface OpenDocument {
 /** The notifications a document store sends; the connection provides them. */
 export interface DocumentNotifier {
   didOpen(params: DidOpenTextDocumentParams): void;
-  didChange(params: DidChangeTextDocumentParams): void;
+  /** `previous`: the text the server held before this change. */
+  didChange(params: DidChangeTextDocumentParams, previous: string): void;
   /** `closed`: the document as the server held it until now. */
   didClose(params: DidCloseTextDocumentParams, closed: OpenDocument): void;
 }
@@ -124,12 +125,13 @@ export class DocumentStore {
       return opened;
     }
     if (doc.text !== text) {
+      const previous = doc.text;
       doc.version += 1;
       this.lastVersion.set(uri, doc.version);
       doc.text = text;
       doc.syncedAt = Date.now();
       doc.disk = options.disk;
-      this.notifier.didChange({ textDocument: { uri, version: doc.version }, contentChanges: [{ text }] });
+      this.notifier.didChange({ textDocument: { uri, version: doc.version }, contentChanges: [{ text }] }, previous);
       this.sent.fire({ kind: 'change', doc });
     } else if (options.disk) {
       doc.disk = options.disk;

@@ -84,6 +84,7 @@ export const INSTALL_ROUTES: Readonly<Record<string, InstallRoute>> = {
   'graphql-lsp': npm(['graphql-lsp'], 'graphql-language-service-cli@3.5.0'),
   'prisma-language-server': npm(['prisma-language-server'], '@prisma/language-server@31.12.10'),
   fortls: pip(['fortls'], 'fortls@3.2.2'),
+  rumdl: pip(['rumdl'], 'rumdl@0.3.0'),
   'cmake-language-server': pip(['cmake-language-server'], 'cmake-language-server@0.1.11', 'pygls@1.3.1'),
   'solidity-language-server': npm(['nomicfoundation-solidity-language-server'], '@nomicfoundation/solidity-language-server@0.8.4'),
   'vim-language-server': npm(['vim-language-server'], 'vim-language-server@2.3.1'),

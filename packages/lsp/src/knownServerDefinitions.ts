@@ -1,6 +1,7 @@
 import { findProjectExecutable } from './projectExecutables.js';
 import { INSTALL_ROUTES } from './installRoutes.js';
-import { KNOWN_SERVERS, type KnownServer } from './knownServers.js';
+import { KNOWN_SERVERS, TYPESCRIPT_LIB, type KnownServer } from './knownServers.js';
+import { typescriptLibDir } from './typescriptLib.js';
 import type { ResolvedServer, ServerDefinition } from './serverProfile.js';
 
 /** How to get a known server: `agent-lsp servers install` where it has a route, else its own way. */
@@ -24,18 +25,35 @@ export function knownServerDefinition(known: KnownServer): ServerDefinition {
     installHint: installHintOf(known),
     ...(known.versionArgs ? { versionArgs: known.versionArgs } : {}),
     ...(known.uncancellable ? { uncancellable: known.uncancellable } : {}),
+    ...(known.exactDiagnostics ? { exactDiagnostics: known.exactDiagnostics } : {}),
+    ...(known.refreshAfterChange ? { refreshAfterChange: known.refreshAfterChange } : {}),
+    ...(known.formatDocumentByRange ? { formatDocumentByRange: known.formatDocumentByRange } : {}),
     resolve(rootDir): ResolvedServer | undefined {
       const found = findProjectExecutable(known.command, rootDir);
       if (!found) return undefined;
+      const initializationOptions = known.initializationOptions ? withTypescriptLib(known.initializationOptions, rootDir) : undefined;
       return {
         command: [found.path, ...known.args],
         source: found.where,
         settings: { ...known.settings },
-        profileFingerprint: `${known.id}|${found.path}`,
+        ...(initializationOptions ? { initializationOptions } : {}),
+        // The TypeScript lib a server is given changes its answers: part of the profile.
+        profileFingerprint: [known.id, found.path, ...(initializationOptions ? [JSON.stringify(initializationOptions)] : [])].join('|'),
         details: found.details,
       };
     },
   };
+}
+
+/** `options` with every TYPESCRIPT_LIB string replaced by the TypeScript lib directory for `rootDir`. */
+function withTypescriptLib(options: Readonly<Record<string, unknown>>, rootDir: string): Record<string, unknown> {
+  const fill = (value: unknown): unknown => {
+    if (value === TYPESCRIPT_LIB) return typescriptLibDir(rootDir) ?? value;
+    if (Array.isArray(value)) return value.map(fill);
+    if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));
+    return value;
+  };
+  return fill(options) as Record<string, unknown>;
 }
 
 /** The table's servers that are not built-in profiles, in the order they take an extension. */

@@ -1,4 +1,4 @@
-import type { ReadinessStrategy } from './serverProfile.js';
+import type { ReadinessStrategy, ServerDefinition } from './serverProfile.js';
 
 /**
  * Language servers agent-lsp knows how to run when the user already has them: data only, one
@@ -26,6 +26,15 @@ export interface KnownServer {
   versionArgs?: readonly string[];
   /** Answers to workspace/configuration by section, when the server needs some to work. */
   settings?: Readonly<Record<string, unknown>>;
+  /**
+   * The `initialize` request's initializationOptions, when the server needs some to work. A string
+   * value TYPESCRIPT_LIB stands for the TypeScript lib directory (the project's, else agent-lsp's own).
+   */
+  initializationOptions?: Readonly<Record<string, unknown>>;
+  /** How the server's diagnostics, changes and formatting are asked (ServerDefinition's fields of the same names). */
+  exactDiagnostics?: ServerDefinition['exactDiagnostics'];
+  refreshAfterChange?: ServerDefinition['refreshAfterChange'];
+  formatDocumentByRange?: ServerDefinition['formatDocumentByRange'];
   /** LSP methods whose `$/cancelRequest` the server mishandles (ServerDefinition.uncancellable). */
   uncancellable?: readonly string[];
   /** Built-in profiles that supersede this entry (same server, bundled or tuned): never listed twice. */
@@ -45,6 +54,9 @@ export const PYRIGHT_UNCANCELLABLE: readonly string[] = ['textDocument/reference
 
 const npm = (pkg: string) => `npm install -g ${pkg}`;
 
+/** In a known server's initializationOptions: the TypeScript lib directory (`typescript.tsdk`). */
+export const TYPESCRIPT_LIB = '<typescript lib>';
+
 export const KNOWN_SERVERS: readonly KnownServer[] = [
   // Python: pyright is bundled; these are alternatives a user may prefer with `python:pylsp`.
   { id: 'basedpyright', command: 'basedpyright-langserver', args: ['--stdio'], extensions: { '.py': 'python', '.pyi': 'python' }, languageIds: ['python'], rootMarkers: ['pyproject.toml', 'setup.py', 'requirements.txt'], installHint: 'pip install basedpyright', priority: 1, uncancellable: PYRIGHT_UNCANCELLABLE, versionArgs: [] },
@@ -61,7 +73,7 @@ export const KNOWN_SERVERS: readonly KnownServer[] = [
   { id: 'clangd', builtin: 'clangd', command: 'clangd', args: [], extensions: { '.c': 'c', '.h': 'c', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.hpp': 'cpp', '.hh': 'cpp', '.hxx': 'cpp' }, languageIds: ['c', 'cpp'], rootMarkers: ['compile_commands.json', 'compile_flags.txt'], installHint: 'apt-get install clangd', priority: 0 },
   { id: 'typescript-language-server', builtin: 'typescript', command: 'typescript-language-server', args: ['--stdio'], extensions: { '.ts': 'typescript', '.tsx': 'typescriptreact', '.js': 'javascript', '.jsx': 'javascriptreact', '.mts': 'typescript', '.mjs': 'javascript' }, languageIds: ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'], rootMarkers: ['tsconfig.json', 'package.json'], installHint: npm('typescript-language-server typescript'), priority: 0 },
   { id: 'pyright', builtin: 'pyright', command: 'pyright-langserver', args: ['--stdio'], extensions: { '.py': 'python', '.pyi': 'python' }, languageIds: ['python'], rootMarkers: ['pyproject.toml', 'pyrightconfig.json'], installHint: npm('pyright'), priority: 0 },
-  { id: 'vtsls', command: 'vtsls', args: ['--stdio'], extensions: { '.ts': 'typescript', '.tsx': 'typescriptreact', '.js': 'javascript', '.jsx': 'javascriptreact', '.mts': 'typescript', '.mjs': 'javascript' }, languageIds: ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'], rootMarkers: ['tsconfig.json', 'package.json'], installHint: npm('@vtsls/language-server'), priority: 2, settings: { typescript: { tsserver: { useSyntaxServer: 'never' } }, javascript: { tsserver: { useSyntaxServer: 'never' } } } },
+  { id: 'vtsls', command: 'vtsls', args: ['--stdio'], extensions: { '.ts': 'typescript', '.tsx': 'typescriptreact', '.js': 'javascript', '.jsx': 'javascriptreact', '.mts': 'typescript', '.mjs': 'javascript' }, languageIds: ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'], rootMarkers: ['tsconfig.json', 'package.json'], installHint: npm('@vtsls/language-server'), priority: 2, readiness: 'vtsls', exactDiagnostics: 'tsserver', refreshAfterChange: 'reloadProjects', formatDocumentByRange: true, settings: { typescript: { tsserver: { useSyntaxServer: 'never' } }, javascript: { tsserver: { useSyntaxServer: 'never' } } } },
   { id: 'jdtls', command: 'jdtls', args: [], extensions: { '.java': 'java' }, languageIds: ['java'], rootMarkers: ['pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle'], installHint: 'install Eclipse JDT LS (brew install jdtls) and put `jdtls` on PATH' },
   { id: 'csharp-ls', command: 'csharp-ls', args: [], extensions: { '.cs': 'csharp' }, languageIds: ['csharp'], rootMarkers: ['global.json', 'Directory.Build.props'], installHint: 'dotnet tool install --global csharp-ls', priority: 1 },
   { id: 'omnisharp', command: 'OmniSharp', args: ['-lsp'], extensions: { '.cs': 'csharp' }, languageIds: ['csharp'], rootMarkers: ['global.json', 'Directory.Build.props'], installHint: 'download OmniSharp from github.com/OmniSharp/omnisharp-roslyn/releases and put `OmniSharp` on PATH', priority: 2 },
@@ -69,9 +81,9 @@ export const KNOWN_SERVERS: readonly KnownServer[] = [
   { id: 'lua-language-server', command: 'lua-language-server', args: [], extensions: { '.lua': 'lua' }, languageIds: ['lua'], rootMarkers: ['.luarc.json', '.luarc.jsonc', '.stylua.toml'], installHint: 'brew install lua-language-server, or download it from github.com/LuaLS/lua-language-server' },
   { id: 'bash-language-server', command: 'bash-language-server', args: ['start'], extensions: { '.sh': 'shellscript', '.bash': 'shellscript', '.zsh': 'shellscript' }, languageIds: ['shellscript'], rootMarkers: [], installHint: npm('bash-language-server') },
   { id: 'yaml-language-server', command: 'yaml-language-server', args: ['--stdio'], extensions: { '.yaml': 'yaml', '.yml': 'yaml' }, languageIds: ['yaml'], rootMarkers: [], installHint: npm('yaml-language-server'), priority: 1 },
-  { id: 'vscode-json-language-server', command: 'vscode-json-language-server', args: ['--stdio'], extensions: { '.json': 'json', '.jsonc': 'jsonc' }, languageIds: ['json', 'jsonc'], rootMarkers: [], installHint: npm('vscode-langservers-extracted'), versionArgs: [] },
-  { id: 'vscode-css-language-server', command: 'vscode-css-language-server', args: ['--stdio'], extensions: { '.css': 'css', '.scss': 'scss', '.less': 'less' }, languageIds: ['css', 'scss', 'less'], rootMarkers: [], installHint: npm('vscode-langservers-extracted'), priority: 1, versionArgs: [], settings: { css: { validate: true }, scss: { validate: true }, less: { validate: true } } },
-  { id: 'vscode-html-language-server', command: 'vscode-html-language-server', args: ['--stdio'], extensions: { '.html': 'html', '.htm': 'html' }, languageIds: ['html'], rootMarkers: [], installHint: npm('vscode-langservers-extracted'), versionArgs: [] },
+  { id: 'vscode-json-language-server', command: 'vscode-json-language-server', args: ['--stdio'], extensions: { '.json': 'json', '.jsonc': 'jsonc' }, languageIds: ['json', 'jsonc'], rootMarkers: [], installHint: npm('vscode-langservers-extracted'), versionArgs: [], initializationOptions: { provideFormatter: true } },
+  { id: 'vscode-css-language-server', command: 'vscode-css-language-server', args: ['--stdio'], extensions: { '.css': 'css', '.scss': 'scss', '.less': 'less' }, languageIds: ['css', 'scss', 'less'], rootMarkers: [], installHint: npm('vscode-langservers-extracted'), priority: 1, versionArgs: [], initializationOptions: { provideFormatter: true }, settings: { css: { validate: true }, scss: { validate: true }, less: { validate: true } } },
+  { id: 'vscode-html-language-server', command: 'vscode-html-language-server', args: ['--stdio'], extensions: { '.html': 'html', '.htm': 'html' }, languageIds: ['html'], rootMarkers: [], installHint: npm('vscode-langservers-extracted'), versionArgs: [], initializationOptions: { provideFormatter: true } },
   { id: 'taplo', command: 'taplo', args: ['lsp', 'stdio'], extensions: { '.toml': 'toml' }, languageIds: ['toml'], rootMarkers: ['.taplo.toml', 'taplo.toml'], installHint: 'cargo install taplo-cli --locked --features lsp' },
   { id: 'marksman', command: 'marksman', args: ['server'], extensions: { '.md': 'markdown', '.markdown': 'markdown' }, languageIds: ['markdown'], rootMarkers: ['.marksman.toml'], installHint: 'brew install marksman, or download it from github.com/artempyanykh/marksman', priority: 1 },
   { id: 'zls', command: 'zls', args: [], extensions: { '.zig': 'zig', '.zon': 'zig' }, languageIds: ['zig'], rootMarkers: ['build.zig', 'build.zig.zon'], installHint: 'download zls from github.com/zigtools/zls (match your zig version)' },
@@ -98,9 +110,9 @@ export const KNOWN_SERVERS: readonly KnownServer[] = [
   { id: 'r-languageserver', command: 'R', args: ['--slave', '-e', 'languageserver::run()'], extensions: { '.r': 'r', '.rmd': 'rmd' }, languageIds: ['r', 'rmd'], rootMarkers: ['DESCRIPTION', '.Rproj.user'], installHint: 'in R: install.packages("languageserver")' },
   { id: 'sqls', command: 'sqls', args: [], extensions: { '.sql': 'sql' }, languageIds: ['sql'], rootMarkers: [], installHint: 'go install github.com/sqls-server/sqls@latest', priority: 1 },
   { id: 'sql-language-server', command: 'sql-language-server', args: ['up', '--method', 'stdio'], extensions: { '.sql': 'sql' }, languageIds: ['sql'], rootMarkers: ['.sqllsrc.json'], installHint: npm('sql-language-server'), priority: 2, versionArgs: [] },
-  { id: 'astro-ls', command: 'astro-ls', args: ['--stdio'], extensions: { '.astro': 'astro' }, languageIds: ['astro'], rootMarkers: ['astro.config.mjs', 'astro.config.ts'], installHint: npm('@astrojs/language-server typescript'), versionArgs: [] },
-  { id: 'graphql-lsp', command: 'graphql-lsp', args: ['server', '-m', 'stream'], extensions: { '.graphql': 'graphql', '.gql': 'graphql' }, languageIds: ['graphql'], rootMarkers: ['.graphqlrc', '.graphqlrc.yml', '.graphqlrc.json', 'graphql.config.js'], installHint: npm('graphql-language-service-cli'), versionArgs: [] },
-  { id: 'prisma-language-server', command: 'prisma-language-server', args: ['--stdio'], extensions: { '.prisma': 'prisma' }, languageIds: ['prisma'], rootMarkers: ['schema.prisma'], installHint: npm('@prisma/language-server'), versionArgs: [] },
+  { id: 'astro-ls', command: 'astro-ls', args: ['--stdio'], extensions: { '.astro': 'astro' }, languageIds: ['astro'], rootMarkers: ['astro.config.mjs', 'astro.config.ts'], installHint: npm('@astrojs/language-server typescript'), versionArgs: [], readiness: 'volar', exactDiagnostics: 'pull', initializationOptions: { typescript: { tsdk: TYPESCRIPT_LIB } } },
+  { id: 'graphql-lsp', command: 'graphql-lsp', args: ['server', '-m', 'stream'], extensions: { '.graphql': 'graphql', '.gql': 'graphql' }, languageIds: ['graphql'], rootMarkers: ['.graphqlrc', '.graphqlrc.yml', '.graphqlrc.json', 'graphql.config.js'], installHint: npm('graphql-language-service-cli'), versionArgs: [], readiness: 'graphql' },
+  { id: 'prisma-language-server', command: 'prisma-language-server', args: ['--stdio'], extensions: { '.prisma': 'prisma' }, languageIds: ['prisma'], rootMarkers: ['schema.prisma'], installHint: npm('@prisma/language-server'), versionArgs: [], settings: { prisma: {} } },
   { id: 'solidity-language-server', command: 'nomicfoundation-solidity-language-server', args: ['--stdio'], extensions: { '.sol': 'solidity' }, languageIds: ['solidity'], rootMarkers: ['hardhat.config.js', 'hardhat.config.ts', 'foundry.toml', 'remappings.txt'], installHint: npm('@nomicfoundation/solidity-language-server'), versionArgs: [] },
   { id: 'vim-language-server', command: 'vim-language-server', args: ['--stdio'], extensions: { '.vim': 'vim', '.vimrc': 'vim' }, languageIds: ['vim'], rootMarkers: [], installHint: npm('vim-language-server'), versionArgs: [] },
   { id: 'ansible-language-server', command: 'ansible-language-server', args: ['--stdio'], extensions: { '.yml': 'ansible', '.yaml': 'ansible' }, languageIds: ['ansible'], rootMarkers: ['ansible.cfg', 'playbook.yml', 'site.yml'], installHint: npm('@ansible/ansible-language-server'), priority: 2, versionArgs: [] },
@@ -108,5 +120,6 @@ export const KNOWN_SERVERS: readonly KnownServer[] = [
   { id: 'fortls', command: 'fortls', args: [], extensions: { '.f90': 'fortran', '.f95': 'fortran', '.f03': 'fortran', '.f08': 'fortran', '.f': 'fortran', '.for': 'fortran' }, languageIds: ['fortran'], rootMarkers: ['.fortls', 'fpm.toml'], installHint: 'pip install fortls' },
   { id: 'cmake-language-server', command: 'cmake-language-server', args: [], extensions: { '.cmake': 'cmake' }, languageIds: ['cmake'], rootMarkers: ['CMakeLists.txt'], installHint: 'pip install cmake-language-server', versionArgs: [] },
   { id: 'buf', command: 'buf', args: ['lsp', 'serve'], extensions: { '.proto': 'proto' }, languageIds: ['proto'], rootMarkers: ['buf.yaml', 'buf.work.yaml'], installHint: 'go install github.com/bufbuild/buf/cmd/buf@latest' },
-  { id: 'vscode-markdown-language-server', command: 'vscode-markdown-language-server', args: ['--stdio'], extensions: { '.md': 'markdown', '.markdown': 'markdown' }, languageIds: ['markdown'], rootMarkers: [], installHint: npm('vscode-langservers-extracted'), priority: 2, versionArgs: [], settings: { markdown: { validate: { enabled: true } } } },
+  { id: 'rumdl', command: 'rumdl', args: ['server'], extensions: { '.md': 'markdown', '.markdown': 'markdown' }, languageIds: ['markdown'], rootMarkers: ['.rumdl.toml', 'rumdl.toml'], installHint: 'pip install rumdl', priority: 2, readiness: 'progress' },
+  { id: 'vscode-markdown-language-server', command: 'vscode-markdown-language-server', args: ['--stdio'], extensions: { '.md': 'markdown', '.markdown': 'markdown' }, languageIds: ['markdown'], rootMarkers: [], installHint: npm('vscode-langservers-extracted'), priority: 3, versionArgs: [], settings: { markdown: { validate: { enabled: true } } } },
 ];

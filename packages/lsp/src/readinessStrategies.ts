@@ -2,13 +2,14 @@ import { BrokerStatusNotification, DisposableStore, toDisposable, type BrokerSta
 import { cclsReadiness } from './cclsReadiness.js';
 import { ServerUnresponsiveError } from './errors.js';
 import { clangdReadiness } from './clangdReadiness.js';
+import { graphqlReadiness } from './graphqlReadiness.js';
 import type { LspConnection } from './connection.js';
 import { canaryReadiness, initializedReadiness, progressReadiness } from './progressReadiness.js';
 import { pyrightReadiness } from './pyrightReadiness.js';
 import { rustAnalyzerReadiness } from './rustAnalyzerReadiness.js';
 import { SIGNAL_FALLBACK_MS, type ReadinessContext, type ReadinessFamily } from './readinessContext.js';
 import type { ReadinessStrategy } from './serverProfile.js';
-import { tsgoReadiness, tsserverReadiness } from './tsserverReadiness.js';
+import { tsgoReadiness, tsserverReadiness, volarReadiness, vtslsReadiness } from './tsserverReadiness.js';
 
 export { CLANGD_OPEN_LIMIT } from './clangdReadiness.js';
 
@@ -17,6 +18,9 @@ const FAMILIES: Record<ReadinessStrategy, ReadinessFamily> = {
   pyright: pyrightReadiness,
   tsserver: tsserverReadiness,
   tsgo: tsgoReadiness,
+  vtsls: vtslsReadiness,
+  volar: volarReadiness,
+  graphql: graphqlReadiness,
   progress: progressReadiness,
   'rust-analyzer': rustAnalyzerReadiness,
   clangd: clangdReadiness,

@@ -1,4 +1,7 @@
 import { extname } from 'node:path';
+import { pathToUri } from '@agent-lsp/protocol';
+import type { LspConnection } from './connection.js';
+import { readRegularFileSync } from './diskText.js';
 import { walkSourceTree } from './sourceTree.js';
 
 /**
@@ -19,4 +22,19 @@ export function findSourceFiles(root: string, extensions: readonly string[], lim
     if (found.length >= limit) break;
   }
   return found;
+}
+
+/**
+ * Opens `path` in the server as an internal document (not the agent's) with its disk text, so the
+ * server loads what it loads only for an open file. Returns its URI, or undefined when unreadable.
+ */
+export function openSeedFile(conn: Pick<LspConnection, 'documents' | 'server' | 'logger'>, path: string): string | undefined {
+  const uri = pathToUri(path);
+  const file = readRegularFileSync(path);
+  if (!file) {
+    conn.logger.warn(`could not open ${path} to load the project`);
+    return undefined;
+  }
+  conn.documents.sync(uri, conn.server.extensions[extname(path)] ?? conn.server.languageIds[0] ?? 'plaintext', file.text, { internal: true, disk: file.state });
+  return uri;
 }

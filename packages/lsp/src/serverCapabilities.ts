@@ -1,4 +1,4 @@
-import type { ServerCapabilities } from 'vscode-languageserver-protocol';
+import { TextDocumentSyncKind, type ServerCapabilities } from 'vscode-languageserver-protocol';
 import type { RegistrationTable } from './serverRequests.js';
 
 /** The ServerCapabilities field behind each request method tools use. */
@@ -33,4 +33,11 @@ export function offers(capabilities: ServerCapabilities, registrations: Registra
   if (!key) return true;
   const value = (capabilities as Record<string, unknown>)[key];
   return (value !== undefined && value !== false && value !== null) || registrations.has(method);
+}
+
+/** Whether the server takes document changes as ranges (textDocumentSync's change kind, a number or in its options). */
+export function syncsIncrementally(capabilities: ServerCapabilities): boolean {
+  const sync = capabilities.textDocumentSync;
+  const kind = typeof sync === 'number' ? sync : sync?.change;
+  return kind === TextDocumentSyncKind.Incremental;
 }

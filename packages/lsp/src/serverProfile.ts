@@ -3,7 +3,7 @@
  * (the Python interpreter depends on it) into a concrete command and settings.
  */
 /** Every readiness strategy, as a server config may name one. */
-export const READINESS_STRATEGIES = ['pyright', 'tsserver', 'tsgo', 'progress', 'rust-analyzer', 'clangd', 'ccls', 'canary'] as const;
+export const READINESS_STRATEGIES = ['pyright', 'tsserver', 'tsgo', 'vtsls', 'volar', 'graphql', 'progress', 'rust-analyzer', 'clangd', 'ccls', 'canary'] as const;
 
 export type ReadinessStrategy =
   /** pyright: complete answers once it logs "Found N source files". */
@@ -12,6 +12,12 @@ export type ReadinessStrategy =
   | 'tsserver'
   /** typescript-go: a request on an open file answers once its project has loaded; later loads show as "Loading" progress. */
   | 'tsgo'
+  /** vtsls: as tsserver, its project loads show as "Initializing '<tsconfig>'" progress. */
+  | 'vtsls'
+  /** astro-ls, vue-language-server: a seed file's first request creates the TypeScript project. */
+  | 'volar'
+  /** graphql-lsp: it loads its config and caches when a file is opened, and logs when done. */
+  | 'graphql'
   /** gopls, intelephense: the initial $/progress work ends. */
   | 'progress'
   /** rust-analyzer: `experimental/serverStatus` says quiescent and no progress runs (progress alone if it sends no status). */
@@ -48,8 +54,14 @@ export interface ServerDefinition {
    */
   projectOnly?: boolean;
   readiness: ReadinessStrategy;
-  /** Server-specific exact diagnostics query, when pull and versioned push are not available. */
-  exactDiagnostics?: 'tsserver';
+  /**
+   * Server-specific exact diagnostics query, when pull and versioned push are not available.
+   * `tsserver`: tsserver's *DiagnosticsSync commands. `pull`: textDocument/diagnostic, which the
+   * server answers although it does not advertise it — Volar's servers (astro-ls, vue) advertise
+   * pulls only when no plugin has inter-file dependencies, and otherwise push each version's
+   * diagnostics in parts (syntax first, types later), every part stamped with that version.
+   */
+  exactDiagnostics?: 'tsserver' | 'pull';
   /**
    * What the server must be sent to take in changes it does not pick up by itself (see
    * dependentRefresh.ts): `didSave` (clangd re-reads the headers of its open files, changed on disk
@@ -58,6 +70,13 @@ export interface ServerDefinition {
    * project, and every importer unresolved, until its own watcher fires seconds later).
    */
   refreshAfterChange?: 'didSave' | 'reloadProjects';
+  /**
+   * format_document asks textDocument/rangeFormatting over the whole text instead of
+   * textDocument/formatting. vtsls 0.3 answers the latter by asking tsserver to format up to a line
+   * one past the end, which tsserver refuses ("Debug Failure. Bad line number") for a file its
+   * project had read from disk before the file was opened: any file but the first one opened.
+   */
+  formatDocumentByRange?: true;
   /**
    * LSP methods (or code action kinds: `refactor`) this server does not implement although tools
    * may ask for them, each with the message an agent gets instead (what is missing and what to

@@ -1,8 +1,6 @@
-import { extname } from 'node:path';
 import { pathToUri } from '@agent-lsp/protocol';
 import { SIGNAL_FALLBACK_MS, type ReadinessContext, type ReadinessFamily } from './readinessContext.js';
-import { readRegularFileSync } from './diskText.js';
-import { findSeedFile } from './seedFile.js';
+import { findSeedFile, openSeedFile } from './seedFile.js';
 import { watchTsserverConfig } from './configReload.js';
 
 /**
@@ -30,6 +28,20 @@ export const tsserverReadiness: ReadinessFamily = (ctx) => {
  */
 export const tsgoReadiness = projectLoadReadiness(/^Loading$/, 'Loading');
 
+/**
+ * vtsls (VS Code's TypeScript extension over tsserver): with useSyntaxServer: never, a request
+ * waits for the project; a load shows as "Initializing 'tsconfig.json'" progress. Before any file
+ * is open it knows no project, and workspace/symbol answers an empty list.
+ */
+export const vtslsReadiness = projectLoadReadiness(/^Initializing '/, 'Initializing project');
+
+/**
+ * Volar's servers (astro-ls, vue-language-server) create the TypeScript project of a file when a
+ * request first names it; before that workspace/symbol answers an empty list. They show no
+ * progress: ready once the seed file's symbols are answered.
+ */
+export const volarReadiness = projectLoadReadiness(/(?!)/, 'Creating the TypeScript project');
+
 function openSeedProject({ conn, store }: ReadinessContext, loading: RegExp, title: string): void {
   const { readiness, progress, logger } = conn;
   const exts = Object.keys(conn.server.extensions);
@@ -49,9 +61,7 @@ function openSeedProject({ conn, store }: ReadinessContext, loading: RegExp, tit
   }
   readiness.indexing({ title, message: 'loading the project' });
   const uri = pathToUri(seed);
-  const file = readRegularFileSync(seed);
-  if (file) conn.documents.sync(uri, conn.server.extensions[extname(seed)] ?? 'typescript', file.text, { internal: true, disk: file.state });
-  else logger.warn(`could not open ${seed} to load the project`);
+  openSeedFile(conn, seed);
   conn.request('textDocument/documentSymbol', { textDocument: { uri } }, { timeoutMs: SIGNAL_FALLBACK_MS }).then(
     () => {
       seedLoaded = true;

@@ -38,8 +38,8 @@ function projectOf(path: string, projectDirs: readonly string[]): string | undef
  */
 export async function loadEveryProject(ctx: ToolContext, conn: LspConnection): Promise<ProjectCoverage> {
   const root = ctx.workspace.primaryRoot;
-  // typescript-go too loads a project only for an open file (it then searches every loaded one).
-  if ((conn.server.readiness !== 'tsserver' && conn.server.readiness !== 'tsgo') || root === undefined) return { files: [], visits: [] };
+  // typescript-go and vtsls too load a project only for an open file (tsgo then searches every loaded one).
+  if (!['tsserver', 'tsgo', 'vtsls'].includes(conn.server.readiness) || root === undefined) return { files: [], visits: [] };
   const exts = Object.keys(conn.server.extensions);
   const projectDirs: string[] = [];
   for await (const path of walkSourceTreeAsync(root, { maxDepth: 8 })) {

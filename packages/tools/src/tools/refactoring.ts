@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FormattingOptions, Position, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
-import { fromLspRange, UserError } from '@agent-lsp/protocol';
+import { fromLspRange, splitLines, UserError } from '@agent-lsp/protocol';
 import { isNotReady, openReadyDocument, positionIn, rangeIn, requireSupport, type ReadyDocument } from '../project/documentQuery.js';
 import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
 import { PositionMapper } from '../output/locations.js';
@@ -122,6 +122,12 @@ async function format(
   return { ...out, edits: shown, ...(within ? { answered_by: method, edits_outside_range: all.length - edits.length } : {}) };
 }
 
+/** The range of the whole text, ending exactly at its end (never past it). */
+function wholeText(text: string): Range {
+  const lines = splitLines(text);
+  return { start: { line: 0, character: 0 }, end: { line: lines.length - 1, character: lines[lines.length - 1]?.length ?? 0 } };
+}
+
 function contains(outer: Range, inner: Range): boolean {
   const before = (a: Position, b: Position) => a.line < b.line || (a.line === b.line && a.character <= b.character);
   return before(outer.start, inner.start) && before(inner.end, outer.end);
@@ -138,6 +144,10 @@ export const formatDocument = defineTool({
   async handler(args, ctx) {
     const doc = await openReadyDocument(ctx, args);
     if (isNotReady(doc)) return doc;
+    const { conn } = doc.handle;
+    if (conn.server.formatDocumentByRange && conn.supports('textDocument/rangeFormatting')) {
+      return format(ctx, args, doc, 'textDocument/rangeFormatting', { range: wholeText(doc.handle.doc.text) });
+    }
     requireSupport(doc, 'textDocument/formatting', 'format_document');
     return format(ctx, args, doc, 'textDocument/formatting', {});
   },
