@@ -5,7 +5,7 @@
 // (AGENT_LSP_LANGUAGES_REPORT) instead of running the matrix again.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const ITEMS = ['start', 'hover', 'definition', 'references', 'document_symbols', 'workspace_symbols', 'diagnostics', 'rename', 'format', 'preview_edit'];
@@ -75,7 +75,9 @@ for (const r of rows) {
   lines.push(`| ${r.language} | ${r.serverId} | ${version(r.version)} | ${ITEMS.map((i) => mark(r.items[i])).join(' | ')} | ${cold} | ${mem} |`);
 }
 lines.push('', '## How each server was installed', '', "| Row | Installed by | Command the server's profile resolves to |", '| --- | --- | --- |');
-for (const r of rows) lines.push(`| ${r.name} | \`${r.install}\` | ${r.command ? `\`${r.command}\`` : 'not found'} |`);
+/** A command as it reads on any machine: this checkout is <agent-lsp>, the home directory ~. */
+const portable = (command) => command.split(process.cwd()).join('<agent-lsp>').split(homedir()).join('~');
+for (const r of rows) lines.push(`| ${r.name} | \`${r.install}\` | ${r.command ? `\`${portable(r.command)}\`` : 'not found'} |`);
 const notRun = rows.filter((r) => r.notRun);
 if (notRun.length) {
   lines.push('', '## Not run here', '');
