@@ -36,11 +36,18 @@ export function serenaReferences(result) {
   return { references: n, ready: !result?.isError };
 }
 
-/** cclsp: "Results for NAME (kind) at FILE:L:C:" then one "path:line:col" a line (include_declaration: true). */
-export function cclspReferences(result) {
+/**
+ * cclsp: a block "Results for NAME (kind) at FILE:L:C:" then one "path:line:col" a line
+ * (include_declaration: true) for each symbol of the file whose name contains `symbol`
+ * ("reverse" also answers reverse_lazy, to_be_reversed): only the block of `symbol` itself counts.
+ */
+export function cclspReferences(result, symbol) {
   const text = resultText(result);
-  const lines = text.split('\n').slice(1).filter((l) => /:\d+:\d+$/.test(l.trim()));
-  return { references: /^Results for /.test(text) ? lines.length : /no references/i.test(text) ? 0 : NaN, ready: !result?.isError };
+  const blocks = text.split(/\n(?=Results for )/).filter((b) => b.startsWith('Results for '));
+  const own = blocks.find((b) => b.startsWith(`Results for ${symbol} (`));
+  if (!own) return { references: /no references/i.test(text) ? 0 : NaN, ready: !result?.isError, others: blocks.length };
+  const references = own.split('\n').slice(1).filter((l) => /:\d+:\d+$/.test(l.trim())).length;
+  return { references, ready: !result?.isError, others: blocks.length - 1 };
 }
 
 /** lsmcp: "Found N references to \"NAME\"" (the declaration included). */

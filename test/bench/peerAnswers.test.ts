@@ -28,9 +28,22 @@ describe('peer answers', () => {
     expect(serenaReferences(text('The answer is too long (200000 characters)')).references).toBeNaN();
   });
 
-  it("counts cclsp's location lines", () => {
-    const answer = 'Results for compute_total (function) at shop/pricing.py:6:5:\n/w/shop/checkout.py:1:26\n/w/shop/checkout.py:5:13\n/w/shop/pricing.py:6:5';
-    expect(cclspReferences(text(answer))).toEqual({ references: 3, ready: true });
+  it("counts cclsp's location lines for the symbol itself, not the other symbols whose names contain it", () => {
+    const answer = [
+      'Results for reverse (function) at /w/django/urls/base.py:27:5:',
+      '/w/django/urls/base.py:27:5',
+      '/w/django/urls/base.py:89:21',
+      '/w/django/urls/base.py:174:23',
+      '',
+      'Results for reverse_lazy (variable) at /w/django/urls/base.py:89:1:',
+      '/w/django/urls/base.py:89:1',
+      '/w/django/views/generic/edit.py:3:31',
+      '',
+      'Results for to_be_reversed (variable) at /w/django/urls/base.py:171:9:',
+      '/w/django/urls/base.py:171:9',
+    ].join('\n');
+    expect(cclspReferences(text(answer), 'reverse')).toEqual({ references: 3, ready: true, others: 2 });
+    expect(cclspReferences(text(answer), 'reverse_lazy').references).toBe(2);
   });
 
   it("reads lsmcp's count", () => {

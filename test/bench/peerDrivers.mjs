@@ -5,9 +5,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { originalBinary } from './originalBinary.mjs';
+import { ORIGINAL_VERSION, originalBinary } from './originalBinary.mjs';
 import { cclspReferences, lsmcpReferences, originalReferences, oursReferences, serenaReferences, symbolAt } from './peerAnswers.mjs';
-import { CCLSP_VERSION, LSMCP_VERSION, npmInstall, serenaInstall } from './peerInstall.mjs';
+import { CCLSP_VERSION, LSMCP_VERSION, npmInstall, SERENA_VERSION, serenaInstall } from './peerInstall.mjs';
 import { originalDaemonPids, ourBrokerPids, stopOriginalDaemons } from './processTree.mjs';
 import { BIN, waitForSnapshot } from './programFront.mjs';
 
@@ -34,14 +34,15 @@ function serenaHome(template, home) {
 }
 
 /**
- * The peers, ours first. Each: `install()` → handle or `{ notRun }`; `launch(handle, corpus, home)`
+ * The peers, ours first. Each: `name` (for the table), `install()` → handle or `{ notRun }`; `launch(handle, corpus, home)`
  * → the command; `setup(corpus)` → tool calls before the query; `query(target)` → the tool call;
- * `read(result)` → `{ references, ready }`; `includesDeclaration`; `daemons(home)` → pids of
+ * `read(result, target)` → `{ references, ready }`; `includesDeclaration`; `daemons(home)` → pids of
  * daemons it leaves (counted in its memory, ended by `stop`); `beforeNewSession(home)`.
  */
 export const PEERS = [
   {
     key: 'ours',
+    name: 'agent-lsp (ours)',
     install: () => ({ label: 'agent-lsp (ours)' }),
     launch: (_, corpus, home) => ({ command: BIN, args: ['serve', '--daemon', 'always'], env: { ...baseEnv(home), AGENT_LSP_HOME: join(home, 'state'), AGENT_LSP_SNAPSHOT_DIR: join(home, 'snapshot') } }),
     setup: (corpus) => [{ name: 'start_lsp', arguments: { root_dir: corpus.root, language_id: corpus.language } }],
@@ -54,6 +55,7 @@ export const PEERS = [
   },
   {
     key: 'original',
+    name: `the original agent-lsp ${ORIGINAL_VERSION}`,
     install: originalBinary,
     launch: (o, corpus, home) => ({ command: o.bin, args: [`${corpus.language}:${PYRIGHT_LANGSERVER},--stdio`], env: baseEnv(home) }),
     setup: (corpus) => [{ name: 'start_lsp', arguments: { root_dir: corpus.root, language_id: corpus.language } }],
@@ -65,6 +67,7 @@ export const PEERS = [
   },
   {
     key: 'serena',
+    name: `Serena ${SERENA_VERSION}`,
     install: serenaInstall,
     launch: (s, corpus, home) => ({
       command: s.serena,
@@ -78,6 +81,7 @@ export const PEERS = [
   },
   {
     key: 'cclsp',
+    name: `cclsp ${CCLSP_VERSION}`,
     install: () => npmInstall('cclsp', CCLSP_VERSION, 'dist/index.js'),
     launch: (c, corpus, home) => {
       const config = join(home, 'cclsp.json');
@@ -86,11 +90,12 @@ export const PEERS = [
     },
     setup: () => [],
     query: (t) => ({ name: 'find_references', arguments: { file_path: t.abs, symbol_name: t.symbol, include_declaration: true } }),
-    read: cclspReferences,
+    read: (r, t) => cclspReferences(r, t.symbol),
     includesDeclaration: true,
   },
   {
     key: 'lsmcp',
+    name: `lsmcp ${LSMCP_VERSION}`,
     install: () => npmInstall('@mizchi/lsmcp', LSMCP_VERSION, 'dist/lsmcp.js'),
     // its pyright preset runs `uv run pyright-langserver`: --bin gives it the same pyright as the others
     launch: (l, corpus, home) => ({ command: process.execPath, args: [l.entry, '--bin', `${PYRIGHT_LANGSERVER} --stdio`], env: baseEnv(home) }),

@@ -42,7 +42,7 @@ async function session(peer, handle, corpus, home, target, warmCalls) {
     for (const call of peer.setup(corpus)) await client.callTool(call, undefined, LONG);
     const ask = async () => {
       const r = await client.callTool(peer.query(target), undefined, LONG).catch((err) => ({ isError: true, content: [{ type: 'text', text: String(err.message ?? err) }] }));
-      return { ...peer.read(r), text: resultText(r) };
+      return { ...peer.read(r, target), text: resultText(r) };
     };
     const first = { ...(await ask()), ms: performance.now() - t0 };
     let ready = first.ready ? first : undefined;
@@ -52,14 +52,15 @@ async function session(peer, handle, corpus, home, target, warmCalls) {
       if (again.ready) ready = { ...again, ms: performance.now() - t0 };
     }
     const warm = [];
+    let last;
     for (let i = 0; ready && i < warmCalls; i++) {
       const t = performance.now();
-      await ask();
+      last = await ask();
       warm.push(performance.now() - t);
     }
     pids = [...new Set([...tree(transport.pid), ...peer.daemons?.(home).flatMap(tree) ?? []])];
     const rss = pids.map(processMemory).reduce((sum, m) => sum + m.rss, 0);
-    return { first, ready, warmMs: warm.length ? median(warm) : NaN, rss, processes: pids.length };
+    return { first, ready, warmMs: warm.length ? median(warm) : NaN, warmAnswer: last, rss, processes: pids.length };
   } finally {
     await client.close().catch(() => undefined);
     // what the session's own process tree left behind (a server a peer did not end); daemons stay
@@ -95,22 +96,24 @@ const s = (ms) => (Number.isFinite(ms) ? (ms < 1000 ? `${Math.round(ms)} ms` : `
 
 /** A table row for one peer on one corpus. */
 export function peerRow(corpusLabel, r, truth) {
-  const label = r.label ?? r.peer.key;
+  const label = r.peer.name;
   if (r.notRun) return `| ${corpusLabel} | ${label} | not run (${r.notRun.replace(/\|/g, '\\|')}) | | | | | | |`;
   const { cold, next, peer } = r;
-  const answer = (a) => (a.ready ? `${a.references}` : `not ready ("${a.text.slice(0, 60).replace(/\|/g, '\\|').replace(/\n/g, ' ')}…")`);
+  const short = (a) => (completeness(a.references, truth, peer.includesDeclaration).complete ? '' : ' **incomplete**');
+  const answer = (a) => (a.ready ? `${a.references}${short(a)}${a.others ? ` (+ ${a.others} other symbols' lists)` : ''}` : `not ready ("${a.text.slice(0, 60).replace(/\|/g, '\\|').replace(/\n/g, ' ')}…")`);
   const verdict = (a) => {
     if (!a) return 'no';
     const { expected, complete } = completeness(a.references, truth, peer.includesDeclaration);
     return complete ? `yes (${a.references} of ${expected})` : `**no** (${Number.isFinite(a.references) ? a.references : '?'} of ${expected})`;
   };
-  return `| ${corpusLabel} | ${label} | \`${r.tool}\` | ${s(cold.first.ms)}: ${answer(cold.first)} | ${cold.ready ? s(cold.ready.ms) : 'never'} | ${verdict(cold.ready)} | ${s(cold.warmMs)} | ${s(next.first.ms)}: ${answer(next.first)} | ${Math.round(cold.rss / 1048576)} MiB (${cold.processes}) |`;
+  return `| ${corpusLabel} | ${label} | \`${r.tool}\` | ${s(cold.first.ms)}: ${answer(cold.first)} | ${cold.ready ? s(cold.ready.ms) : 'never'} | ${verdict(cold.ready)} | ${s(cold.warmMs)}${cold.warmAnswer ? `: ${answer(cold.warmAnswer)}` : ''} | ${s(next.first.ms)}: ${answer(next.first)} | ${Math.round(cold.rss / 1048576)} MiB (${cold.processes}) |`;
 }
 
 export async function peersSection(tmp, log) {
   const corpora = [smallPythonProject(tmp), djangoSources(tmp)];
   const rows = [];
   const notes = [];
+  const labels = new Set();
   for (const corpus of corpora) {
     if (corpus.notRun) {
       notes.push(`Django not run: ${corpus.notRun}.`);
@@ -122,6 +125,7 @@ export async function peersSection(tmp, log) {
     const server = await serverWarm(corpus);
     const results = [];
     for (const peer of PEERS) results.push(await measurePeer(peer, corpus, target, tmp, log));
+    for (const r of results) if (r.label) labels.add(r.label);
     rows.push(...results.map((r) => peerRow(`${corpus.label} (${corpus.files} files)`, r, server.total)));
     notes.push(`${corpus.label}: \`${corpus.pattern}\` in ${corpus.file}; pyright asked directly: ${server.total} references with the declaration, ${s(server.medianMs)} warm (median of 5).`);
   }
@@ -136,7 +140,7 @@ of each corpus, one after the other in one run. Each peer gets its own HOME (its
 ready" is asked again every second, and **complete after** is spawn → its first answer that is not
 "not ready". **Complete?**: that answer's count against pyright asked directly (the declaration
 counted where the server includes it). **Warm call**: the query again in the same session (median of
-${WARM_CALLS}). **New session**: a second fresh process after the first has gone, on what it left
+${WARM_CALLS}; the references of the last). **New session**: a second fresh process after the first has gone, on what it left
 (our broker, the original's daemon, a peer's caches), spawn → first answer. **RSS**: every process of
 the first session at its end (front, its children, daemons and their language servers), summed
 (process count in brackets). The tool each peer answers with:
@@ -144,11 +148,12 @@ ours and the original \`find_references\` (file, 1-based line and column); Seren
 \`find_referencing_symbols\` (name path and file; one entry per reference, the declaration left out);
 cclsp \`find_references\` (file and symbol name); lsmcp \`find_references\` (file, line and symbol name).
 
-| corpus | server | tool | first answer: time, references | complete after | complete? | warm call | new session: time, references | RSS (processes) |
+| corpus | server | tool | first answer: time, references | complete after | complete? | warm call: time, references | new session: time, references | RSS (processes) |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
 
 ${notes.map((n) => `- ${n}`).join('\n')}
+- The servers: ${[...labels].join('; ')}. Serena in a venv and cclsp, lsmcp in npm prefixes of the bench's cache (~/.cache/agent-lsp-bench); lsmcp 0.9 and 0.10 need Node ≥ 22 (\`node:sqlite\`), so 0.8.3 on this Node ${process.version}.
 - Load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (1/5/15 min) at the end, ${cpus().length} cores. One run, not a median: the machine is shared.
 `;
 }
