@@ -183,11 +183,12 @@ function wallTimeSection(sections) {
     const r = sections[s.key];
     return `| \`${s.key}\` | ${r.date} | ${r.load.toFixed(1)} | ${r.wallS} s |`;
   });
-  const total = SECTIONS.reduce((sum, s) => sum + (sections[s.key]?.wallS ?? 0), 0);
+  // opt-in sections (`peers`) are not part of a full run
+  const total = SECTIONS.filter((s) => !s.optIn).reduce((sum, s) => sum + (sections[s.key]?.wallS ?? 0), 0);
   return `${WALL_HEADING}
 
 Each section's last run (\`--only <key>\` reruns one), with the 1-minute load average at its start on ${cpus().length} cores.
-The sum is a full \`pnpm bench\` run's time when every row comes from the same run.
+The sum is a full \`pnpm bench\` run's time when every row comes from the same run (\`peers\`, run by \`--peers\` alone, is not in it).
 
 | section | run on | load average at the start | wall time |
 | --- | --- | --- | --- |
