@@ -137,8 +137,8 @@ same pyright (agent-lsp's bundled pyright-langserver, given to each by absolute 
 of each corpus, one after the other in one run. Each peer gets its own HOME (its caches, its daemons).
 **First answer**: a fresh process with nothing warm, from spawn to its first answer to the query
 (after \`start_lsp {root_dir, language_id}\` where the server has it); a server that answers "not
-ready" is asked again every second, and **complete after** is spawn → its first answer that is not
-"not ready". **Complete?**: that answer's count against pyright asked directly (the declaration
+ready" is asked again every second, and **ready after** is spawn → its first answer that is not
+"not ready" (complete or not: the next column says). **Complete?**: that answer's count against pyright asked directly (the declaration
 counted where the server includes it). **Warm call**: the query again in the same session (median of
 ${WARM_CALLS}; the references of the last). **New session**: a second fresh process after the first has gone, on what it left
 (our broker, the original's daemon, a peer's caches), spawn → first answer. **RSS**: every process of
@@ -148,7 +148,7 @@ ours and the original \`find_references\` (file, 1-based line and column); Seren
 \`find_referencing_symbols\` (name path and file; one entry per reference, the declaration left out);
 cclsp \`find_references\` (file and symbol name); lsmcp \`find_references\` (file, line and symbol name).
 
-| corpus | server | tool | first answer: time, references | complete after | complete? | warm call: time, references | new session: time, references | RSS (processes) |
+| corpus | server | tool | first answer: time, references | ready after | complete? | warm call: time, references | new session: time, references | RSS (processes) |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
 
