@@ -3,7 +3,7 @@
 // start_lsp {root_dir, language_id} and a find_references, then stays up while /proc is read.
 // Beside them, an idle node for scale. `node test/bench/run.mjs --only memory`.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,33 +13,13 @@ import { resolvePositionPattern } from '@agent-lsp/protocol';
 import { djangoSources } from './corpora.mjs';
 import { originalBinary } from './originalBinary.mjs';
 import { BIN, ensureSnapshot, processMemory } from './programFront.mjs';
+import { originalDaemonPids, ourBrokerPids, stopOriginalDaemons, tree } from './processTree.mjs';
 
 export const AGENTS_MEMORY_HEADING = '## Four agents on one daemon, side by side with the original: memory';
 const AGENTS = 4;
 const LONG = { timeout: 900_000, resetTimeoutOnProgress: true, onprogress: () => undefined };
 const mib = (b) => `${(b / 1048576).toFixed(0)}`;
 
-/** A pid and all its descendants, from /proc. */
-function tree(pid) {
-  const children = new Map();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const ppid = Number(readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1]);
-      if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid).push(Number(d));
-    } catch {
-      // gone
-    }
-  }
-  const out = [];
-  const walk = (p) => {
-    out.push(p);
-    for (const c of children.get(p) ?? []) walk(c);
-  };
-  walk(pid);
-  return out;
-}
 const sum = (pids) => pids.map(processMemory).reduce((a, m) => ({ rss: a.rss + m.rss, uss: a.uss + m.uss, pss: a.pss + m.pss }), { rss: 0, uss: 0, pss: 0 });
 const cell = (m) => `${mib(m.rss)} / ${mib(m.uss)} / ${mib(m.pss)}`;
 
@@ -72,14 +52,7 @@ async function agents(kind, corpus, env, bin, position) {
       await f.client.callTool({ name: 'start_lsp', arguments: { root_dir: corpus.root, language_id: 'python' } }, undefined, LONG);
       await answerComplete(f, kind === 'ours' ? { file_path: corpus.file, position_pattern: corpus.pattern, limit: 100_000 } : { file_path: join(corpus.root, corpus.file), ...position }, kind === 'ours');
     }
-    let daemonPid;
-    if (kind === 'ours') {
-      const dir = join(env.AGENT_LSP_HOME, 'daemons');
-      daemonPid = readdirSync(dir).map((d) => join(dir, d, 'daemon.json')).filter(existsSync).map((f) => JSON.parse(readFileSync(f, 'utf8')).broker.pid)[0];
-    } else {
-      const dir = join(env.HOME, '.cache', 'agent-lsp', 'daemons');
-      daemonPid = readdirSync(dir).map((d) => join(dir, d, 'daemon.pid')).filter(existsSync).map((f) => Number(readFileSync(f, 'utf8').trim()))[0];
-    }
+    const daemonPid = (kind === 'ours' ? ourBrokerPids(env.AGENT_LSP_HOME) : originalDaemonPids(env.HOME))[0];
     const daemonTree = tree(daemonPid);
     // The front that spawned the daemon is its parent until it exits: the daemon counts once, as the daemon.
     const inDaemon = new Set(daemonTree);
@@ -120,18 +93,7 @@ export async function agentsMemorySection(tmp, log) {
     }
   } finally {
     await stopDaemons({ all: true, force: true }, ours);
-    if (!original.notRun) {
-      const dir = join(theirs.HOME, '.cache', 'agent-lsp', 'daemons');
-      for (const f of existsSync(dir) ? readdirSync(dir).map((d) => join(dir, d, 'daemon.pid')).filter(existsSync) : []) {
-        for (const pid of tree(Number(readFileSync(f, 'utf8').trim())).reverse()) {
-          try {
-            process.kill(pid, 'SIGKILL');
-          } catch {
-            // gone
-          }
-        }
-      }
-    }
+    if (!original.notRun) stopOriginalDaemons(original.bin, theirs, theirs.HOME);
     rmSync(home, { recursive: true, force: true });
   }
   const idle = await idleNode();

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { pathToUri, resolvePositionPattern, toLspPosition } from '@agent-lsp/protocol';
 
 const require = createRequire(import.meta.url);
@@ -148,4 +149,11 @@ export function effectSources(tmp) {
     file: 'src/Function.ts',
     pattern: 'export const @@dual',
   };
+}
+
+/** The bundled example's Python project (examples/workspace/py, four files), copied: every use of compute_total. */
+export function smallPythonProject(tmp) {
+  const root = join(tmp, 'small-py');
+  cpSync(fileURLToPath(new URL('../../examples/workspace/py', import.meta.url)), root, { recursive: true });
+  return { name: 'a small project (examples/workspace/py)', label: 'small project', language: 'python', root, files: countFiles(root, '.py'), file: 'shop/pricing.py', pattern: 'def @@compute_total(' };
 }

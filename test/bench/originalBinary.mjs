@@ -3,15 +3,15 @@
 // side by side with ours on the same queries.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { benchCache } from './peerInstall.mjs';
 
 export const ORIGINAL_VERSION = '0.19.5';
 const PACKAGE = `@blackwell-systems/agent-lsp-${process.platform}-${process.arch}`;
 
 /** The original's binary: `{ bin, label }`, or `{ notRun }` with the reason it could not be had. */
 export function originalBinary() {
-  const dir = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'agent-lsp-bench', `original-${ORIGINAL_VERSION}`);
+  const dir = benchCache(`original-${ORIGINAL_VERSION}`);
   const bin = join(dir, 'package', 'bin', 'agent-lsp');
   const label = `the original agent-lsp ${ORIGINAL_VERSION} (npm ${PACKAGE})`;
   if (existsSync(bin)) return { bin, label };

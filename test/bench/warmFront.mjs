@@ -3,8 +3,7 @@
 // with its own warm daemon on the same copy) from spawn to its first complete find_references
 // answer — connect (spawn, MCP handshake), tools/list, start_lsp {root_dir, language_id},
 // find_references — median of 3, fronts of the two alternating. `node test/bench/run.mjs --only warmfront`.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -15,6 +14,7 @@ import { resolvePositionPattern } from '@agent-lsp/protocol';
 import { djangoSources, pythonStdlib } from './corpora.mjs';
 import { originalBinary } from './originalBinary.mjs';
 import { waitForSnapshot } from './programFront.mjs';
+import { stopOriginalDaemons } from './processTree.mjs';
 import { freshFront, serverWarm, STAGES } from './startup.mjs';
 
 export const WARM_FRONT_HEADING = '## A fresh agent on a warm daemon, side by side with the original';
@@ -45,23 +45,6 @@ async function originalFront(bin, env, corpus, position) {
     return { stages: [connected - t0, listed - connected, started - listed, answered - started], total: answered - t0, complete, text, references };
   } finally {
     await client.close();
-  }
-}
-
-/** The original's daemons under `home` ended: its own daemon-stop, then any pid left. */
-function stopOriginalDaemons(bin, env, home) {
-  spawnSync(bin, ['daemon-stop', '--all'], { env, timeout: 30_000 });
-  const dir = join(home, '.cache', 'agent-lsp', 'daemons');
-  for (const d of existsSync(dir) ? readdirSync(dir) : []) {
-    const pidFile = join(dir, d, 'daemon.pid');
-    const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : NaN;
-    if (Number.isInteger(pid) && pid > 0) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
   }
 }
 
