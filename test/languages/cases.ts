@@ -1,5 +1,6 @@
 import type { LanguageCase } from './languageCase.js';
 import { MORE_CASES } from './moreCases.js';
+import { OTHER_CASES } from './otherCases.js';
 
 /**
  * The rows of the language matrix. `install` says how the server got onto this machine (the
@@ -144,4 +145,5 @@ export const LANGUAGE_CASES: readonly LanguageCase[] = [
     preview: { file: 'src/main.php', old_text: 'Geometry::area(3, 4)', new_text: 'Geometry::area(3, 4) + not_defined()' },
   },
   ...MORE_CASES,
+  ...OTHER_CASES,
 ];

@@ -31,6 +31,7 @@ export function knownServerDefinition(known: KnownServer): ServerDefinition {
         command: [found.path, ...known.args],
         source: found.where,
         settings: { ...known.settings },
+        ...(known.initializationOptions ? { initializationOptions: { ...known.initializationOptions } } : {}),
         profileFingerprint: `${known.id}|${found.path}`,
         details: found.details,
       };

@@ -26,6 +26,8 @@ export interface KnownServer {
   versionArgs?: readonly string[];
   /** Answers to workspace/configuration by section, when the server needs some to work. */
   settings?: Readonly<Record<string, unknown>>;
+  /** initialize's initializationOptions, when the server reads its configuration only from there. */
+  initializationOptions?: Readonly<Record<string, unknown>>;
   /** LSP methods whose `$/cancelRequest` the server mishandles (ServerDefinition.uncancellable). */
   uncancellable?: readonly string[];
   /** Built-in profiles that supersede this entry (same server, bundled or tuned): never listed twice. */
@@ -102,11 +104,16 @@ export const KNOWN_SERVERS: readonly KnownServer[] = [
   { id: 'graphql-lsp', command: 'graphql-lsp', args: ['server', '-m', 'stream'], extensions: { '.graphql': 'graphql', '.gql': 'graphql' }, languageIds: ['graphql'], rootMarkers: ['.graphqlrc', '.graphqlrc.yml', '.graphqlrc.json', 'graphql.config.js'], installHint: npm('graphql-language-service-cli'), versionArgs: [] },
   { id: 'prisma-language-server', command: 'prisma-language-server', args: ['--stdio'], extensions: { '.prisma': 'prisma' }, languageIds: ['prisma'], rootMarkers: ['schema.prisma'], installHint: npm('@prisma/language-server'), versionArgs: [] },
   { id: 'solidity-language-server', command: 'nomicfoundation-solidity-language-server', args: ['--stdio'], extensions: { '.sol': 'solidity' }, languageIds: ['solidity'], rootMarkers: ['hardhat.config.js', 'hardhat.config.ts', 'foundry.toml', 'remappings.txt'], installHint: npm('@nomicfoundation/solidity-language-server'), versionArgs: [] },
-  { id: 'vim-language-server', command: 'vim-language-server', args: ['--stdio'], extensions: { '.vim': 'vim', '.vimrc': 'vim' }, languageIds: ['vim'], rootMarkers: [], installHint: npm('vim-language-server'), versionArgs: [] },
+  { id: 'vim-language-server', command: 'vim-language-server', args: ['--stdio'], extensions: { '.vim': 'vim', '.vimrc': 'vim' }, languageIds: ['vim'], rootMarkers: [], installHint: npm('vim-language-server'), versionArgs: [],
+    // It finds the word under the cursor by Vim's 'iskeyword', which it only learns from here: without it every hover, definition and reference answers empty.
+    initializationOptions: { isNeovim: false, iskeyword: '@,48-57,_,192-255,-#', vimruntime: '', runtimepath: '', diagnostic: { enable: true }, indexes: { runtimepath: true, gap: 100, count: 3 }, suggest: { fromVimruntime: true, fromRuntimepath: false } } },
   { id: 'ansible-language-server', command: 'ansible-language-server', args: ['--stdio'], extensions: { '.yml': 'ansible', '.yaml': 'ansible' }, languageIds: ['ansible'], rootMarkers: ['ansible.cfg', 'playbook.yml', 'site.yml'], installHint: npm('@ansible/ansible-language-server'), priority: 2, versionArgs: [] },
   { id: 'elm-language-server', command: 'elm-language-server', args: ['--stdio'], extensions: { '.elm': 'elm' }, languageIds: ['elm'], rootMarkers: ['elm.json'], installHint: npm('@elm-tooling/elm-language-server'), versionArgs: [] },
   { id: 'fortls', command: 'fortls', args: [], extensions: { '.f90': 'fortran', '.f95': 'fortran', '.f03': 'fortran', '.f08': 'fortran', '.f': 'fortran', '.for': 'fortran' }, languageIds: ['fortran'], rootMarkers: ['.fortls', 'fpm.toml'], installHint: 'pip install fortls' },
   { id: 'cmake-language-server', command: 'cmake-language-server', args: [], extensions: { '.cmake': 'cmake' }, languageIds: ['cmake'], rootMarkers: ['CMakeLists.txt'], installHint: 'pip install cmake-language-server', versionArgs: [] },
   { id: 'buf', command: 'buf', args: ['lsp', 'serve'], extensions: { '.proto': 'proto' }, languageIds: ['proto'], rootMarkers: ['buf.yaml', 'buf.work.yaml'], installHint: 'go install github.com/bufbuild/buf/cmd/buf@latest' },
   { id: 'vscode-markdown-language-server', command: 'vscode-markdown-language-server', args: ['--stdio'], extensions: { '.md': 'markdown', '.markdown': 'markdown' }, languageIds: ['markdown'], rootMarkers: [], installHint: npm('vscode-langservers-extracted'), priority: 2, versionArgs: [], settings: { markdown: { validate: { enabled: true } } } },
+  { id: 'just-lsp', command: 'just-lsp', args: [], extensions: { '.just': 'just', justfile: 'just' }, languageIds: ['just'], rootMarkers: ['justfile', 'Justfile'], installHint: 'pip install just-lsp (or cargo install just-lsp)' },
+  // It analyses the workspace as soon as it initialized; the libraries' specs it builds after that (its own $/customProgress) only add the standard keywords.
+  { id: 'robotframework-lsp', command: 'robotframework_ls', args: [], extensions: { '.robot': 'robotframework', '.resource': 'robotframework' }, languageIds: ['robotframework'], rootMarkers: ['robot.toml', 'pyproject.toml'], installHint: 'pip install robotframework-lsp robotframework, and run `python -m robotframework_ls`' },
 ];
