@@ -37,6 +37,7 @@ export const OTHER_CASES: readonly LanguageCase[] = [
     use: { file: 'plugin/main.vim', pattern: 'let s:total = @@shapes#area(3, 4)' },
     broken: { file: 'broken.vim', pattern: 'let l:total = (3 +' },
     preview: { file: 'plugin/main.vim', old_text: 'shapes#area(3, 4)', new_text: 'shapes#area(3, 4' },
+    lacks: { hover: "vim-language-server hovers Vim's built-in functions, commands and options, not the project's own functions (it answers null)" },
   },
   {
     name: 'just (just-lsp)',

@@ -24,6 +24,7 @@ export function knownServerDefinition(known: KnownServer): ServerDefinition {
     installHint: installHintOf(known),
     ...(known.versionArgs ? { versionArgs: known.versionArgs } : {}),
     ...(known.uncancellable ? { uncancellable: known.uncancellable } : {}),
+    ...(known.analysedWhenPublished ? { analysedWhenPublished: true } : {}),
     resolve(rootDir): ResolvedServer | undefined {
       const found = findProjectExecutable(known.command, rootDir);
       if (!found) return undefined;

@@ -26,6 +26,8 @@ export interface KnownServer {
   versionArgs?: readonly string[];
   /** Answers to workspace/configuration by section, when the server needs some to work. */
   settings?: Readonly<Record<string, unknown>>;
+  /** ServerDefinition.analysedWhenPublished: answers about a document only after publishing its diagnostics. */
+  analysedWhenPublished?: boolean;
   /** initialize's initializationOptions, when the server reads its configuration only from there. */
   initializationOptions?: Readonly<Record<string, unknown>>;
   /** LSP methods whose `$/cancelRequest` the server mishandles (ServerDefinition.uncancellable). */
@@ -105,6 +107,8 @@ export const KNOWN_SERVERS: readonly KnownServer[] = [
   { id: 'prisma-language-server', command: 'prisma-language-server', args: ['--stdio'], extensions: { '.prisma': 'prisma' }, languageIds: ['prisma'], rootMarkers: ['schema.prisma'], installHint: npm('@prisma/language-server'), versionArgs: [] },
   { id: 'solidity-language-server', command: 'nomicfoundation-solidity-language-server', args: ['--stdio'], extensions: { '.sol': 'solidity' }, languageIds: ['solidity'], rootMarkers: ['hardhat.config.js', 'hardhat.config.ts', 'foundry.toml', 'remappings.txt'], installHint: npm('@nomicfoundation/solidity-language-server'), versionArgs: [] },
   { id: 'vim-language-server', command: 'vim-language-server', args: ['--stdio'], extensions: { '.vim': 'vim', '.vimrc': 'vim' }, languageIds: ['vim'], rootMarkers: [], installHint: npm('vim-language-server'), versionArgs: [],
+    // It parses each opened or changed document in a child process and answers empty until the parse lands, which it tells by publishing the document's diagnostics.
+    analysedWhenPublished: true,
     // It finds the word under the cursor by Vim's 'iskeyword', which it only learns from here: without it every hover, definition and reference answers empty.
     initializationOptions: { isNeovim: false, iskeyword: '@,48-57,_,192-255,-#', vimruntime: '', runtimepath: '', diagnostic: { enable: true }, indexes: { runtimepath: true, gap: 100, count: 3 }, suggest: { fromVimruntime: true, fromRuntimepath: false } } },
   { id: 'ansible-language-server', command: 'ansible-language-server', args: ['--stdio'], extensions: { '.yml': 'ansible', '.yaml': 'ansible' }, languageIds: ['ansible'], rootMarkers: ['ansible.cfg', 'playbook.yml', 'site.yml'], installHint: npm('@ansible/ansible-language-server'), priority: 2, versionArgs: [] },
