@@ -120,4 +120,6 @@ export const KNOWN_SERVERS: readonly KnownServer[] = [
   { id: 'just-lsp', command: 'just-lsp', args: [], extensions: { '.just': 'just', justfile: 'just' }, languageIds: ['just'], rootMarkers: ['justfile', 'Justfile'], installHint: 'pip install just-lsp (or cargo install just-lsp)' },
   // It analyses the workspace as soon as it initialized; the libraries' specs it builds after that (its own $/customProgress) only add the standard keywords.
   { id: 'robotframework-lsp', command: 'robotframework_ls', args: [], extensions: { '.robot': 'robotframework', '.resource': 'robotframework' }, languageIds: ['robotframework'], rootMarkers: ['robot.toml', 'pyproject.toml'], installHint: 'pip install robotframework-lsp robotframework, and run `python -m robotframework_ls`' },
+  { id: 'nginx-language-server', command: 'nginx-language-server', args: [], extensions: { '.conf': 'nginx' }, languageIds: ['nginx'], rootMarkers: ['nginx.conf'], installHint: 'pip install nginx-language-server', versionArgs: [] },
+  { id: 'systemd-language-server', command: 'systemd-language-server', args: [], extensions: { '.service': 'systemd', '.socket': 'systemd', '.timer': 'systemd', '.mount': 'systemd', '.path': 'systemd', '.target': 'systemd' }, languageIds: ['systemd'], rootMarkers: [], installHint: 'pip install systemd-language-server', versionArgs: [] },
 ];
