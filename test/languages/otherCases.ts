@@ -66,6 +66,20 @@ export const OTHER_CASES: readonly LanguageCase[] = [
     broken: { file: 'broken.robot', pattern: 'Compute Volume' },
     preview: { file: 'area.robot', old_text: 'Compute Area    3    4', new_text: 'Compute Volume    3    4' },
   },
+  {
+    name: 'docker compose (compose-language-service)',
+    language: 'Docker Compose',
+    fixture: 'compose',
+    languageId: 'dockercompose',
+    serverId: 'compose-language-service',
+    install: 'agent-lsp servers install dockercompose (npm @microsoft/compose-language-service 1.0.0)',
+    // It documents the Compose file's keys; services are not symbols to it.
+    symbol: 'depends_on',
+    declaration: { file: 'compose.yaml', pattern: '    @@depends_on:' },
+    use: { file: 'compose.yaml', pattern: '    @@depends_on:' },
+    broken: { file: 'broken/compose.yaml', pattern: 'image: nginx:1.28' },
+    preview: { file: 'compose.yaml', old_text: 'image: nginx:1.27', new_text: 'image: [nginx:1.27' },
+  },
   // The next three servers document the language's own words (commands, directives, unit
   // settings) and nothing of a project: hover is asked on one of those words, and what their
   // capabilities do not offer is recorded as lacking.

@@ -101,6 +101,7 @@ export const INSTALL_ROUTES: Readonly<Record<string, InstallRoute>> = {
   'just-lsp': pip(['just-lsp', 'just'], 'just-lsp@0.10.0', 'rust-just@1.59.0'),
   // It has a module and no console script: a launcher runs `python -m robotframework_ls`.
   'robotframework-lsp': { kind: 'pip', packages: [spec('robotframework-lsp@1.13.0'), spec('robotframework@7.5.0')], binaries: ['robotframework_ls'], launchers: { robotframework_ls: 'robotframework_ls' } },
+  'compose-language-service': npm(['docker-compose-langserver'], '@microsoft/compose-language-service@1.0.0'),
   'nginx-language-server': pip(['nginx-language-server'], 'nginx-language-server@0.9.0'),
   'systemd-language-server': pip(['systemd-language-server'], 'systemd-language-server@0.3.5'),
   // Nothing on npm, PyPI, crates.io, the Go proxy or Debian builds these: their own downloads.
