@@ -52,6 +52,10 @@ export const OTHER_CASES: readonly LanguageCase[] = [
     use: { file: 'justfile', pattern: 'build: (@@area "3" "4")' },
     broken: { file: 'broken/justfile', pattern: 'missing_height' },
     preview: { file: 'justfile', old_text: '(area "3" "4")', new_text: '(area "3")' },
+    lacks: {
+      preview_edit:
+        "just-lsp publishes a file's diagnostics only when that file itself changes: after the battery's other documents were opened and changed (a rename preview, the planted error's file), the diagnostics before the edit are not confirmed for the file's text, and preview_edit answers partial (it passed in 1 of 3 runs here)",
+    },
   },
   {
     name: 'robot (robotframework-lsp)',
