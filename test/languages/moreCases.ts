@@ -153,7 +153,6 @@ export const NOT_IN_MATRIX: readonly { server: string; reason: string }[] = [
   { server: 'graphql-lsp 3.5 (GraphQL)', reason: 'hover, definition and symbols came back empty on a project with .graphqlrc.yml: not understood yet' },
   { server: 'prisma-language-server 31 (Prisma)', reason: 'the server exits on the first hover request' },
   { server: 'nomicfoundation-solidity-language-server 0.8 (Solidity)', reason: 'no hover, definition or diagnostics: it compiles with a solc it downloads, and this machine reaches no download host' },
-  { server: 'ansible-language-server 1.2 (Ansible)', reason: 'no hover, definition or diagnostics without ansible and ansible-lint installed' },
   { server: 'taplo (TOML)', reason: "npm's @taplo/cli is built without the language server (\"the LSP is not part of this build\"); cargo install taplo-cli --features lsp builds one" },
   { server: 'sqls (SQL)', reason: 'not on the Go module proxy (403); sql-language-server from npm is used' },
   { server: 'marksman (Markdown)', reason: 'a .NET binary from GitHub releases, not in any registry this machine reaches; vscode-markdown-language-server is used' },

@@ -45,7 +45,7 @@ export const OTHER_CASES: readonly LanguageCase[] = [
     fixture: 'just',
     languageId: 'just',
     serverId: 'just-lsp',
-    install: 'agent-lsp servers install just (pip just-lsp 0.10.0 and rust-just 1.59.0, whose `just --fmt` formats, in a private venv)',
+    install: 'agent-lsp servers install just (pip just-lsp 0.10.0 and rust-just 1.59.0, whose just --fmt formats, in a private venv)',
     symbol: 'area',
     // just-lsp finds references and renames within one justfile (a definition follows imports).
     declaration: { file: 'justfile', pattern: '@@area width height:' },
@@ -135,7 +135,7 @@ export const OTHER_CASES: readonly LanguageCase[] = [
 export const OTHER_NOT_IN_MATRIX: readonly { server: string; reason: string }[] = [
   { server: 'Perl::LanguageServer 2.5 (Perl, Debian libperl-languageserver-perl)', reason: 'it parses the workspace only after a workspace/didChangeConfiguration that carries its settings, which agent-lsp does not send after initialize, and offers no hover or rename; until then definition, references and workspace symbols are empty' },
   { server: 'postgrestools 0.25 (SQL, npm @postgrestools/postgrestools)', reason: 'probed only: without a database connection it answers syntax diagnostics and nothing else (hover needs the schema from a live Postgres); no row yet' },
-  { server: 'ansible-language-server 26.6 (Ansible)', reason: 'playbooks are .yml files, which agent-lsp routes to yaml-language-server: an Ansible server needs routing by content or project, not by file name' },
+  { server: 'ansible-language-server 26.6 (Ansible)', reason: 'playbooks are .yml files, which agent-lsp routes to yaml-language-server (an Ansible server needs routing by content or project, not by file name), and hover, definition and diagnostics need ansible and ansible-lint beside it' },
   { server: 'sqls, jq-lsp, regal (Rego), jsonnet-language-server, dot-language-server', reason: 'the Go module proxy refuses them here (403), and npm has no dot-language-server or awk-language-server' },
   { server: 'lua-language-server, lemminx (XML), jdtls (Java)', reason: 'released as downloads of their own (GitHub, Eclipse); no registry this machine reaches has them' },
 ];
