@@ -148,12 +148,8 @@ export const MORE_CASES: readonly LanguageCase[] = [
  */
 export const NOT_IN_MATRIX: readonly { server: string; reason: string }[] = [
   { server: 'vue-language-server 3.3 (Vue)', reason: 'version 3 answers only beside a tsserver running @vue/typescript-plugin, to which its client relays its tsserver/request notifications (hybrid mode); agent-lsp runs one server per profile and relays none yet. vtsls with the plugin as a global plugin, serving .vue alone, was tried: script features answer (definition, diagnostics, workspace symbols) but template expressions do not (hover says any, references miss the template use), so it is not offered either' },
-  { server: 'vim-language-server 2.3 (Vim script)', reason: 'hover, definition, references and symbols came back empty (it expects initializationOptions: runtimepath, indexes)' },
-  { server: 'cmake-language-server 0.1.11 (CMake)', reason: 'exits during initialize with pygls 2 (pip resolves pygls 2.1)' },
   { server: 'nomicfoundation-solidity-language-server 0.8 (Solidity)', reason: 'no hover, definition or diagnostics: it compiles with a solc it downloads, and this machine reaches no download host' },
-  { server: 'ansible-language-server 1.2 (Ansible)', reason: 'no hover, definition or diagnostics without ansible and ansible-lint installed' },
   { server: 'taplo (TOML)', reason: "npm's @taplo/cli is built without the language server (\"the LSP is not part of this build\"); cargo install taplo-cli --features lsp builds one" },
-  { server: 'terraform-ls (Terraform)', reason: 'go install fails: a dependency (hashicorp/terraform-schema) is not on the Go module proxy; its releases are binaries this machine cannot download' },
   { server: 'sqls (SQL)', reason: 'not on the Go module proxy (403); sql-language-server from npm is used' },
   { server: 'marksman (Markdown)', reason: 'a .NET binary from GitHub releases, not in any registry this machine reaches; rumdl (PyPI) is used' },
   { server: 'vscode-markdown-language-server (Markdown)', reason: 'it asks its client to parse Markdown into markdown-it tokens and to list and read the workspace (markdown/parse, markdown/findMarkdownFilesInWorkspace, markdown/fs/*: requests of VS Code\'s own client); rumdl serves Markdown instead' },

@@ -11,7 +11,14 @@
  * - none: no route on a machine like ours; `manual` says what the user does.
  */
 export type InstallRoute =
-  | { kind: 'npm' | 'pip' | 'go' | 'cargo'; packages: readonly InstallPackage[]; binaries: readonly string[]; features?: readonly string[] }
+  | {
+      kind: 'npm' | 'pip' | 'go' | 'cargo';
+      packages: readonly InstallPackage[];
+      binaries: readonly string[];
+      features?: readonly string[];
+      /** pip: a binary the package installs no script for, and the module `python -m` runs for it. */
+      launchers?: Readonly<Record<string, string>>;
+    }
   | { kind: 'apt'; packages: readonly InstallPackage[]; binaries: readonly string[] }
   | { kind: 'rustup'; component: string; binaries: readonly string[] }
   | { kind: 'bundled' }
@@ -85,11 +92,19 @@ export const INSTALL_ROUTES: Readonly<Record<string, InstallRoute>> = {
   'prisma-language-server': npm(['prisma-language-server'], '@prisma/language-server@31.12.10'),
   fortls: pip(['fortls'], 'fortls@3.2.2'),
   rumdl: pip(['rumdl'], 'rumdl@0.3.0'),
-  'cmake-language-server': pip(['cmake-language-server'], 'cmake-language-server@0.1.11', 'pygls@1.3.1'),
+  // pygls 2 breaks it; cmakelang's cmake-format (on PATH, from the servers' bin) is what it formats with.
+  'cmake-language-server': pip(['cmake-language-server', 'cmake-format'], 'cmake-language-server@0.1.11', 'pygls@1.3.1', 'cmakelang@0.6.13'),
   'solidity-language-server': npm(['nomicfoundation-solidity-language-server'], '@nomicfoundation/solidity-language-server@0.8.4'),
   'vim-language-server': npm(['vim-language-server'], 'vim-language-server@2.3.1'),
   'ansible-language-server': npm(['ansible-language-server'], '@ansible/ansible-language-server@26.6.0'),
   'elm-language-server': npm(['elm-language-server'], '@elm-tooling/elm-language-server@2.8.0'),
+  // just-lsp formats by running `just --fmt`: PyPI's rust-just ships that binary.
+  'just-lsp': pip(['just-lsp', 'just'], 'just-lsp@0.10.0', 'rust-just@1.59.0'),
+  // It has a module and no console script: a launcher runs `python -m robotframework_ls`.
+  'robotframework-lsp': { kind: 'pip', packages: [spec('robotframework-lsp@1.13.0'), spec('robotframework@7.5.0')], binaries: ['robotframework_ls'], launchers: { robotframework_ls: 'robotframework_ls' } },
+  'compose-language-service': npm(['docker-compose-langserver'], '@microsoft/compose-language-service@1.0.0'),
+  'nginx-language-server': pip(['nginx-language-server'], 'nginx-language-server@0.9.0'),
+  'systemd-language-server': pip(['systemd-language-server'], 'systemd-language-server@0.3.5'),
   // Nothing on npm, PyPI, crates.io, the Go proxy or Debian builds these: their own downloads.
   jdtls: { kind: 'none', manual: 'download Eclipse JDT LS (download.eclipse.org/jdtls) and put `jdtls` on PATH' },
   'lua-language-server': { kind: 'none', manual: 'download lua-language-server from github.com/LuaLS/lua-language-server/releases and put it on PATH' },

@@ -28,6 +28,7 @@ export function knownServerDefinition(known: KnownServer): ServerDefinition {
     ...(known.exactDiagnostics ? { exactDiagnostics: known.exactDiagnostics } : {}),
     ...(known.refreshAfterChange ? { refreshAfterChange: known.refreshAfterChange } : {}),
     ...(known.formatDocumentByRange ? { formatDocumentByRange: known.formatDocumentByRange } : {}),
+    ...(known.analysedWhenPublished ? { analysedWhenPublished: true } : {}),
     resolve(rootDir): ResolvedServer | undefined {
       const found = findProjectExecutable(known.command, rootDir);
       if (!found) return undefined;

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { BUILTIN_SERVERS } from './builtinServers.js';
 import { KNOWN_SERVER_DEFINITIONS, knownServerDefinition, knownServerFor } from './knownServerDefinitions.js';
 import { KNOWN_SERVERS } from './knownServers.js';
@@ -22,7 +22,7 @@ describe('the table of known language servers', () => {
     expect(k.args.every((a) => typeof a === 'string' && a.length > 0)).toBe(true);
     const exts = Object.keys(k.extensions);
     expect(exts.length).toBeGreaterThan(0);
-    for (const ext of exts) expect(ext).toMatch(/^(\.[a-z0-9]+|[a-z][a-z0-9_-]*)$/);
+    for (const ext of exts) expect(ext).toMatch(/^(\.[a-z0-9]+|[a-z][a-z0-9_.-]*)$/);
     expect([...k.languageIds].sort()).toEqual([...new Set(Object.values(k.extensions))].sort());
     for (const marker of k.rootMarkers) expect(marker).toMatch(/^[^*/\\]+$/);
     expect(k.installHint.length).toBeGreaterThan(5);
@@ -124,6 +124,22 @@ describe('finding a known server', () => {
     expect(findProjectExecutable('jedi-language-server', root, env)).toEqual({ path: join(root, '.venv', 'bin', 'jedi-language-server'), where: 'project', details: {} });
     expect(findProjectExecutable('taplo', root, env)).toEqual({ path: join(dir, 'path', 'taplo'), where: 'PATH', details: {} });
     expect(findProjectExecutable('zls', root, env)).toBeUndefined();
+  });
+
+  it('routes a file by its whole name to the server installed for it, else by its extension (compose.yaml)', () => {
+    vi.stubEnv('PATH', join(dir, 'path'));
+    vi.stubEnv('AGENT_LSP_HOME', join(dir, 'home'));
+    vi.stubEnv('XDG_STATE_HOME', join(dir, 'state'));
+    try {
+      const project = join(dir, 'compose');
+      fakeExecutable(join(project, 'node_modules', '.bin', 'docker-compose-langserver'));
+      expect(new ServerRegistry().forFile(join(project, 'compose.yaml'))).toMatchObject({ server: { id: 'compose-language-service' }, languageId: 'dockercompose' });
+      expect(new ServerRegistry().forFile(join(project, 'other.yaml'))?.server.id).toBe('yaml-language-server');
+      // No compose server here: the YAML server still reads it.
+      expect(new ServerRegistry().forFile(join(dir, 'elsewhere', 'compose.yaml'))).toMatchObject({ server: { id: 'yaml-language-server' }, languageId: 'yaml' });
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it('resolves a definition to the command with its arguments, or says how to install it', () => {

@@ -35,6 +35,8 @@ export interface KnownServer {
   exactDiagnostics?: ServerDefinition['exactDiagnostics'];
   refreshAfterChange?: ServerDefinition['refreshAfterChange'];
   formatDocumentByRange?: ServerDefinition['formatDocumentByRange'];
+  /** ServerDefinition.analysedWhenPublished: answers about a document only after publishing its diagnostics. */
+  analysedWhenPublished?: boolean;
   /** LSP methods whose `$/cancelRequest` the server mishandles (ServerDefinition.uncancellable). */
   uncancellable?: readonly string[];
   /** Built-in profiles that supersede this entry (same server, bundled or tuned): never listed twice. */
@@ -114,7 +116,11 @@ export const KNOWN_SERVERS: readonly KnownServer[] = [
   { id: 'graphql-lsp', command: 'graphql-lsp', args: ['server', '-m', 'stream'], extensions: { '.graphql': 'graphql', '.gql': 'graphql' }, languageIds: ['graphql'], rootMarkers: ['.graphqlrc', '.graphqlrc.yml', '.graphqlrc.json', 'graphql.config.js'], installHint: npm('graphql-language-service-cli'), versionArgs: [], readiness: 'graphql' },
   { id: 'prisma-language-server', command: 'prisma-language-server', args: ['--stdio'], extensions: { '.prisma': 'prisma' }, languageIds: ['prisma'], rootMarkers: ['schema.prisma'], installHint: npm('@prisma/language-server'), versionArgs: [], settings: { prisma: {} } },
   { id: 'solidity-language-server', command: 'nomicfoundation-solidity-language-server', args: ['--stdio'], extensions: { '.sol': 'solidity' }, languageIds: ['solidity'], rootMarkers: ['hardhat.config.js', 'hardhat.config.ts', 'foundry.toml', 'remappings.txt'], installHint: npm('@nomicfoundation/solidity-language-server'), versionArgs: [] },
-  { id: 'vim-language-server', command: 'vim-language-server', args: ['--stdio'], extensions: { '.vim': 'vim', '.vimrc': 'vim' }, languageIds: ['vim'], rootMarkers: [], installHint: npm('vim-language-server'), versionArgs: [] },
+  { id: 'vim-language-server', command: 'vim-language-server', args: ['--stdio'], extensions: { '.vim': 'vim', '.vimrc': 'vim' }, languageIds: ['vim'], rootMarkers: [], installHint: npm('vim-language-server'), versionArgs: [],
+    // It parses each opened or changed document in a child process and answers empty until the parse lands, which it tells by publishing the document's diagnostics.
+    analysedWhenPublished: true,
+    // It finds the word under the cursor by Vim's 'iskeyword', which it only learns from here: without it every hover, definition and reference answers empty.
+    initializationOptions: { isNeovim: false, iskeyword: '@,48-57,_,192-255,-#', vimruntime: '', runtimepath: '', diagnostic: { enable: true }, indexes: { runtimepath: true, gap: 100, count: 3 }, suggest: { fromVimruntime: true, fromRuntimepath: false } } },
   { id: 'ansible-language-server', command: 'ansible-language-server', args: ['--stdio'], extensions: { '.yml': 'ansible', '.yaml': 'ansible' }, languageIds: ['ansible'], rootMarkers: ['ansible.cfg', 'playbook.yml', 'site.yml'], installHint: npm('@ansible/ansible-language-server'), priority: 2, versionArgs: [] },
   { id: 'elm-language-server', command: 'elm-language-server', args: ['--stdio'], extensions: { '.elm': 'elm' }, languageIds: ['elm'], rootMarkers: ['elm.json'], installHint: npm('@elm-tooling/elm-language-server'), versionArgs: [] },
   { id: 'fortls', command: 'fortls', args: [], extensions: { '.f90': 'fortran', '.f95': 'fortran', '.f03': 'fortran', '.f08': 'fortran', '.f': 'fortran', '.for': 'fortran' }, languageIds: ['fortran'], rootMarkers: ['.fortls', 'fpm.toml'], installHint: 'pip install fortls' },
@@ -122,4 +128,11 @@ export const KNOWN_SERVERS: readonly KnownServer[] = [
   { id: 'buf', command: 'buf', args: ['lsp', 'serve'], extensions: { '.proto': 'proto' }, languageIds: ['proto'], rootMarkers: ['buf.yaml', 'buf.work.yaml'], installHint: 'go install github.com/bufbuild/buf/cmd/buf@latest' },
   { id: 'rumdl', command: 'rumdl', args: ['server'], extensions: { '.md': 'markdown', '.markdown': 'markdown' }, languageIds: ['markdown'], rootMarkers: ['.rumdl.toml', 'rumdl.toml'], installHint: 'pip install rumdl', priority: 2, readiness: 'progress' },
   { id: 'vscode-markdown-language-server', command: 'vscode-markdown-language-server', args: ['--stdio'], extensions: { '.md': 'markdown', '.markdown': 'markdown' }, languageIds: ['markdown'], rootMarkers: [], installHint: npm('vscode-langservers-extracted'), priority: 3, versionArgs: [], settings: { markdown: { validate: { enabled: true } } } },
+  { id: 'just-lsp', command: 'just-lsp', args: [], extensions: { '.just': 'just', justfile: 'just' }, languageIds: ['just'], rootMarkers: ['justfile', 'Justfile'], installHint: 'pip install just-lsp (or cargo install just-lsp)' },
+  // It analyses the workspace as soon as it initialized; the libraries' specs it builds after that (its own $/customProgress) only add the standard keywords.
+  { id: 'robotframework-lsp', command: 'robotframework_ls', args: [], extensions: { '.robot': 'robotframework', '.resource': 'robotframework' }, languageIds: ['robotframework'], rootMarkers: ['robot.toml', 'pyproject.toml'], installHint: 'pip install robotframework-lsp robotframework, and run `python -m robotframework_ls`' },
+  { id: 'nginx-language-server', command: 'nginx-language-server', args: [], extensions: { '.conf': 'nginx' }, languageIds: ['nginx'], rootMarkers: ['nginx.conf'], installHint: 'pip install nginx-language-server', versionArgs: [] },
+  { id: 'systemd-language-server', command: 'systemd-language-server', args: [], extensions: { '.service': 'systemd', '.socket': 'systemd', '.timer': 'systemd', '.mount': 'systemd', '.path': 'systemd', '.target': 'systemd' }, languageIds: ['systemd'], rootMarkers: [], installHint: 'pip install systemd-language-server', versionArgs: [] },
+  // Routed by file name ahead of yaml-language-server, which reads the same files as plain YAML.
+  { id: 'compose-language-service', command: 'docker-compose-langserver', args: ['--stdio'], extensions: { 'compose.yaml': 'dockercompose', 'compose.yml': 'dockercompose', 'docker-compose.yaml': 'dockercompose', 'docker-compose.yml': 'dockercompose' }, languageIds: ['dockercompose'], rootMarkers: ['compose.yaml', 'compose.yml', 'docker-compose.yaml', 'docker-compose.yml'], installHint: npm('@microsoft/compose-language-service'), versionArgs: [] },
 ];

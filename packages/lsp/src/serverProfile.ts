@@ -89,6 +89,12 @@ export interface ServerDefinition {
    * dropped.
    */
   uncancellable?: readonly string[];
+  /**
+   * The server analyses a document in the background after it is opened or changed, answers about
+   * it empty until then, and says it is done only by publishing the document's diagnostics
+   * (vim-language-server): a query on a document first waits for that push.
+   */
+  analysedWhenPublished?: boolean;
   /** How to install it when it is missing. */
   installHint: string;
   /** Arguments that make the executable print its version (default `--version`; gopls: `version`). */

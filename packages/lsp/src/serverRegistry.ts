@@ -49,16 +49,23 @@ export class ServerRegistry {
    * error names the preferred one).
    */
   forFile(path: string): { server: ServerDefinition; languageId: string } | undefined {
-    // A file without an extension is routed by its name (Dockerfile, Gemfile): keys without a dot.
-    const ext = extname(path).toLowerCase() || basename(path).toLowerCase();
-    const candidates = this.routed.filter((s) => s.extensions[ext] !== undefined);
+    const name = basename(path).toLowerCase();
+    const ext = extname(path).toLowerCase();
+    // A whole file name is routed by its name first (Dockerfile; compose.yaml, YAML that only a
+    // compose server reads as such); when no server for the name is installed, by its extension.
+    const named = this.chooseFor(name, path);
+    if (named && (!ext || named.installed)) return named.route;
+    return this.chooseFor(ext || name, path)?.route;
+  }
+
+  /** The server for one extension or file name: a configured one, else the first installed in order, else the first. */
+  private chooseFor(key: string, path: string): { route: { server: ServerDefinition; languageId: string }; installed: boolean } | undefined {
+    const candidates = this.routed.filter((s) => s.extensions[key] !== undefined);
     const first = candidates[0];
     if (!first) return undefined;
-    const chosen =
-      candidates.length === 1 || this.routed.indexOf(first) < this.customCount
-        ? first
-        : (candidates.find((s) => this.isInstalled(s, isAbsolute(path) ? dirname(path) : process.cwd())) ?? first);
-    return { server: chosen, languageId: chosen.extensions[ext] as string };
+    const dir = isAbsolute(path) ? dirname(path) : process.cwd();
+    const chosen = candidates.length === 1 || this.routed.indexOf(first) < this.customCount ? first : (candidates.find((s) => this.isInstalled(s, dir)) ?? first);
+    return { route: { server: chosen, languageId: chosen.extensions[key] as string }, installed: this.isInstalled(chosen, dir) };
   }
 
   private isInstalled(server: ServerDefinition, dir: string): boolean {

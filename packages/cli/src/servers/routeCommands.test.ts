@@ -17,6 +17,15 @@ describe('the commands of an install route', () => {
     expect(installCommands(route('ruff'), '/s/x', { path: 'python3', outerPip: false })[1]?.argv.slice(0, 4)).toEqual(['/s/x/venv/bin/python', '-m', 'pip', 'install']);
   });
 
+  it('writes a launcher for a pip package that has a module but no script', () => {
+    const steps = installCommands(route('robotframework-lsp'), '/s/x', { path: 'python3', outerPip: false });
+    expect(steps[1]?.argv.slice(-2)).toEqual(['robotframework-lsp==1.13.0', 'robotframework==7.5.0']);
+    const launcher = steps[2]?.argv ?? [];
+    expect(launcher.slice(0, 2)).toEqual(['/s/x/venv/bin/python', '-c']);
+    expect(launcher.slice(3)).toEqual(['/s/x/venv/bin/robotframework_ls', '#!/bin/sh\nexec "$(dirname "$(readlink -f "$0")")/python" -m robotframework_ls "$@"\n']);
+    expect(steps).toHaveLength(3);
+  });
+
   it('installs Go modules with GOBIN inside the install, and crates with cargo --root', () => {
     expect(installCommands(route('gopls'), '/s/x')).toEqual([{ argv: ['go', 'install', 'golang.org/x/tools/gopls@v0.23.0'], env: { GOBIN: '/s/x/bin' } }]);
     const crate: HomeRoute = { kind: 'cargo', packages: [{ name: 'taplo-cli', version: '0.10.0' }], binaries: ['taplo'], features: ['lsp'] };

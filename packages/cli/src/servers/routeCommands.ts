@@ -25,9 +25,10 @@ export function installCommands(route: HomeRoute, dir: string, python: { path: s
       const venvPython = join(dir, 'venv', 'bin', 'python');
       // PIP_USER=0: a user's `pip config set global.user true` would refuse to install into a venv.
       const pip = ['install', '--disable-pip-version-check', '--no-input', ...route.packages.map(pipSpec)];
-      return python.outerPip
+      const steps = python.outerPip
         ? [{ argv: [python.path, '-m', 'venv', '--without-pip', join(dir, 'venv')] }, { argv: [python.path, '-m', 'pip', '--python', venvPython, ...pip], env: { PIP_USER: '0' } }]
         : [{ argv: [python.path, '-m', 'venv', join(dir, 'venv')] }, { argv: [venvPython, '-m', 'pip', ...pip], env: { PIP_USER: '0' } }];
+      return [...steps, ...Object.entries(route.launchers ?? {}).map(([binary, module]) => launcherCommand(join(dir, 'venv', 'bin', binary), module))];
     }
     case 'go':
       return route.packages.map((p) => ({ argv: ['go', 'install', atSpec(p)], env: { GOBIN: join(dir, 'bin') } }));
@@ -36,6 +37,17 @@ export function installCommands(route: HomeRoute, dir: string, python: { path: s
         argv: ['cargo', 'install', '--locked', '--root', dir, ...(route.features?.length ? ['--features', route.features.join(',')] : []), atSpec(p)],
       }));
   }
+}
+
+/**
+ * Writes `bin/<binary>` into a venv for a package that has a module but no console script
+ * (robotframework-lsp): `python -m module`. The launcher finds its venv's python through its own
+ * resolved path, since the staged directory is renamed into place and linked from the servers' bin.
+ */
+function launcherCommand(path: string, module: string): InstallCommand {
+  const script = `#!/bin/sh\nexec "$(dirname "$(readlink -f "$0")")/python" -m ${module} "$@"\n`;
+  const write = `import os, sys\nwith open(sys.argv[1], 'w') as f: f.write(sys.argv[2])\nos.chmod(sys.argv[1], 0o755)`;
+  return { argv: [join(path, '..', 'python'), '-c', write, path, script] };
 }
 
 /** Where a route's executable lies inside its install directory. */

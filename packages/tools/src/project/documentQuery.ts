@@ -1,6 +1,7 @@
 import type { Position } from 'vscode-languageserver-protocol';
 import { resolvePositionPattern, toLspPosition, toLspRange, UserError, type UserRange } from '@agent-lsp/protocol';
 import type { DocumentHandle } from '@agent-lsp/workspace';
+import { untilAnalysed } from './documentAnalysis.js';
 import { awaitReady, type NotReadyResult, type ReadinessArgs } from './readinessGate.js';
 import type { ToolContext } from '../catalog/toolDefinition.js';
 
@@ -34,7 +35,10 @@ export async function openReadyDocument(
   // tells whether it did; the file is read again only then).
   await ctx.workspace.syncFromDisk([path]);
   const doc = handle.conn.documents.get(handle.uri);
-  if (doc) return { handle: { ...handle, doc }, label };
+  if (doc) {
+    const notAnalysed = await untilAnalysed(handle.conn, handle.uri, label);
+    return notAnalysed ?? { handle: { ...handle, doc }, label };
+  }
   // The document is gone from the server's buffers. A connection that went away took them all
   // with it: that is its failure (a call's runner asks a new broker once), not a removed file.
   if (handle.conn.failure) throw handle.conn.failure;
