@@ -21,6 +21,10 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
+          // Each file ends the processes it starts and changes no process-wide state (the home guard
+          // of setupFiles runs for every file): one module graph per worker, not one per file
+          // (importing was ~130 s of the suite).
+          isolate: false,
           exclude: [...configDefaults.exclude, 'test/fixtures/**', 'test/runners/fixtures/**', ...(process.env['AGENT_LSP_FIELD_FULL'] === '1' ? [] : ['test/**/*.full.test.ts'])],
         },
       },
