@@ -35,8 +35,8 @@ afterEach(async () => {
 });
 
 /** A front on a python-basic copy that got a complete answer, and what its ready broker wrote. */
-async function pythonBroker(home: string, root: string) {
-  const front = await scope.front(home);
+async function pythonBroker(home: string, root: string, env: Record<string, string> = {}) {
+  const front = await scope.front(home, [], env);
   ok(await front.call('start_lsp', { root_dir: root }));
   expect(await referenceCount(front, PYTHON_DISTANCE)).toBe(EXPECTED_REFERENCES);
   return { front, info: await readyDaemon(home, 'python') };
@@ -81,7 +81,8 @@ describe('faults that heal', () => {
   it('a hung (stopped) server shows as unresponsive, fails the call waiting on it and new calls with a clear error, recovers when it answers, and is replaced by restart_lsp_server', async () => {
     const home = scope.home();
     const root = scope.root('python-basic');
-    const { front, info } = await pythonBroker(home, root);
+    // The broker probes its server every second (answer within 2 s), not every 5 s (within 10 s).
+    const { front, info } = await pythonBroker(home, root, { AGENT_LSP_HEALTH_PROBE_MS: '1000' });
     const server = info.server.pid as number;
     stopped.push({ pid: server, kill: false });
     process.kill(server, 'SIGSTOP');

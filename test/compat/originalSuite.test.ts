@@ -1,8 +1,10 @@
 // The original agent-lsp's own assertion suite (its 67 Go tool cases, ../shared/original-suite),
-// run against us as mcp-assert runs it against the original: each case in a fresh front started as
-// `agent-lsp go:gopls` with AGENT_LSP_OUTPUT_FORMAT=json (the cases presuppose a fresh process:
-// get_skill_phase expects no skill active, after cases that activate them), in turn, on one copy
-// of its Go fixture in a directory named `go` (later cases see earlier cases' writes, as in its CI).
+// run against us as its CI runs it against the original (`mcp-assert ci --reuse-server`): a front
+// started as `agent-lsp go:gopls` with AGENT_LSP_OUTPUT_FORMAT=json, shared by the cases in turn, on
+// one copy of its Go fixture in a directory named `go` (later cases see earlier cases' writes, as in
+// its CI). The cases that use skills run isolated, each in a fresh front (as mcp-assert isolates
+// them: get_skill_phase expects no skill active, after cases that activate them); they write
+// nothing, so the shared front never has to notice another process's writes.
 // Every case is reported; where the suite or gopls is absent, "not run".
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
 import { onPath } from '../helpers/onPath.js';
 import { REPO_ROOT } from '../helpers/paths.js';
-import { captureJsonPath, firstFailure, readOriginalCases, substitute } from './mcpAssert.js';
+import { captureJsonPath, firstFailure, readOriginalCases, substitute, type OriginalCase } from './mcpAssert.js';
 
 const SUITE = join(REPO_ROOT, '..', 'shared', 'original-suite');
 const missing = !existsSync(join(SUITE, 'cases')) ? `the suite is not at ${SUITE}` : !onPath('gopls') ? 'gopls is not installed (go install golang.org/x/tools/gopls@v0.23.0)' : undefined;
@@ -28,20 +30,29 @@ const ARGUED: Record<string, { isError: boolean; text: RegExp }> = {
 };
 const MIGRATING = readFileSync(join(REPO_ROOT, 'docs', 'migrating.md'), 'utf8');
 
+/** Tools whose state (the active skill and its phase) outlives the case: their cases get a front of their own. */
+const SKILL_TOOLS = new Set(['activate_skill', 'deactivate_skill', 'get_skill_phase']);
+const isolated = (c: OriginalCase) => [...c.setup, c.assert].some((step) => SKILL_TOOLS.has(step.tool));
+
 describe.skipIf(missing !== undefined)(`the original agent-lsp's own suite, server go:gopls${missing ? ` (NOT RUN — ${missing})` : ''}`, () => {
   const dir = mkdtempSync(join(tmpdir(), 'agent-lsp-original-suite-'));
   const fixture = join(dir, 'go');
-  let agent: AgentLspClient | undefined;
+  const startFront = () => startAgentLsp({ args: ['go:gopls'], env: { AGENT_LSP_OUTPUT_FORMAT: 'json' }, cwd: fixture });
+  let shared: AgentLspClient | undefined;
+  let own: AgentLspClient | undefined;
 
   beforeAll(() => cpSync(join(SUITE, 'fixture-go'), fixture, { recursive: true }));
   afterEach(async () => {
-    await agent?.close();
-    agent = undefined;
+    await own?.close();
+    own = undefined;
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    await shared?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it.each(cases)('$file: $name', async (c) => {
-    const front = (agent = await startAgentLsp({ args: ['go:gopls'], env: { AGENT_LSP_OUTPUT_FORMAT: 'json' }, cwd: fixture }));
+    const front = isolated(c) ? (own = await startFront()) : (shared ??= await startFront());
     const vars: Record<string, string> = { fixture };
     for (const step of c.setup) {
       const answer = await front.call(step.tool, substitute(step.args ?? {}, vars) as Record<string, unknown>);

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -68,7 +68,11 @@ describe('agent-lsp doctor', () => {
       // It says its version (node's) but exits when the initialize request arrives.
       JSON.stringify({ servers: [{ language_id: 'crashy', extensions: ['.crashy'], command: [process.execPath, '-e', 'process.stdin.once("data", () => process.exit(3))'] }, { extensions: ['ghost'], command: ['definitely-not-an-lsp-binary'] }] }),
     );
-    const { code, stdout, stderr } = await doctor(['--json', '--config', config, '--root', scratch], envWithHome(home.home));
+    // On a PATH of node alone: the others are the bundled servers (pyright), not every server on this machine again (the test above starts those).
+    const nodeOnly = join(scratch, 'bin');
+    mkdirSync(nodeOnly);
+    symlinkSync(process.execPath, join(nodeOnly, 'node'));
+    const { code, stdout, stderr } = await doctor(['--json', '--config', config, '--root', scratch], envWithHome(home.home, { PATH: nodeOnly }));
     expect(code).toBe(1);
     const entries = JSON.parse(stdout) as Entry[];
     expect(entries.find((e) => e.id === 'crashy')).toMatchObject({ found: true, error: expect.stringMatching(/initialize/) });

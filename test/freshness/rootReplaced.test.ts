@@ -34,10 +34,11 @@ for (const mode of ['always', 'never'] as const) {
         const expected = [...before, c.user].sort();
         const replaceRoot = async () => {
           rmSync(root, { recursive: true, force: true });
-          // The watchers have reported the removal by the time the new copy appears.
-          await new Promise((r) => setTimeout(r, 1500));
+          // The watchers (batching 100 ms) have reported the removal by the time the new copy appears,
+          // and the copy before the user's edit.
+          await new Promise((r) => setTimeout(r, 500));
           cpSync(join(FIXTURES, c.fixture), root, { recursive: true });
-          await new Promise((r) => setTimeout(r, 1500));
+          await new Promise((r) => setTimeout(r, 500));
           const user = join(root, c.user);
           writeFileSync(user, readFileSync(user, 'utf8') + c.call('again'));
         };

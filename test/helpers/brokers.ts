@@ -30,8 +30,8 @@ export function fixtureRoot(...fixtures: string[]): string {
 }
 
 /** A front in daemon mode (the later `--daemon` wins over the helper's `--daemon never`). */
-export function startFront(home: string, args: string[] = []): Promise<AgentLspClient> {
-  return startAgentLsp({ args: ['--daemon', 'auto', ...args], env: { AGENT_LSP_HOME: home } });
+export function startFront(home: string, args: string[] = [], env: Record<string, string> = {}): Promise<AgentLspClient> {
+  return startAgentLsp({ args: ['--daemon', 'auto', ...args], env: { ...env, AGENT_LSP_HOME: home } });
 }
 
 /** Closes a front and waits for its own process to exit (its brokers live on, detached). */
@@ -239,8 +239,9 @@ export class BrokerTestScope {
     return r;
   }
 
-  async front(home: string, args: string[] = []): Promise<AgentLspClient> {
-    const f = await startFront(home, args);
+  /** `env`: more environment for the front (and so for the brokers it spawns). */
+  async front(home: string, args: string[] = [], env: Record<string, string> = {}): Promise<AgentLspClient> {
+    const f = await startFront(home, args, env);
     this.fronts.push(f);
     return f;
   }

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, RequestTimeoutError, type LspConnection } from '@agent-lsp/lsp';
-import { HealthProbe } from './healthProbe.js';
+import { HealthProbe, probeTimingFromEnv } from './healthProbe.js';
 
 const TIMEOUT_MS = 300;
 
@@ -46,5 +46,17 @@ describe('HealthProbe', () => {
     await new Promise((r) => setTimeout(r, 5 * TIMEOUT_MS));
     expect(changes).toEqual([]);
     expect(p.responsive).toBe(true);
+  });
+});
+
+describe('probeTimingFromEnv', () => {
+  it('probes every 5 s (answer within 10 s) unless AGENT_LSP_HEALTH_PROBE_MS says otherwise; a bad value is the default, with a warning', () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'warn', sink: (l) => lines.push(l) });
+    expect(probeTimingFromEnv({}, logger)).toEqual({ intervalMs: 5_000, timeoutMs: 10_000 });
+    expect(probeTimingFromEnv({ AGENT_LSP_HEALTH_PROBE_MS: '250' }, logger)).toEqual({ intervalMs: 250, timeoutMs: 500 });
+    expect(lines).toEqual([]);
+    expect(probeTimingFromEnv({ AGENT_LSP_HEALTH_PROBE_MS: 'soon' }, logger)).toEqual({ intervalMs: 5_000, timeoutMs: 10_000 });
+    expect(lines.join('\n')).toContain('AGENT_LSP_HEALTH_PROBE_MS: "soon" is not a positive integer');
   });
 });

@@ -15,6 +15,23 @@ const PROBE_METHOD = '$/agentLsp/healthProbe';
 const BUSY_CPU_SHARE = 0.02;
 const BUSY_GRACE_MS = 60_000;
 
+/** Between probes by default; the answer may take twice as long. */
+export const DEFAULT_PROBE_INTERVAL_MS = 5_000;
+
+/**
+ * The probe's timing in a broker: AGENT_LSP_HEALTH_PROBE_MS (a positive integer, in ms) sets the
+ * interval, the timeout is twice it (tests shorten it; docs/broker.md). Anything else: the default,
+ * and a warning in the broker log.
+ */
+export function probeTimingFromEnv(env: NodeJS.ProcessEnv, logger: Logger): { intervalMs: number; timeoutMs: number } {
+  const text = env['AGENT_LSP_HEALTH_PROBE_MS'];
+  const n = Number(text);
+  const valid = text !== undefined && Number.isInteger(n) && n > 0;
+  if (text !== undefined && !valid) logger.warn(`AGENT_LSP_HEALTH_PROBE_MS: "${text}" is not a positive integer of milliseconds; probing every ${DEFAULT_PROBE_INTERVAL_MS} ms`);
+  const intervalMs = valid ? n : DEFAULT_PROBE_INTERVAL_MS;
+  return { intervalMs, timeoutMs: 2 * intervalMs };
+}
+
 export interface HealthProbeOptions {
   /** The running server, if any (none while it starts or restarts). */
   connection(): LspConnection | undefined;
@@ -43,8 +60,8 @@ export class HealthProbe {
   readonly timeoutMs: number;
 
   constructor(private readonly options: HealthProbeOptions) {
-    this.intervalMs = options.intervalMs ?? 5_000;
-    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.intervalMs = options.intervalMs ?? DEFAULT_PROBE_INTERVAL_MS;
+    this.timeoutMs = options.timeoutMs ?? 2 * DEFAULT_PROBE_INTERVAL_MS;
   }
 
   get responsive(): boolean {

@@ -3,7 +3,7 @@ import { RestartBudget, ServerUnresponsiveError, startDirectConnection, type Lsp
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import type { BrokerClient } from './brokerClient.js';
 import type { DiagnosticsBridge } from './diagnosticsBridge.js';
-import { HealthProbe } from './healthProbe.js';
+import { HealthProbe, probeTimingFromEnv } from './healthProbe.js';
 import { isClientToken, ownToken } from './progressTokens.js';
 import type { SharedDocuments } from './sharedDocuments.js';
 
@@ -46,6 +46,7 @@ export class ServerInstance {
 
   constructor(private readonly options: ServerInstanceOptions) {
     this.health = new HealthProbe({
+      ...probeTimingFromEnv(process.env, options.logger),
       connection: () => this.conn,
       logger: options.logger,
       onChange: (responsive) => {

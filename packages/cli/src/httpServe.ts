@@ -9,6 +9,7 @@ export interface HttpServeFlags {
   auth?: boolean;
   allowOrigin?: string[];
   sessionIdleTimeout?: string;
+  requestTimeout?: string;
   maxBodyBytes?: string;
 }
 
@@ -28,6 +29,7 @@ export async function runHttpServe(flags: HttpServeFlags, agent: AgentLspServerO
   const port = positiveNumber(flags.port ?? '0', '--port', program, true) ?? 0;
   if (port > 65535) program.error('error: --port must be at most 65535');
   const sessionIdleTimeoutMs = positiveNumber(flags.sessionIdleTimeout, '--session-idle-timeout', program);
+  const requestTimeoutMs = positiveNumber(flags.requestTimeout, '--request-timeout', program);
   const maxBodyBytes = positiveNumber(flags.maxBodyBytes, '--max-body-bytes', program);
   const noAuth = flags.auth === false;
   if (noAuth && flags.token !== undefined) program.error('error: --no-auth and --token contradict each other');
@@ -50,6 +52,7 @@ export async function runHttpServe(flags: HttpServeFlags, agent: AgentLspServerO
       token,
       allowOrigins: flags.allowOrigin ?? [],
       ...(sessionIdleTimeoutMs !== undefined ? { sessionIdleTimeoutMs } : {}),
+      ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
       ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
       announce: err,
     });

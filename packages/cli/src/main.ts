@@ -209,6 +209,7 @@ export function buildProgram(injected: FrontInjection = {}): Command {
       .option('--no-auth', 'with --http on a loopback address only: accept requests without a token')
       .option('--allow-origin <origin...>', 'with --http: browser origins allowed besides loopback ones')
       .option('--session-idle-timeout <ms>', 'with --http: end an MCP session after this long without requests (default 30 min)')
+      .option('--request-timeout <ms>', 'with --http: the longest time receiving one request (headers and body) may take (default 30 s)')
       .option('--max-body-bytes <n>', 'with --http: the largest request body accepted (default 4 MiB)')
       .allowExcessArguments(true);
 
