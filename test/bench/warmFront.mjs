@@ -28,7 +28,9 @@ modules (in the snapshot) 1–25 ms; creating the MCP server 11–69 ms, of whic
 parsing the 24 skills' files for prompts (now read at the first prompts request: 56 → 5 ms, median
 of 7 fronts interleaved with the previous build at load 18); MCP handshake 10–72 ms; tools/list 4–16 ms
 on our side, 44–195 ms in the client (parse, compile the output schemas); start_lsp 45–180 ms, of which
-daemon.json and /proc 2–3 ms, the socket probe (a connection and \`$/agentLsp/stats\`) 4–24 ms,
+daemon.json and /proc 2–3 ms, the socket probe (a connection and \`$/agentLsp/stats\`) 4–24 ms (since skipped when
+daemon.json names the broker ready, alive and ours: attach 7.3 → 3.4 ms median in-process at load 11;
+the table above was measured before that),
 connect and initialize through the broker 10–25 ms, the rest the tool call's own steps (1–20 ms
 each); find_references: didOpen 10–77 ms, the answer cache's \`$/agentLsp/epoch\` 4–20 ms, the
 request itself (broker hop + pyright) 195–570 ms — the same as the original's whole find_references
