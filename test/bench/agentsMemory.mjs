@@ -15,6 +15,20 @@ import { originalBinary } from './originalBinary.mjs';
 import { BIN, ensureSnapshot, processMemory } from './programFront.mjs';
 import { originalDaemonPids, ourBrokerPids, stopOriginalDaemons, tree } from './processTree.mjs';
 
+/** What holds a front's and the broker's memory (written by hand, dated). */
+const MEMORY_FINDINGS = `What holds it (2026-11-27, Django, after one find_references; /proc/<pid>/smaps, V8's heap
+statistics and heap snapshots): a front's 72 MiB RSS are the node binary's own file pages (34.6 MiB,
+shared by every node process: an idle node maps 30.8 of its 40), V8's heap (18.5 MiB, 16.5 used: the
+bundle's source 1.5 MB, the MCP SDK's and the tools' zod schemas and modules, as loaded),
+the start-up snapshot's blob, which Node reads into memory and keeps for the process's life (~9.5 MiB:
+private memory 34 MiB from the snapshot, 27.7 MiB started without it), and allocator rest. A front of
+≤ 30 MiB RSS is out of reach for any Node process here: the node binary's pages alone are ~31 MiB.
+--max-semi-space-size=1 changed nothing (71.6 MiB). The broker (97–112 MiB RSS, 53 MiB private): its JS
+heap is 31.8 MiB, most of it the workspace watcher (chokidar), which scales with the tree — on Django
+5897 fs.watch handles (one per directory and one per file: 2369 directories, 3526 files), 3528
+fs.Stats with their 14114 Dates, and the maps that hold them (~7 MB of property arrays). Cutting it
+needs a watcher that watches directories only (inotify reports a directory's files); not done.`;
+
 export const AGENTS_MEMORY_HEADING = '## Four agents on one daemon, side by side with the original: memory';
 const AGENTS = 4;
 const LONG = { timeout: 900_000, resetTimeoutOnProgress: true, onprogress: () => undefined };
@@ -110,5 +124,7 @@ or daemon (the original's), the language server with its children. Our fronts st
 ${rows.map(([label, r]) => `| ${label} | ${cell(r.fronts)} | ${mib(r.perFront)} | ${cell(r.daemon)} | ${cell(r.server)} | ${cell(r.total)} |`).join('\n')}
 
 For scale, an idle node here (\`node -e 'setTimeout(…)'\`): ${cell(idle)}.
+
+${MEMORY_FINDINGS}
 `;
 }

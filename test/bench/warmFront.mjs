@@ -18,6 +18,28 @@ import { stopOriginalDaemons } from './processTree.mjs';
 import { freshFront, serverWarm, STAGES } from './startup.mjs';
 
 export const WARM_FRONT_HEADING = '## A fresh agent on a warm daemon, side by side with the original';
+
+/** Where a fresh front's time goes on Django, measured finer than the table (written by hand, dated). */
+const WARM_FRONT_FINDINGS = `Where a fresh front's time goes on Django, finer than the table (2026-11-27, load average 10–11
+on 2 cores, our fronts from the snapshot, warm broker; extra marks around each step and each
+message to the broker, 2–4 fronts, ranges): node start (sh, node, deserializing the 10 MB blob)
+425–655 ms, where \`node -e 0\` took 340–390 ms wall and 70–90 ms of CPU at the same load; the
+modules (in the snapshot) 1–25 ms; creating the MCP server 11–69 ms, of which most was reading and
+parsing the 24 skills' files for prompts (now read at the first prompts request: 56 → 5 ms, median
+of 7 fronts interleaved with the previous build at load 18); MCP handshake 10–72 ms; tools/list 4–16 ms
+on our side, 44–195 ms in the client (parse, compile the output schemas); start_lsp 45–180 ms, of which
+daemon.json and /proc 2–3 ms, the socket probe (a connection and \`$/agentLsp/stats\`) 4–24 ms (since skipped when
+daemon.json names the broker ready, alive and ours: attach 7.3 → 3.4 ms median in-process at load 11;
+the table above was measured before that),
+connect and initialize through the broker 10–25 ms, the rest the tool call's own steps (1–20 ms
+each); find_references: didOpen 10–77 ms, the answer cache's \`$/agentLsp/epoch\` 4–20 ms, the
+request itself (broker hop + pyright) 195–570 ms — the same as the original's whole find_references
+at that load (260–290 ms; its whole run 320–363 ms) and not shorter when another client holds the
+document open —, converting the 57 locations (reading the files they are in) 8–46 ms. The front's CPU
+to the answer: 230–310 ms. Nothing on the path walks the workspace. What is left against the original
+is Node's own start (a Go binary starts in ~20 ms) and the client's work on tools/list. The start-up
+snapshot pays (Django, 6 fronts each interleaved, load 11–12: spawn → answer 1366 ms with it, 1920 ms
+without; CPU 310 vs 400 ms), though it costs memory (see the next section).`;
 const RUNS = 3;
 const LONG = { timeout: 900_000, resetTimeoutOnProgress: true, onprogress: () => undefined };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -128,5 +150,7 @@ ${row('find_references', measured.map((m) => `${ms(sumStages(m, startEnd, STAGES
 ${STAGES.slice(startEnd).map(([label], i) => row(`&nbsp;&nbsp;of which: ${label}`, measured.map((m) => `${ms(ourStages(m, startEnd + i))} | `))).join('\n')}
 ${row('**spawn → first complete answer**', measured.map((m) => `**${ms(total(m.rows.ours))}** | **${ms(total(m.rows.original))}**`))}
 ${row('the server\'s own warm answer (direct, median of 5)', measured.map((m) => `${ms(m.server)} | `))}
+
+${WARM_FRONT_FINDINGS}
 `;
 }

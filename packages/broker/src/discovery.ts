@@ -51,7 +51,7 @@ export async function connectToBroker(options: BrokerConnectOptions): Promise<Ls
   ensurePrivateDir(dir);
   const logger = options.logger.child(`broker ${key}`);
 
-  const attached = await attach(dir, key, resolved, options);
+  const attached = (await attachReady(dir, key, resolved, options)) ?? (await attach(dir, key, resolved, options));
   if (attached instanceof LspConnection) return attached;
   if (attached.kind === 'foreign') throw foreignSocket(server.displayName, attached);
 
@@ -162,6 +162,27 @@ async function attach(dir: string, key: string, resolved: ResolvedServer, option
     const how = verdict === 'silent' ? `accepts connections but says nothing within ${BROKER_PROBE_TIMEOUT_MS / 1000} s` : 'answers, but not as an agent-lsp broker';
     return { kind: 'foreign', why: `a process that is not ${live ? `broker pid ${info.broker.pid}` : 'a live broker'} ${how}`, socket };
   }
+  return initializeThrough(socket, key, resolved, options);
+}
+
+/** How long a broker that daemon.json says is ready may take to answer initialize before attachReady gives up. */
+const READY_INITIALIZE_MS = 2_000;
+
+/**
+ * A broker that daemon.json names as ready, alive and ours (its command line carries the key) is
+ * attached to without the probe: one connection and one round trip fewer for every fresh front on a
+ * warm broker. Anything else, and any failure here (a broker that does not answer at once, a
+ * mismatch), is left to attach(), whose probe tells dead, wedged and foreign sockets apart.
+ */
+async function attachReady(dir: string, key: string, resolved: ResolvedServer, options: BrokerConnectOptions): Promise<LspConnection | undefined> {
+  const info = readDaemonFile(dir);
+  if (info?.key !== key || info.state !== 'ready' || !(await isBrokerProcess(info.broker.pid, key))) return undefined;
+  const attached = await initializeThrough(info.socket ?? socketPathFor(dir, key), key, resolved, options, READY_INITIALIZE_MS);
+  return attached instanceof LspConnection ? attached : undefined;
+}
+
+/** Connects to a broker's socket and initializes through it; the connection, or why not. */
+async function initializeThrough(socket: string, key: string, resolved: ResolvedServer, options: BrokerConnectOptions, initializeTimeoutMs?: number): Promise<LspConnection | AttachFailure> {
   let transport;
   try {
     transport = await connectSocketTransport({ path: socket }, 5000);
@@ -171,7 +192,16 @@ async function attach(dir: string, key: string, resolved: ResolvedServer, option
   let conn: LspConnection;
   try {
     const exclusiveAccess = new BrokerLeaseAccess(options.section, options.lease);
-    conn = await LspConnection.start({ ...options, transport, resolved, logger: options.logger.child(options.server.id), exclusiveAccess, inlineReads: true, attachReadiness: attachReadinessStrategy });
+    conn = await LspConnection.start({
+      ...options,
+      transport,
+      resolved,
+      logger: options.logger.child(options.server.id),
+      exclusiveAccess,
+      inlineReads: true,
+      attachReadiness: attachReadinessStrategy,
+      ...(initializeTimeoutMs !== undefined ? { initializeTimeoutMs } : {}),
+    });
   } catch (err) {
     return { kind: 'mismatch', why: `initialize through its socket failed (${(err as Error).message})` };
   }

@@ -6,7 +6,7 @@ import type { DiagnosticsCollector } from './diagnostics.js';
 import type { DocumentStore } from './documents.js';
 import { documentState } from './documentState.js';
 import { ConnectionEvents } from './connectionEvents.js';
-import { ConnectionClosedError, ServerCrashedError } from './errors.js';
+import { ConnectionClosedError, RequestTimeoutError, ServerCrashedError } from './errors.js';
 import { trackedRequest, type PendingRequest, type RequestOptions } from './trackedRequest.js';
 import type { Logger } from './logger.js';
 import { wholeMessageWriter } from './wholeMessageWriter.js';
@@ -113,7 +113,8 @@ export class LspConnection implements Disposable {
     try {
       await conn.initialize(options.initializeTimeoutMs ?? 60_000);
     } catch (err) {
-      await conn.shutdown();
+      // A peer that never answered initialize would not answer shutdown either: not asked, ended.
+      await conn.shutdown({ ask: !(err instanceof RequestTimeoutError) });
       throw err;
     }
     return conn;
@@ -317,12 +318,12 @@ export class LspConnection implements Disposable {
     void this.options.transport.terminate(0);
   }
 
-  /** Graceful stop (shutdown + exit), then the process group is ended whatever happened. */
-  async shutdown(): Promise<void> {
+  /** Graceful stop (shutdown + exit, unless `ask` is false), then the process group is ended whatever happened. */
+  async shutdown({ ask = true }: { ask?: boolean } = {}): Promise<void> {
     if (this.stateValue === 'stopped') return;
     const wasAlive = this.isAlive;
     this.stateValue = 'stopping';
-    if (wasAlive) {
+    if (wasAlive && ask) {
       try {
         await this.request('shutdown', null, { timeoutMs: 3000 });
         await this.rpc.sendNotification('exit');

@@ -115,7 +115,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
   );
 
   serveCompactToolList(mcp, defs);
-  servePrompts(mcp, options.skills ?? builtinSkills());
+  servePrompts(mcp, () => options.skills ?? builtinSkills());
   const resources = serveResources(mcp, workspace, ledger, options.logger.child('resources'));
   const notifications = new AgentNotifications(mcp, workspace, options.logger.child('notifications'), logForwarder);
 
