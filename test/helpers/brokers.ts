@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DaemonInfo } from '@agent-lsp/broker';
 import type { DaemonsReportOut } from '@agent-lsp/tools/daemonReport';
-import { ok, startAgentLsp, type AgentLspClient } from './mcpClient.js';
+import { ok, startAgentLsp, type AgentLspClient, type TestFrontHooks } from './mcpClient.js';
 import { BIN, FIXTURES } from './paths.js';
 import { descendants, isAlive, waitUntil } from './processes.js';
 
@@ -30,8 +30,8 @@ export function fixtureRoot(...fixtures: string[]): string {
 }
 
 /** A front in daemon mode (the later `--daemon` wins over the helper's `--daemon never`). */
-export function startFront(home: string, args: string[] = []): Promise<AgentLspClient> {
-  return startAgentLsp({ args: ['--daemon', 'auto', ...args], env: { AGENT_LSP_HOME: home } });
+export function startFront(home: string, args: string[] = [], hooks?: TestFrontHooks): Promise<AgentLspClient> {
+  return startAgentLsp({ args: ['--daemon', 'auto', ...args], env: { AGENT_LSP_HOME: home }, ...(hooks ? { hooks } : {}) });
 }
 
 /** Closes a front and waits for its own process to exit (its brokers live on, detached). */
@@ -239,8 +239,8 @@ export class BrokerTestScope {
     return r;
   }
 
-  async front(home: string, args: string[] = []): Promise<AgentLspClient> {
-    const f = await startFront(home, args);
+  async front(home: string, args: string[] = [], hooks?: TestFrontHooks): Promise<AgentLspClient> {
+    const f = await startFront(home, args, hooks);
     this.fronts.push(f);
     return f;
   }
