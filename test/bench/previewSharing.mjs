@@ -120,8 +120,9 @@ server; meanwhile an interactive client (an editor, a host's LSP tool) on the sa
 ${HOVER.file}, one hover after another until the preview answers. **Idle**: its hover with no preview (median of 10).
 Through the broker each exclusive section is a lease, and the other clients' requests wait while one is held
 (docs/broker.md, "Taking turns"). In one section, every hover sent during the preview waited for all of it;
-in steps, a hover waits for the step in progress at most (each at most 2 s, the last one the settling, at most
-timeout_ms), and is answered on the disk's text between two. **Dependents examined / errors introduced**: what
+in steps, a hover waits for the step in progress at most, and is answered on the disk's text between two: each step
+lasts at most 2 s, or twice what a request or the last settling cut short needed (that settling then runs again from
+the start; never more than timeout_ms), plus the server's work on a request cut short, which it may finish first. **Dependents examined / errors introduced**: what
 the answer counted (files whose diagnostics settled within timeout_ms, with and without the edit); it varies with
 the machine's load from run to run, in either mode (test/simulation/steppedEvaluation.test.ts checks that both
 modes conclude the same where everything settles).

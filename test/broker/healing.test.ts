@@ -36,7 +36,7 @@ afterEach(async () => {
 
 /** A front on a python-basic copy that got a complete answer, and what its ready broker wrote. */
 async function pythonBroker(home: string, root: string, env: Record<string, string> = {}) {
-  const front = await scope.front(home, [], env);
+  const front = await scope.front(home, [], { env });
   ok(await front.call('start_lsp', { root_dir: root }));
   expect(await referenceCount(front, PYTHON_DISTANCE)).toBe(EXPECTED_REFERENCES);
   return { front, info: await readyDaemon(home, 'python') };

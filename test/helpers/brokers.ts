@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DaemonInfo } from '@agent-lsp/broker';
 import type { DaemonsReportOut } from '@agent-lsp/tools/daemonReport';
-import { ok, startAgentLsp, type AgentLspClient } from './mcpClient.js';
+import { ok, startAgentLsp, type AgentLspClient, type TestFrontHooks } from './mcpClient.js';
 import { BIN, FIXTURES } from './paths.js';
 import { descendants, isAlive, waitUntil } from './processes.js';
 
@@ -30,8 +30,14 @@ export function fixtureRoot(...fixtures: string[]): string {
 }
 
 /** A front in daemon mode (the later `--daemon` wins over the helper's `--daemon never`). */
-export function startFront(home: string, args: string[] = [], env: Record<string, string> = {}): Promise<AgentLspClient> {
-  return startAgentLsp({ args: ['--daemon', 'auto', ...args], env: { ...env, AGENT_LSP_HOME: home } });
+/** What else a test gives a front: more environment (also the brokers' it spawns), test hooks. */
+export interface FrontOptions {
+  env?: Record<string, string>;
+  hooks?: TestFrontHooks;
+}
+
+export function startFront(home: string, args: string[] = [], options: FrontOptions = {}): Promise<AgentLspClient> {
+  return startAgentLsp({ args: ['--daemon', 'auto', ...args], env: { ...options.env, AGENT_LSP_HOME: home }, ...(options.hooks ? { hooks: options.hooks } : {}) });
 }
 
 /** Closes a front and waits for its own process to exit (its brokers live on, detached). */
@@ -239,9 +245,8 @@ export class BrokerTestScope {
     return r;
   }
 
-  /** `env`: more environment for the front (and so for the brokers it spawns). */
-  async front(home: string, args: string[] = [], env: Record<string, string> = {}): Promise<AgentLspClient> {
-    const f = await startFront(home, args, env);
+  async front(home: string, args: string[] = [], options: FrontOptions = {}): Promise<AgentLspClient> {
+    const f = await startFront(home, args, options);
     this.fronts.push(f);
     return f;
   }

@@ -7,7 +7,9 @@ import { rawClient } from '../helpers/rawBroker.js';
 /**
  * A standalone preview_edit takes one exclusive section on the broker: its baseline is settled
  * inside the evaluation's section, not in a section of its own (which waited for other agents to
- * drain a second time and opened and closed the file twice).
+ * drain a second time and opened and closed the file twice). The front evaluates in one section
+ * (the reference a stepped evaluation is compared with): in steps, how many it takes depends on how
+ * long the server needs (test/simulation/steppedEvaluation.test.ts counts those).
  */
 describe('a standalone preview_edit through a broker', () => {
   const scope = new BrokerTestScope();
@@ -18,7 +20,7 @@ describe('a standalone preview_edit through a broker', () => {
   it('takes exactly one lease, also on a file whose baseline is not cached yet', async () => {
     const home = scope.home();
     const root = scope.root('python-basic');
-    const front = await scope.front(home);
+    const front = await scope.front(home, [], { hooks: { evaluationStepMs: null } });
     ok(await front.call('start_lsp', { root_dir: root, language_id: 'python' }));
     const daemon = await readyDaemon(home, 'python');
     const observer = await rawClient(daemon.socket, { canPull: true });

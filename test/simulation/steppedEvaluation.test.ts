@@ -1,6 +1,7 @@
-// Issue 29 item 3 / issue 32 item 3: a workspace evaluation holds the other clients of its broker a
-// bounded time. It runs in steps, each one lease; between two, others' requests run, on the text
-// they would read without the evaluation. Its answer is the one it gives in a single section.
+// Issue 29 item 3 / issue 32 item 3: an evaluation (workspace or file scope, its baselines and its
+// last settling included) holds the other clients of its broker a bounded time. It runs in steps,
+// each one lease; between two, others' requests run, on the text they would read without the
+// evaluation. Its answer is the one it gives in a single section.
 import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,11 @@ const OLD_SIGNATURE = 'def compute_total(prices: list[float], discount: float = 
 const NEW_SIGNATURE = 'def compute_total(prices: list[float], discount: float, extra: int) -> float:';
 /** Short steps, so that even a warm evaluation of this project takes several. */
 const STEP_MS = 300;
+/**
+ * Steps so short that every request of a file-scope evaluation is cut at least once (a step then
+ * doubles until the request fits): each part of it, its last settling included, takes several.
+ */
+const TINY_STEP_MS = 1;
 
 /** What an evaluation concluded, without its timings. */
 function conclusion(answer: ToolAnswer): unknown {
@@ -32,6 +38,7 @@ function conclusion(answer: ToolAnswer): unknown {
     net_delta: data['net_delta'],
     confidence: data['confidence'],
     dependents: { found: dependents['found'], examined: dependents['examined'], not_examined: dependents['not_examined'] },
+    changed_declarations: data['changed_declarations'],
   };
 }
 
@@ -48,8 +55,8 @@ describe('a workspace evaluation through a broker (pyright), in steps', () => {
     ok(await agent.call('start_lsp', { root_dir: project.root, language_id: 'python' }));
     return agent;
   };
-  const preview = (agent: AgentLspClient) =>
-    agent.call('preview_edit', { language: 'python', file_path: FILE, old_text: OLD_SIGNATURE, new_text: NEW_SIGNATURE, scope: 'workspace', timeout_ms: 30_000 });
+  const preview = (agent: AgentLspClient, scope: 'workspace' | 'file' = 'workspace') =>
+    agent.call('preview_edit', { language: 'python', file_path: FILE, old_text: OLD_SIGNATURE, new_text: NEW_SIGNATURE, scope, timeout_ms: scope === 'file' ? 120_000 : 30_000 });
   const stats = () => observer.rpc.sendRequest<BrokerStats>('$/agentLsp/stats', null);
 
   beforeAll(async () => {
@@ -82,8 +89,10 @@ describe('a workspace evaluation through a broker (pyright), in steps', () => {
     expect(conclusion(inSteps), inSteps.text).toEqual(expected);
   });
 
-  it("answers another client's hover between its steps, from the disk's text", async () => {
-    // A module that imports compute_total by name: its hover names the signature the server holds.
+  /** A module that imports compute_total by name, opened by the observer: its hover names the signature the server holds. */
+  let hoverOpened: Promise<() => Promise<string>> | undefined;
+  const observerHover = () => (hoverOpened ??= openHover());
+  const openHover = async () => {
     const user = Object.keys(project.expectedByFile).find((rel) => readFileSync(join(project.root, rel), 'utf8').includes('import compute_total'));
     expect(user).toBeDefined();
     const path = join(project.root, user ?? '');
@@ -92,10 +101,60 @@ describe('a workspace evaluation through a broker (pyright), in steps', () => {
     const line = lines.findIndex((l) => l.includes('= compute_total('));
     const uri = pathToUri(path);
     await observer.rpc.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'python', version: 1, text } });
-    const hover = async () => {
+    return async () => {
       const h = await observer.rpc.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line, character: (lines[line] ?? '').indexOf('compute_total') + 2 } });
       return (h?.contents as MarkupContent | undefined)?.value ?? '';
     };
+  };
+
+  it('concludes at file scope what the same evaluation concludes in one section', async () => {
+    const [oneSection, stepped] = [await front(null), await front(TINY_STEP_MS)];
+    const before = (await stats()).leasesGranted;
+    const reference = await preview(oneSection, 'file');
+    const single = (await stats()).leasesGranted;
+    const inSteps = await preview(stepped, 'file');
+    const after = (await stats()).leasesGranted;
+    expect(single - before, 'leases of the one-section evaluation').toBe(1);
+    // Its baseline, the symbols of the on-disk text and the last settling: each cut at least once.
+    expect(after - single, 'leases of the stepped evaluation').toBeGreaterThan(3);
+    const expected = conclusion(reference) as { introduced: string[]; confidence: string; changed_declarations: string[] };
+    // The reference is right (the edit breaks nothing in its own file, and names the changed declaration).
+    expect(expected.changed_declarations, reference.text).toEqual([expect.stringContaining('compute_total')]);
+    expect(conclusion(inSteps), inSteps.text).toEqual(expected);
+  });
+
+  it("answers another client's hover during a file-scope preview with a long timeout_ms, between its steps, from the disk's text", async () => {
+    const hover = await observerHover();
+    expect(await hover()).toMatch(/discount: float = 0\b/);
+    const stepped = await front(TINY_STEP_MS);
+    const granted = (await stats()).leasesGranted;
+    const order: string[] = [];
+    const evaluation = preview(stepped, 'file').then((answer) => {
+      order.push('evaluation');
+      return answer;
+    });
+    // Sent while the evaluation holds a lease (its first steps: the baseline of the edited file).
+    let s = await stats();
+    while (!(s.lease && s.leasesGranted > granted)) {
+      expect(order, 'the evaluation ended before a lease of it was seen').toEqual([]);
+      s = await stats();
+    }
+    const grantedAtAsk = s.leasesGranted;
+    const during = await hover();
+    order.push('hover');
+    const grantedAtHover = (await stats()).leasesGranted;
+    const answer = await evaluation;
+    ok(answer);
+    expect(order).toEqual(['hover', 'evaluation']);
+    expect(during, 'the hover read the session text').not.toContain('extra');
+    expect(during).toMatch(/discount: float = 0\b/);
+    // The hover waited for the lease in progress at most, and the evaluation went on in later leases.
+    expect(grantedAtHover, 'leases granted while the hover waited').toBeLessThanOrEqual(grantedAtAsk + 1);
+    expect((await stats()).leasesGranted).toBeGreaterThan(grantedAtHover);
+  });
+
+  it("answers another client's hover between its steps, from the disk's text", async () => {
+    const hover = await observerHover();
     expect(await hover()).toMatch(/discount: float = 0\b/);
 
     const stepped = await front(STEP_MS);

@@ -59,13 +59,13 @@ export interface UncheckedUsers {
  * The declarations whose head (name, parameters, declared types) the edits change, and the words
  * other files use them by. Must run while the server holds the edited files' on-disk text.
  */
-export async function changedNames(conn: LspConnection, files: readonly OverlayFile[], timeoutMs: number, problems: string[]): Promise<{ declarations: string[]; words: string[] }> {
+export async function changedNames(conn: LspConnection, files: readonly OverlayFile[], timeoutMs: number, problems: string[], ask: ServerAsk = askDirectly(conn)): Promise<{ declarations: string[]; words: string[] }> {
   const declarations: string[] = [];
   const words: string[] = [];
   for (const f of files) {
     const changed = changedRanges(f);
     if (changed.length === 0) continue;
-    for (const d of changedDeclarations(await baseDeclarations(conn, f, Date.now() + Math.min(REQUEST_TIMEOUT_MS, timeoutMs), problems), f.baseText, changed)) {
+    for (const d of changedDeclarations(await baseDeclarations(conn, f, Date.now() + Math.min(REQUEST_TIMEOUT_MS, timeoutMs), problems, ask), f.baseText, changed)) {
       const word = usedName(d);
       if (!word) continue;
       declarations.push(`${d.container ? `${d.container}.` : ''}${d.name} (${basename(f.path)})`);

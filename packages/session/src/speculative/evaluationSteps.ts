@@ -3,17 +3,16 @@ import type { OverlayFile } from './overlay.js';
 import { ServerBuffers } from './serverBuffers.js';
 
 /**
- * The longest one step of a workspace evaluation's first phase (finding the dependents, settling
- * the baselines) holds the server for itself: through a broker, each step is one lease, and the
- * other clients' waiting requests run between two (docs/broker.md, "Taking turns").
+ * The longest one step of an evaluation holds the server for itself (unless a request or the last
+ * settling needs longer, see `growth`): through a broker, each step is one lease, and the other
+ * clients' waiting requests run between two (docs/broker.md, "How long an agent's evaluation holds
+ * the others").
  */
 export const EVALUATION_STEP_MS = 2_000;
 /** A step with less than this left ends before a request rather than cut it short at once. */
 const MIN_REQUEST_MS = 100;
 /** A timer may fire a millisecond before the time it was set for (rounding). */
 const TIMER_SLACK_MS = 5;
-/** A request cut short again and again gets steps up to this many times EVALUATION_STEP_MS long. */
-const MAX_STEP_GROWTH = 32;
 
 /** How a step's exclusive section is taken (the evaluator's `exclusive`, which turns a lost lease into lease_lost). */
 export type RunExclusive = <T>(conn: LspConnection, leaseMs: number, fn: () => Promise<T>) => Promise<T>;
@@ -37,20 +36,22 @@ interface Step {
 }
 
 /**
- * A workspace evaluation as a series of short exclusive sections instead of one long one. Every
+ * An evaluation as a series of short exclusive sections instead of one long one. Every
  * step starts from the server's shared state, gives the edited files their on-disk text (the
  * dependents and their baselines are about that text) and ends by putting every buffer it changed
  * back, so the requests of other clients that run between two steps read what they read without
  * the evaluation: the disk's text or their own, never the session's. Only the last step gives the
- * server the session's text; each answer it counts is asked after that text was given, in that
- * same section (the single-section order, see evaluateFiles).
+ * server the session's text (`settle`); each answer it counts is asked after that text was given, in
+ * that same section (the single-section order, see evaluateFiles).
  */
 export class EvaluationSteps {
   private step: Step | undefined;
   /**
    * How many times `stepMs` the next step lasts: doubled by each request cut short, back to 1 once
    * one is answered in time, so a server that cannot answer one request within a step (a cold one
-   * checking a large file, if it keeps no work across a cancel) still answers it.
+   * checking a large file, if it keeps no work across a cancel) still answers it. It has no cap: a
+   * request's last try is given all the time a single section would have given it, so its answer is
+   * the one a single section gets; a step is then at most twice what the server needed.
    */
   private growth = 1;
   /** Steps ended on their own (past their time, nothing in flight): the evaluation waits for them. */
@@ -101,23 +102,48 @@ export class EvaluationSteps {
   }
 
   /**
-   * The last step: `fn` runs in the current step when `needMs` fits in what is left of it, else in
-   * a new one, with no step limit (its own requests are bounded by the caller's timeout); the
-   * section ends with it.
+   * The last phase: `fn` gives the server the session's text and settles every file within the
+   * `timeoutMs` it is given, in one step, so each answer it counts is asked after that text was
+   * given, in the same section (the single-section order). When the step's end cut it short
+   * (`cut(result)`: an answer not confirmed when its time ran out), the step ends — the server gets
+   * the disk's text back and the others' waiting requests run — and `fn` runs again, from the start,
+   * in a step twice as long, until one is not cut or is given the whole `timeoutMs`: then its answer
+   * is the one a single section gives. Only the answer of that last run is returned.
    */
-  async last<T>(needMs: number, fn: (buffers: ServerBuffers) => Promise<T>): Promise<T> {
-    const step = await this.current(needMs);
-    step.busy++;
+  async settle<T>(timeoutMs: number, fn: (buffers: ServerBuffers, timeoutMs: number) => Promise<T>, cut: (result: T) => boolean): Promise<T> {
     try {
-      return await fn(step.buffers);
+      for (;;) {
+        // A run begun near a step's end would only be cut: it starts in a step with half its length left.
+        const step = await this.current(Math.min(timeoutMs, this.stepLength() / 2));
+        const stepLeft = step.endsAt - Date.now();
+        const byStep = stepLeft < timeoutMs;
+        const runMs = Math.max(1, Math.min(stepLeft, timeoutMs));
+        const startedAt = Date.now();
+        step.busy++;
+        let result: T;
+        try {
+          result = await fn(step.buffers, runMs);
+        } finally {
+          step.busy--;
+        }
+        if (!byStep || !cut(result) || Date.now() - startedAt + TIMER_SLACK_MS < runMs) {
+          this.growth = 1;
+          return result;
+        }
+        await this.cutShort();
+      }
     } finally {
-      step.busy--;
       await this.endStep();
     }
   }
 
+  /** How long the next step lasts. */
+  private stepLength(): number {
+    return this.options.stepMs * this.growth;
+  }
+
   private async cutShort(): Promise<void> {
-    this.growth = Math.min(MAX_STEP_GROWTH, this.growth * 2);
+    this.growth *= 2;
     await this.endStep();
   }
 
@@ -172,7 +198,7 @@ export class EvaluationSteps {
         try {
           for (const f of files) buffers.hold(f.uri, f.languageId, f.baseText);
           opened = true;
-          const step: Step = { buffers, endsAt: Date.now() + options.stepMs * this.growth, busy: 0, end, ended };
+          const step: Step = { buffers, endsAt: Date.now() + this.stepLength(), busy: 0, end, ended };
           const timer = Number.isFinite(options.stepMs) ? setTimeout(() => this.releaseIfDone(step), step.endsAt - Date.now()) : undefined;
           resolve(step);
           await over;

@@ -2,11 +2,11 @@ import type { Diagnostic, Range, TextEdit } from 'vscode-languageserver-protocol
 import { type LspConnection, type SettledBy } from '@agent-lsp/lsp';
 import { changedNames, uncheckedUsers, type UncheckedUsers } from './dependents.js';
 import { EVALUATION_STEP_MS, EvaluationSteps } from './evaluationSteps.js';
-import { baselineInSteps, dependentsInSteps } from './workspaceSteps.js';
+import { askInSteps, baselineInSteps, dependentsInSteps } from './workspaceSteps.js';
 import { SimulationError } from './errors.js';
 import type { Dependent, DependentsSearch, EvaluationTarget } from './evaluationTypes.js';
 import { contentHash, type Baseline, type OverlayFile } from './overlay.js';
-import { BASELINE_TIMEOUT_MS, ServerBuffers, settleWithin, unconfirmed } from './serverBuffers.js';
+import { BASELINE_TIMEOUT_MS, settleWithin, unconfirmed, type ServerBuffers } from './serverBuffers.js';
 
 export { BASELINE_TIMEOUT_MS } from './serverBuffers.js';
 export type { Dependent, DependentsSearch, EvaluationHooks, EvaluationTarget } from './evaluationTypes.js';
@@ -72,24 +72,14 @@ export async function exclusive<T>(conn: LspConnection, leaseMs: number, fn: (lo
 
 export { unconfirmed } from './serverBuffers.js';
 
-/** Settles `uri` for `text` inside an open section and caches the answer (unconfirmed ones are not cached). */
-async function baselineIn(target: EvaluationTarget, buffers: ServerBuffers, uri: string, languageId: string, text: string, timeoutMs = BASELINE_TIMEOUT_MS): Promise<Baseline> {
-  const hash = contentHash(text);
-  const cached = target.cache.get(uri, hash);
-  buffers.hold(uri, languageId, text);
-  if (cached) return cached;
-  const settled = await settleWithin(target.conn, uri, timeoutMs);
-  const baseline: Baseline = { diagnostics: settled.diagnostics, settledBy: settled.settledBy };
-  if (!unconfirmed(settled.settledBy)) target.cache.set(uri, hash, baseline);
-  return baseline;
-}
-
 /**
  * How long a step may hold the server: EVALUATION_STEP_MS where diagnostics are settled by a request
- * (pull, tsserver's exact query), which a step's end can cut and the next step ask again. Where they
- * come as pushes (gopls, clangd), settling waits for the server's own publications and a quiet
- * window after (re)opening a file; cutting that and closing the file at a step's end left files
- * unsettled (gopls) or baselines unconfirmed (clangd), so those evaluations keep one section.
+ * (pull, tsserver's exact query), which a step's end can cut and the next step ask again on the same
+ * text. Where they come as pushes (gopls, clangd), a step's end can leave the server building the
+ * session's text: clangd then publishes it after the step, stamped with a version no longer held, and
+ * never again for the same text given back in the next step, so the settling never ends (otherServers'
+ * clangd cases time out); those evaluations keep one section. A test may choose another length, or
+ * `Infinity` for one section, the reference a stepped evaluation is compared with.
  */
 function stepMsFor(target: EvaluationTarget): number {
   if (target.hooks?.stepMs !== undefined) return target.hooks.stepMs;
@@ -97,21 +87,29 @@ function stepMsFor(target: EvaluationTarget): number {
   return conn.supportsPullDiagnostics() || conn.server.exactDiagnostics === 'tsserver' ? EVALUATION_STEP_MS : Infinity;
 }
 
+/** The steps of one evaluation (or of one baseline) on `files`. */
+function stepsFor(target: EvaluationTarget, files: readonly OverlayFile[], leaseMs: number, onRestoreFailed: (err: Error) => void): EvaluationSteps {
+  return new EvaluationSteps(target.conn, files, exclusive, { stepMs: stepMsFor(target), leaseMs, onRestoreFailed });
+}
+
 /**
- * A file's baseline at a session's first touch: the diagnostics of its on-disk text, settled in an
- * exclusive section (the server's buffer is put back as it was before the section ends).
+ * A file's baseline at a session's first touch: the diagnostics of its on-disk text, settled in
+ * steps (the server's buffer is put back as it was at the end of each).
  */
 export async function takeBaseline(target: EvaluationTarget, uri: string, languageId: string, diskText: string): Promise<Baseline> {
   const cached = target.cache.get(uri, contentHash(diskText));
   if (cached) return cached;
-  return exclusive(target.conn, BASELINE_TIMEOUT_MS * 2, async () => {
-    const buffers = new ServerBuffers(target.conn);
-    try {
-      return await baselineIn(target, buffers, uri, languageId, diskText);
-    } finally {
-      buffers.restore();
-    }
-  });
+  let restoreFailed: Error | undefined;
+  const steps = stepsFor(target, [], BASELINE_TIMEOUT_MS * 2, (err) => (restoreFailed ??= err));
+  let baseline: Baseline;
+  try {
+    baseline = await baselineInSteps(target, steps, uri, languageId, diskText, Date.now() + BASELINE_TIMEOUT_MS);
+  } finally {
+    await steps.close();
+  }
+  // A buffer not put back: the caller must not go on as if the server held what it did before.
+  if (restoreFailed) throw restoreFailed;
+  return baseline;
 }
 
 export interface EvaluateOptions {
@@ -155,62 +153,43 @@ function evaluationLeaseMs(timeoutMs: number): number {
   return Math.max(60_000, timeoutMs * (DEPENDENTS_BUDGET_FACTOR + 1) + BASELINE_TIMEOUT_MS);
 }
 
-/**
- * One evaluation. At file scope, in one exclusive section: the server is given the edited files'
- * on-disk texts (to list the declarations the edits change), then the session's texts; the
- * diagnostics are settled and collected, and every buffer is put back before the section ends.
- * Files without a baseline yet (a standalone preview) get theirs first, in the same section. The
- * other files naming a changed declaration are then counted (a text search, after the section):
- * they were not checked, and the answer says so. At workspace scope, in steps (EvaluationSteps):
- * short sections find the dependents and settle the baselines on the on-disk texts, and the last
- * one gives the server the session's texts and settles every file.
- */
-export async function evaluateFiles(target: EvaluationTarget, files: readonly OverlayFile[], options: EvaluateOptions): Promise<EvaluatedFiles> {
-  if (options.scope === 'workspace') return evaluateWorkspace(target, files, options);
-  const { conn } = target;
-  let changed: { declarations: string[]; words: string[] } | undefined;
-  const namingProblems: string[] = [];
-  const evaluated: EvaluatedFiles = await exclusive(conn, evaluationLeaseMs(options.timeoutMs), async () => {
-    const buffers = new ServerBuffers(conn);
-    try {
-      for (const f of files) {
-        if (!f.baseline) f.setBaseline(await baselineIn(target, buffers, f.uri, f.languageId, f.baseText));
-      }
-      for (const f of files) buffers.hold(f.uri, f.languageId, f.baseText);
-      changed = await changedNames(conn, files, options.timeoutMs, namingProblems);
-      return { files: await settleOverlay(target, buffers, files, [], options.timeoutMs) };
-    } finally {
-      try {
-        buffers.restore();
-      } catch (err) {
-        options.onRestoreFailed(err as Error);
-      }
-    }
-  });
-  // Outside the section: the text search needs no server, and must not hold other clients.
-  if (changed && (changed.words.length > 0 || namingProblems.length > 0)) {
-    evaluated.unchecked = await uncheckedUsers(target.roots, target.server, files, changed, namingProblems);
-  }
-  return evaluated;
+/** A settling the end of its step may have cut short: some file's answer was not confirmed. */
+function unsettled(out: readonly FileEvaluation[]): boolean {
+  return out.some((f) => unconfirmed(f.settledBy));
 }
 
-/** Time the last step of a workspace evaluation needs beyond the settling's own timeout (giving the texts, collecting). */
-const LAST_STEP_MARGIN_MS = 1_000;
-
-async function evaluateWorkspace(target: EvaluationTarget, files: readonly OverlayFile[], options: EvaluateOptions): Promise<EvaluatedFiles> {
-  const steps = new EvaluationSteps(target.conn, files, exclusive, {
-    stepMs: stepMsFor(target),
-    leaseMs: evaluationLeaseMs(options.timeoutMs),
-    onRestoreFailed: (err) => options.onRestoreFailed(err),
-  });
+/**
+ * One evaluation, in steps (EvaluationSteps: short exclusive sections, each giving the server the
+ * edited files' on-disk text and putting every buffer back at its end). Files without a baseline
+ * yet (a standalone preview) get theirs first. At file scope the server's symbols of the on-disk
+ * texts list the declarations the edits change; at workspace scope the dependents are found and
+ * their baselines settled. Then one step gives the server the session's texts and settles every
+ * file (run again from the start in a longer step when a step's end cut it short), so every answer
+ * counted is asked after the session's text was given, in that same section. At file scope the
+ * other files naming a changed declaration are then counted (a text search, after the last step):
+ * they were not checked, and the answer says so.
+ */
+export async function evaluateFiles(target: EvaluationTarget, files: readonly OverlayFile[], options: EvaluateOptions): Promise<EvaluatedFiles> {
+  const steps = stepsFor(target, files, evaluationLeaseMs(options.timeoutMs), (err) => options.onRestoreFailed(err));
+  let evaluated: EvaluatedFiles;
+  let changed: { declarations: string[]; words: string[] } | undefined;
+  const namingProblems: string[] = [];
   try {
     for (const f of files) {
       if (!f.baseline) f.setBaseline(await baselineInSteps(target, steps, f.uri, f.languageId, f.baseText, Date.now() + BASELINE_TIMEOUT_MS));
     }
-    const { dependents, coverage } = await dependentsInSteps(target, steps, files, options.timeoutMs * DEPENDENTS_BUDGET_FACTOR);
-    const out = await steps.last(options.timeoutMs + LAST_STEP_MARGIN_MS, (buffers) => settleOverlay(target, buffers, files, dependents, options.timeoutMs));
-    return { files: out, dependents: coverage };
+    let dependents: Dependent[] = [];
+    let coverage: DependentsSearch | undefined;
+    if (options.scope === 'workspace') ({ dependents, coverage } = await dependentsInSteps(target, steps, files, options.timeoutMs * DEPENDENTS_BUDGET_FACTOR));
+    else changed = await changedNames(target.conn, files, options.timeoutMs, namingProblems, askInSteps(target, steps));
+    const out = await steps.settle(options.timeoutMs, (buffers, timeoutMs) => settleOverlay(target, buffers, files, dependents, timeoutMs), unsettled);
+    evaluated = coverage ? { files: out, dependents: coverage } : { files: out };
   } finally {
     await steps.close();
   }
+  // After the last step: the text search needs no server, and must not hold other clients.
+  if (changed && (changed.words.length > 0 || namingProblems.length > 0)) {
+    evaluated.unchecked = await uncheckedUsers(target.roots, target.server, files, changed, namingProblems);
+  }
+  return evaluated;
 }

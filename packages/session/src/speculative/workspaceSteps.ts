@@ -28,14 +28,18 @@ export async function baselineInSteps(target: EvaluationTarget, steps: Evaluatio
   return baseline;
 }
 
+/** Asks the server through the evaluation's steps (each gives the server the edited files' on-disk text). */
+export function askInSteps(target: EvaluationTarget, steps: EvaluationSteps): ServerAsk {
+  return <T>(method: string, params: unknown, by: number) => steps.ask(by, (_buffers, timeoutMs) => target.conn.request<T>(method, params, { timeoutMs }));
+}
+
 /**
  * The dependents of the edits, baselined on their on-disk text within the budget (ms), asked in the
  * evaluation's steps (each step gives the server the edited files' on-disk text).
  */
 export async function dependentsInSteps(target: EvaluationTarget, steps: EvaluationSteps, files: readonly OverlayFile[], budgetMs: number): Promise<{ dependents: Dependent[]; coverage: DependentsSearch }> {
   const deadline = Date.now() + budgetMs;
-  const ask: ServerAsk = <T>(method: string, params: unknown, by: number) => steps.ask(by, (_buffers, timeoutMs) => target.conn.request<T>(method, params, { timeoutMs }));
-  const found = await findDependents(target.conn, ask, target.server, target.roots, files, deadline);
+  const found = await findDependents(target.conn, askInSteps(target, steps), target.server, target.roots, files, deadline);
   const dependents: Dependent[] = [];
   const unexamined: string[] = [];
   for (const path of found.paths) {
