@@ -149,7 +149,10 @@ describe('a workspace evaluation through a broker (pyright), in steps', () => {
     expect(during, 'the hover read the session text').not.toContain('extra');
     expect(during).toMatch(/discount: float = 0\b/);
     // The hover waited for the lease in progress at most, and the evaluation went on in later leases.
-    expect(grantedAtHover, 'leases granted while the hover waited').toBeLessThanOrEqual(grantedAtAsk + 1);
+    // The counts are read by separate stats requests around it: with 1 ms steps one lease may begin
+    // between the read before and the hover's arrival, and one after its answer before the read after
+    // (CI saw +2). One lease held over the whole evaluation (as before steps) fails the order above.
+    expect(grantedAtHover, 'leases granted while the hover waited').toBeLessThanOrEqual(grantedAtAsk + 2);
     expect((await stats()).leasesGranted).toBeGreaterThan(grantedAtHover);
   });
 
