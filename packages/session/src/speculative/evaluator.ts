@@ -1,5 +1,5 @@
 import type { Diagnostic, Range, TextEdit } from 'vscode-languageserver-protocol';
-import { type LspConnection, type SettledBy } from '@agent-lsp/lsp';
+import { readRegularFileSync, type LspConnection, type SettledBy } from '@agent-lsp/lsp';
 import { changedNames, uncheckedUsers, type UncheckedUsers } from './dependents.js';
 import { EVALUATION_STEP_MS, EvaluationSteps } from './evaluationSteps.js';
 import { baselineInSteps, dependentsInSteps } from './workspaceSteps.js';
@@ -33,6 +33,8 @@ export interface FileEvaluation {
   baseline: Baseline;
   diagnostics: Diagnostic[];
   settledBy: SettledBy;
+  /** A dependent whose disk text is no longer the one evaluated (written during the evaluation). */
+  changedOnDisk?: boolean;
 }
 
 export interface EvaluatedFiles {
@@ -209,6 +211,11 @@ async function evaluateWorkspace(target: EvaluationTarget, files: readonly Overl
     }
     const { dependents, coverage } = await dependentsInSteps(target, steps, files, options.timeoutMs * DEPENDENTS_BUDGET_FACTOR);
     const out = await steps.last(options.timeoutMs + LAST_STEP_MARGIN_MS, (buffers) => settleOverlay(target, buffers, files, dependents, options.timeoutMs));
+    // A dependent is read from disk when it is found, and the steps leave time between two for
+    // anyone to write it: one written since was evaluated on a text that is no longer the file's,
+    // so its count would be stale — it counts for nothing and says why (a field test found its old
+    // errors counted after sed had removed them).
+    for (const f of out) if (f.dependent && readRegularFileSync(f.path)?.text !== f.text) f.changedOnDisk = true;
     return { files: out, dependents: coverage };
   } finally {
     await steps.close();
