@@ -2,42 +2,13 @@
 // come out as a fix because dependents did not settle in time, and a file-scope answer must say
 // which other files it did not check when the edit changes a declaration they name.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPath } from '../helpers/onPath.js';
 import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
 import { isNotRun, prepareCorpus, type Corpus, type NotRun } from './corpora.js';
-import { ENCODING, expectNoFixFromUnexamined, FORCE_STR, naming, type Coverage } from './previewChecks.js';
-
-function pythonFiles(dir: string, out: string[] = []): string[] {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) pythonFiles(path, out);
-    else if (entry.name.endsWith('.py')) out.push(path);
-  }
-  return out;
-}
-
-/**
- * django/utils and every Django module naming force_str (with their packages' __init__.py), copied
- * out of the corpus: the same code and the same dependents of encoding.py, in a workspace pyright
- * indexes in seconds instead of a minute.
- */
-function djangoUtilsAndImporters(corpus: Corpus): string {
-  const root = join(dirname(corpus.root), 'django-utils');
-  for (const path of pythonFiles(join(corpus.root, 'django'))) {
-    const rel = relative(corpus.root, path);
-    if (!rel.startsWith('django/utils/') && !/\bforce_str\b/.test(readFileSync(path, 'utf8'))) continue;
-    mkdirSync(dirname(join(root, rel)), { recursive: true });
-    cpSync(path, join(root, rel));
-    for (let dir = dirname(rel); dir !== '.'; dir = dirname(dir)) {
-      const init = join(dir, '__init__.py');
-      if (existsSync(join(corpus.root, init)) && !existsSync(join(root, init))) cpSync(join(corpus.root, init), join(root, init));
-    }
-  }
-  return execFileSync('realpath', [root], { encoding: 'utf8' }).trim();
-}
+import { djangoUtilsAndImporters, ENCODING, expectNoFixFromUnexamined, FORCE_STR, naming, type Coverage } from './previewChecks.js';
 
 const django: Corpus | NotRun = prepareCorpus('django');
 

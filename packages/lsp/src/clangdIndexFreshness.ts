@@ -123,6 +123,13 @@ export function trackIndexFreshness({ conn, store }: ReadinessContext, onIdle: (
     } finally {
       closing = false;
     }
+    // Written again while it was held (a put-back read half-written, or before its last write): what
+    // clangd built is not the disk's text, and nobody reports the file again (the watcher's news
+    // came while it was open, and was left to an owner it does not have). Held again with the
+    // disk's text until built, before anyone is told the index is current, as a file closed by its
+    // owner is (below). By stat: an echo of the write already read costs nothing.
+    const path = uriToPath(uri);
+    if (path !== undefined && doc.disk !== undefined && mayHaveChangedSync(path, doc.disk)) queue.add(uri);
   };
 
   const pump = (): void => {
@@ -157,7 +164,8 @@ export function trackIndexFreshness({ conn, store }: ReadinessContext, onIdle: (
     conn.onWatchedFilesSent((changes) => {
       for (const { uri } of changes) {
         const path = uriToPath(uri);
-        // An open document follows the disk through its own changes (counted below).
+        // An open document follows the disk through its own changes (counted below); one held here
+        // has no owner to follow the disk: release() compares it with the disk.
         if (path !== undefined && languageOf(path) !== undefined && !documents.get(uri)) queue.add(uri);
       }
       if (queue.size > 0) pump();

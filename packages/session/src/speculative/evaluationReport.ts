@@ -91,6 +91,7 @@ function sample(paths: readonly string[], label: (path: string) => string): stri
 
 /** Why a file cannot be compared: a side of it the server did not confirm for exactly its text. */
 function whyNotExamined(f: FileEvaluation): string | undefined {
+  if (f.changedOnDisk) return 'it was written on disk during the evaluation, so the text evaluated is not the one on disk now (ask again)';
   const after = unconfirmed(f.settledBy);
   const before = unconfirmed(f.baseline.settledBy);
   if (!after && !before) return undefined;
@@ -154,7 +155,7 @@ export function reportEvaluation(scope: Scope, evaluated: EvaluatedFiles, durati
   const unsettled = settles.filter((f) => !f.examined);
   if (unsettled.length > 0) {
     notes.push(
-      `${unsettled.length} file(s) were not examined and count for nothing in errors_introduced, errors_resolved and net_delta, because the server did not confirm their diagnostics for exactly their text (raise timeout_ms to examine them): ${unsettled.slice(0, NAMED).map((f) => `${label(f.path)} (${f.whyNotExamined ?? ''})`).join(', ')}${unsettled.length > NAMED ? `, and ${unsettled.length - NAMED} more` : ''}.`,
+      `${unsettled.length} file(s) were not examined and count for nothing in errors_introduced, errors_resolved and net_delta, because the server did not confirm their diagnostics for exactly their text (raise timeout_ms to examine them)${files.some((f) => f.changedOnDisk) ? ' or they were written on disk during the evaluation' : ''}: ${unsettled.slice(0, NAMED).map((f) => `${label(f.path)} (${f.whyNotExamined ?? ''})`).join(', ')}${unsettled.length > NAMED ? `, and ${unsettled.length - NAMED} more` : ''}.`,
     );
   }
   const dependentCount = files.filter((f) => f.dependent).length;

@@ -1,5 +1,5 @@
 import type { Diagnostic, Range, TextEdit } from 'vscode-languageserver-protocol';
-import { type LspConnection, type SettledBy } from '@agent-lsp/lsp';
+import { readRegularFileSync, type LspConnection, type SettledBy } from '@agent-lsp/lsp';
 import { changedNames, uncheckedUsers, type UncheckedUsers } from './dependents.js';
 import { EVALUATION_STEP_MS, EvaluationSteps } from './evaluationSteps.js';
 import { askInSteps, baselineInSteps, dependentsInSteps } from './workspaceSteps.js';
@@ -33,6 +33,8 @@ export interface FileEvaluation {
   baseline: Baseline;
   diagnostics: Diagnostic[];
   settledBy: SettledBy;
+  /** A dependent whose disk text is no longer the one evaluated (written during the evaluation). */
+  changedOnDisk?: boolean;
 }
 
 export interface EvaluatedFiles {
@@ -183,6 +185,11 @@ export async function evaluateFiles(target: EvaluationTarget, files: readonly Ov
     if (options.scope === 'workspace') ({ dependents, coverage } = await dependentsInSteps(target, steps, files, options.timeoutMs * DEPENDENTS_BUDGET_FACTOR));
     else changed = await changedNames(target.conn, files, options.timeoutMs, namingProblems, askInSteps(target, steps));
     const out = await steps.settle(options.timeoutMs, (buffers, timeoutMs) => settleOverlay(target, buffers, files, dependents, timeoutMs), unsettled);
+    // A dependent is read from disk when it is found, and the steps leave time between two for
+    // anyone to write it: one written since was evaluated on a text that is no longer the file's,
+    // so its count would be stale — it counts for nothing and says why (a field test found its old
+    // errors counted after sed had removed them).
+    for (const f of out) if (f.dependent && readRegularFileSync(f.path)?.text !== f.text) f.changedOnDisk = true;
     evaluated = coverage ? { files: out, dependents: coverage } : { files: out };
   } finally {
     await steps.close();

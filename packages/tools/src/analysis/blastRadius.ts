@@ -4,19 +4,28 @@ import { splitLines } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import { compareStrings, PositionMapper } from '../output/locations.js';
 import { symbolKindName } from '../symbols/symbolKinds.js';
+import { receiverType } from './syncGuarded.js';
 import type { SymbolNode, SymbolTrees } from '../symbols/symbolTree.js';
 import { usesFromOtherFiles, type SymbolUse } from '../symbols/symbolUses.js';
 import type { ToolContext } from '../catalog/toolDefinition.js';
 
+/** Go's rule for an exported name: its first letter is upper case (unicode.IsUpper). */
+const UPPER_START = /^\p{Lu}/u;
+
 /**
  * Whether other modules can use a top-level symbol, by each language's rule: Python names not
  * starting with `_`, TypeScript/JavaScript declarations that start with `export`, Go names that
- * start with a capital; everything else counts as public.
+ * start with a capital — for a method (gopls names it `(*T).M`), both M and its receiver type T, as
+ * go/ast's IsExported on each (scope exported dropped every method before); everything else counts as
+ * public.
  */
 export function isExported(path: string, text: string, node: SymbolNode): boolean {
   const ext = extname(path).toLowerCase();
   if (ext === '.py' || ext === '.pyi') return !node.name.startsWith('_');
-  if (ext === '.go') return /^[A-Z]/.test(node.name);
+  if (ext === '.go') {
+    const receiver = receiverType(node.name);
+    return receiver === undefined ? UPPER_START.test(node.name) : UPPER_START.test(receiver) && UPPER_START.test(node.name.slice(node.name.lastIndexOf('.') + 1));
+  }
   if (['.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts'].includes(ext)) {
     const line = splitLines(text)[node.range.start.line] ?? '';
     return /^\s*export\b/.test(line.slice(node.range.start.character)) || /^\s*export\b/.test(line);
