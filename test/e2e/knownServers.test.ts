@@ -179,7 +179,13 @@ for (const c of CASES) {
     const definition = c.definition;
     if (definition) {
       it('goes to the definition', async () => {
-        const data = ok(await agent.call('go_to_definition', { file_path: definition.file, position_pattern: definition.pattern }));
+        const args = { file_path: definition.file, position_pattern: definition.pattern };
+        let answer = await agent.call('go_to_definition', args);
+        // ccls 0.20220729 aborted once in CI (SIGABRT) under load: the call said so and that the next
+        // call restarts it (badInput's crash test covers that answer). This test is about the
+        // definition, so a server that crashed is asked once more, as the error tells an agent to.
+        if (answer.isError && /stopped unexpectedly/.test(answer.text)) answer = await agent.call('go_to_definition', args);
+        const data = ok(answer);
         const target = at(dir, definition.target, definition.targetText);
         expect(data['locations'] as Loc[]).toEqual(expect.arrayContaining([expect.objectContaining({ file: definition.target, line: target.line })]));
       });
