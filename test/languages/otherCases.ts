@@ -129,11 +129,27 @@ export const OTHER_CASES: readonly LanguageCase[] = [
     preview: { file: 'area.service', old_text: 'Restart=always', new_text: 'Restartt=always' },
     lacks: { diagnostics: 'systemd-language-server publishes no diagnostics' },
   },
+  {
+    name: 'perl (Perl::LanguageServer)',
+    language: 'Perl',
+    fixture: 'perl',
+    languageId: 'perl',
+    serverId: 'perl-language-server',
+    install: "agent-lsp servers install perl (apt libperl-languageserver-perl 2.5.0, Debian's, as root)",
+    symbol: 'area',
+    declaration: { file: 'lib/Shapes.pm', pattern: 'sub @@area {' },
+    use: { file: 'main.pl', pattern: 'my $total = @@area(3, 4)' },
+    broken: { file: 'broken.pl', pattern: 'my $total = (3 +' },
+    preview: { file: 'main.pl', old_text: 'area(3, 4);', new_text: 'area(3, 4' },
+    lacks: {
+      diagnostics:
+        "Perl::LanguageServer 2.5 publishes a file's `perl -c` errors and, for the same file, an empty list, in Perl's hash order (random per process): the last word is empty in about half the runs, so its diagnostics cannot be confirmed",
+    },
+  },
 ];
 
 /** Servers for these languages tried here that are not in the matrix, and why (docs/languages.md lists them). */
 export const OTHER_NOT_IN_MATRIX: readonly { server: string; reason: string }[] = [
-  { server: 'Perl::LanguageServer 2.5 (Perl, Debian libperl-languageserver-perl)', reason: 'it parses the workspace only after a workspace/didChangeConfiguration that carries its settings, which agent-lsp does not send after initialize, and offers no hover or rename; until then definition, references and workspace symbols are empty' },
   { server: 'postgrestools 0.25 (SQL, npm @postgrestools/postgrestools)', reason: 'probed only: without a database connection it answers syntax diagnostics and nothing else (hover needs the schema from a live Postgres); no row yet' },
   { server: 'ansible-language-server 26.6 (Ansible)', reason: 'playbooks are .yml files, which agent-lsp routes to yaml-language-server (an Ansible server needs routing by content or project, not by file name), and hover, definition and diagnostics need ansible and ansible-lint beside it' },
   { server: 'sqls, jq-lsp, regal (Rego), jsonnet-language-server, dot-language-server', reason: 'the Go module proxy refuses them here (403), and npm has no dot-language-server or awk-language-server' },

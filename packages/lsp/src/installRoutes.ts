@@ -19,6 +19,7 @@ export type InstallRoute =
       /** pip: a binary the package installs no script for, and the module `python -m` runs for it. */
       launchers?: Readonly<Record<string, string>>;
     }
+  /** apt: no binaries when the package installs no executable of its own (a Perl module): the server's own resolution tells whether it is there. */
   | { kind: 'apt'; packages: readonly InstallPackage[]; binaries: readonly string[] }
   | { kind: 'rustup'; component: string; binaries: readonly string[] }
   | { kind: 'bundled' }
@@ -105,6 +106,8 @@ export const INSTALL_ROUTES: Readonly<Record<string, InstallRoute>> = {
   'compose-language-service': npm(['docker-compose-langserver'], '@microsoft/compose-language-service@1.0.0'),
   'nginx-language-server': pip(['nginx-language-server'], 'nginx-language-server@0.9.0'),
   'systemd-language-server': pip(['systemd-language-server'], 'systemd-language-server@0.3.5'),
+  // A Perl module run by the system's perl: no executable of its own.
+  'perl-language-server': { kind: 'apt', packages: [{ name: 'libperl-languageserver-perl', version: "Debian's" }], binaries: [] },
   // Nothing on npm, PyPI, crates.io, the Go proxy or Debian builds these: their own downloads.
   jdtls: { kind: 'none', manual: 'download Eclipse JDT LS (download.eclipse.org/jdtls) and put `jdtls` on PATH' },
   'lua-language-server': { kind: 'none', manual: 'download lua-language-server from github.com/LuaLS/lua-language-server/releases and put it on PATH' },

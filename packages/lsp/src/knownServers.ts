@@ -37,6 +37,13 @@ export interface KnownServer {
   formatDocumentByRange?: ServerDefinition['formatDocumentByRange'];
   /** ServerDefinition.analysedWhenPublished: answers about a document only after publishing its diagnostics. */
   analysedWhenPublished?: boolean;
+  /**
+   * Arguments to `command` that exit 0 only when the server is installed, where the command is a
+   * language's interpreter that is there without it (perl for Perl::LanguageServer).
+   */
+  installedCheck?: readonly string[];
+  /** ServerDefinition.settingsPushedAfterInitialized: `settings` are sent by workspace/didChangeConfiguration after initialized. */
+  settingsPushedAfterInitialized?: boolean;
   /** LSP methods whose `$/cancelRequest` the server mishandles (ServerDefinition.uncancellable). */
   uncancellable?: readonly string[];
   /** Built-in profiles that supersede this entry (same server, bundled or tuned): never listed twice. */
@@ -135,4 +142,8 @@ export const KNOWN_SERVERS: readonly KnownServer[] = [
   { id: 'systemd-language-server', command: 'systemd-language-server', args: [], extensions: { '.service': 'systemd', '.socket': 'systemd', '.timer': 'systemd', '.mount': 'systemd', '.path': 'systemd', '.target': 'systemd' }, languageIds: ['systemd'], rootMarkers: [], installHint: 'pip install systemd-language-server', versionArgs: [] },
   // Routed by file name ahead of yaml-language-server, which reads the same files as plain YAML.
   { id: 'compose-language-service', command: 'docker-compose-langserver', args: ['--stdio'], extensions: { 'compose.yaml': 'dockercompose', 'compose.yml': 'dockercompose', 'docker-compose.yaml': 'dockercompose', 'docker-compose.yml': 'dockercompose' }, languageIds: ['dockercompose'], rootMarkers: ['compose.yaml', 'compose.yml', 'docker-compose.yaml', 'docker-compose.yml'], installHint: npm('@microsoft/compose-language-service'), versionArgs: [] },
+  // Perl::LanguageServer reads the workspace (perlInc, fileFilter) only from its settings pushed after initialized; with none, definition, references and workspace symbols stay empty.
+  { id: 'perl-language-server', command: 'perl', args: ['-MPerl::LanguageServer', '-e', 'Perl::LanguageServer::run'], extensions: { '.pl': 'perl', '.pm': 'perl', '.t': 'perl' }, languageIds: ['perl'], rootMarkers: ['Makefile.PL', 'cpanfile', 'Build.PL'], installHint: 'apt-get install libperl-languageserver-perl, or cpanm Perl::LanguageServer', versionArgs: [],
+    installedCheck: ['-e', 'exit(grep({ -f "$_/Perl/LanguageServer.pm" } @INC) ? 0 : 1)'],
+    settingsPushedAfterInitialized: true, settings: { perl: { perlInc: ['lib'], fileFilter: ['.pm', '.pl', '.t'], ignoreDirs: ['.git', '.vscode', 'node_modules'] } } },
 ];

@@ -95,6 +95,13 @@ export interface ServerDefinition {
    * (vim-language-server): a query on a document first waits for that push.
    */
   analysedWhenPublished?: boolean;
+  /**
+   * The server takes its settings only from a `workspace/didChangeConfiguration` that carries them
+   * (Perl::LanguageServer reads the workspace only then), as Neovim and VS Code send after
+   * `initialized`: the connection sends the resolved settings once, right after `initialized`.
+   * Other servers ask by workspace/configuration and are sent nothing.
+   */
+  settingsPushedAfterInitialized?: boolean;
   /** How to install it when it is missing. */
   installHint: string;
   /** Arguments that make the executable print its version (default `--version`; gopls: `version`). */
