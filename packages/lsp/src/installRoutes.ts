@@ -115,6 +115,15 @@ export const INSTALL_ROUTES: Readonly<Record<string, InstallRoute>> = {
   marksman: { kind: 'none', manual: 'download marksman from github.com/artempyanykh/marksman/releases and put it on PATH' },
 };
 
+/**
+ * Tools a server runs from PATH that are not its own package, installed with it by `servers
+ * install` (each into the servers home by its own route): ansible-language-server hovers with
+ * ansible-doc, finds modules with ansible-config and validates with ansible-playbook --syntax-check.
+ */
+export const INSTALL_COMPANIONS: Readonly<Record<string, readonly InstallRoute[]>> = {
+  'ansible-language-server': [pip(['ansible', 'ansible-config', 'ansible-doc', 'ansible-playbook', 'ansible-galaxy'], 'ansible-core@2.18.6')],
+};
+
 /** The directory name of a route's install under the servers home: one per package set. */
 export function installUnitName(route: Extract<InstallRoute, { kind: InstalledRouteKind }>): string {
   const main = (route.packages[0]?.name ?? 'unknown').replace(/\[.*\]$/, '');

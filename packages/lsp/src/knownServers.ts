@@ -42,6 +42,8 @@ export interface KnownServer {
    * language's interpreter that is there without it (perl for Perl::LanguageServer).
    */
   installedCheck?: readonly string[];
+  /** ServerDefinition.claimsUnder: its extensions are its own only under a directory holding one of these files. */
+  claimsUnder?: readonly string[];
   /** ServerDefinition.settingsPushedAfterInitialized: `settings` are sent by workspace/didChangeConfiguration after initialized. */
   settingsPushedAfterInitialized?: boolean;
   /** LSP methods whose `$/cancelRequest` the server mishandles (ServerDefinition.uncancellable). */
@@ -128,7 +130,10 @@ export const KNOWN_SERVERS: readonly KnownServer[] = [
     analysedWhenPublished: true,
     // It finds the word under the cursor by Vim's 'iskeyword', which it only learns from here: without it every hover, definition and reference answers empty.
     initializationOptions: { isNeovim: false, iskeyword: '@,48-57,_,192-255,-#', vimruntime: '', runtimepath: '', diagnostic: { enable: true }, indexes: { runtimepath: true, gap: 100, count: 3 }, suggest: { fromVimruntime: true, fromRuntimepath: false } } },
-  { id: 'ansible-language-server', command: 'ansible-language-server', args: ['--stdio'], extensions: { '.yml': 'ansible', '.yaml': 'ansible' }, languageIds: ['ansible'], rootMarkers: ['ansible.cfg', 'playbook.yml', 'site.yml'], installHint: npm('@ansible/ansible-language-server'), priority: 2, versionArgs: [] },
+  // Playbooks are YAML: routed here only in a project with an ansible.cfg (Ansible's own project configuration), elsewhere to yaml-language-server.
+  { id: 'ansible-language-server', command: 'ansible-language-server', args: ['--stdio'], extensions: { '.yml': 'ansible', '.yaml': 'ansible' }, languageIds: ['ansible'], rootMarkers: ['ansible.cfg'], claimsUnder: ['ansible.cfg'], installHint: npm('@ansible/ansible-language-server'), priority: 2, versionArgs: [],
+    // It validates with ansible-lint by default and, without it, not at all: ansible-playbook --syntax-check unless ansible-lint is installed.
+    settings: { ansible: { validation: { enabled: true, lint: { enabled: false } } } } },
   { id: 'elm-language-server', command: 'elm-language-server', args: ['--stdio'], extensions: { '.elm': 'elm' }, languageIds: ['elm'], rootMarkers: ['elm.json'], installHint: npm('@elm-tooling/elm-language-server'), versionArgs: [] },
   { id: 'fortls', command: 'fortls', args: [], extensions: { '.f90': 'fortran', '.f95': 'fortran', '.f03': 'fortran', '.f08': 'fortran', '.f': 'fortran', '.for': 'fortran' }, languageIds: ['fortran'], rootMarkers: ['.fortls', 'fpm.toml'], installHint: 'pip install fortls' },
   { id: 'cmake-language-server', command: 'cmake-language-server', args: [], extensions: { '.cmake': 'cmake' }, languageIds: ['cmake'], rootMarkers: ['CMakeLists.txt'], installHint: 'pip install cmake-language-server', versionArgs: [] },

@@ -53,6 +53,13 @@ export interface ServerDefinition {
    * root markers is: set for the table's servers, so a stray .yaml or .sh starts nothing.
    */
   projectOnly?: boolean;
+  /**
+   * The server claims its extensions only for files under a directory holding one of these files,
+   * and there ahead of the servers that claim the extension everywhere, when it is installed
+   * (ansible-language-server: the .yml files of a project with an ansible.cfg, which Ansible itself
+   * reads; elsewhere they stay yaml-language-server's).
+   */
+  claimsUnder?: readonly string[];
   readiness: ReadinessStrategy;
   /**
    * Server-specific exact diagnostics query, when pull and versioned push are not available.
