@@ -165,6 +165,23 @@ export const OTHER_CASES: readonly LanguageCase[] = [
         'ansible-language-server validates by running ansible-playbook --syntax-check on the file on disk, on open and save: the text of an unsaved edit is never checked (preview_edit answers partial)',
     },
   },
+  {
+    name: 'sql (sql-language-server)',
+    language: 'SQL',
+    fixture: 'sql',
+    languageId: 'sql',
+    serverId: 'sql-language-server',
+    // sqls ranks first for .sql and cannot be had here (the Go proxy refuses it): this one is named.
+    args: ['sql:sql-language-server'],
+    install: 'agent-lsp servers install sql:sql-language-server (npm sql-language-server 1.7.1)',
+    // Without a database connection it parses and renames within one statement: a table alias.
+    symbol: 'u',
+    declaration: { file: 'queries.sql', pattern: 'FROM users AS @@u WHERE' },
+    use: { file: 'queries.sql', pattern: 'SELECT @@u.id' },
+    broken: { file: 'broken.sql', pattern: 'WHERE;' },
+    preview: { file: 'queries.sql', old_text: 'WHERE u.id = 1;', new_text: 'WHERE;' },
+    lacks: { rename: "sql-language-server 1.7.1 advertises renameProvider but answers textDocument/rename with \"Unhandled method\"" },
+  },
 ];
 
 /** Servers for these languages tried here that are not in the matrix, and why (docs/languages.md lists them). */
