@@ -164,10 +164,11 @@ describe('ServerRegistry.forFile: a server that claims its extensions under a ma
   const root = mkdtempSync(join(tmpdir(), 'agent-lsp-claims-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
   mkdirSync(join(root, 'project', 'roles', 'web'), { recursive: true });
-  writeFileSync(join(root, 'project', 'ansible.cfg'), '[defaults]\n');
+  // A marker of the test's own: the real ansible-language-server, when installed here, claims ansible.cfg.
+  writeFileSync(join(root, 'project', 'project.marker'), '');
   const ansible = (installed: boolean): ServerDefinition => ({
     ...customServer('ansible-like', { '.yml': 'ansible' }),
-    claimsUnder: ['ansible.cfg'],
+    claimsUnder: ['project.marker'],
     resolve: () => (installed ? { command: ['ansible-like'], source: 'PATH', settings: {}, profileFingerprint: 'a', details: {} } : undefined),
   });
 
