@@ -153,6 +153,5 @@ export const NOT_IN_MATRIX: readonly { server: string; reason: string }[] = [
   { server: 'sqls (SQL)', reason: 'not on the Go module proxy (403); sql-language-server from npm is used' },
   { server: 'marksman (Markdown)', reason: 'a .NET binary from GitHub releases, not in any registry this machine reaches; rumdl (PyPI) is used' },
   { server: 'vscode-markdown-language-server (Markdown)', reason: 'it asks its client to parse Markdown into markdown-it tokens and to list and read the workspace (markdown/parse, markdown/findMarkdownFilesInWorkspace, markdown/fs/*: requests of VS Code\'s own client); rumdl serves Markdown instead' },
-  { server: 'sql-language-server 1.7 (SQL)', reason: 'exits during initialize under Node 20' },
   { server: 'elm-language-server (Elm)', reason: 'needs the elm compiler, whose npm package downloads its binary' },
 ];

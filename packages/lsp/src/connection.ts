@@ -231,6 +231,8 @@ export class LspConnection implements Disposable {
     }
     this.stateValue = 'running';
     this.notify('initialized', {});
+    // Only to the server itself: a broker's own connection to it sends them (on every restart too).
+    if (!this.broker && this.options.server.settingsPushedAfterInitialized) this.notify('workspace/didChangeConfiguration', { settings: this.options.resolved.settings });
     this.disposables.add(this.options.attachReadiness(this));
   }
 

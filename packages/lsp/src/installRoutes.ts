@@ -19,6 +19,7 @@ export type InstallRoute =
       /** pip: a binary the package installs no script for, and the module `python -m` runs for it. */
       launchers?: Readonly<Record<string, string>>;
     }
+  /** apt: no binaries when the package installs no executable of its own (a Perl module): the server's own resolution tells whether it is there. */
   | { kind: 'apt'; packages: readonly InstallPackage[]; binaries: readonly string[] }
   | { kind: 'rustup'; component: string; binaries: readonly string[] }
   | { kind: 'bundled' }
@@ -105,11 +106,22 @@ export const INSTALL_ROUTES: Readonly<Record<string, InstallRoute>> = {
   'compose-language-service': npm(['docker-compose-langserver'], '@microsoft/compose-language-service@1.0.0'),
   'nginx-language-server': pip(['nginx-language-server'], 'nginx-language-server@0.9.0'),
   'systemd-language-server': pip(['systemd-language-server'], 'systemd-language-server@0.3.5'),
+  // A Perl module run by the system's perl: no executable of its own.
+  'perl-language-server': { kind: 'apt', packages: [{ name: 'libperl-languageserver-perl', version: "Debian's" }], binaries: [] },
   // Nothing on npm, PyPI, crates.io, the Go proxy or Debian builds these: their own downloads.
   jdtls: { kind: 'none', manual: 'download Eclipse JDT LS (download.eclipse.org/jdtls) and put `jdtls` on PATH' },
   'lua-language-server': { kind: 'none', manual: 'download lua-language-server from github.com/LuaLS/lua-language-server/releases and put it on PATH' },
   sqls: { kind: 'none', manual: 'build sqls from github.com/sqls-server/sqls (the Go module proxy does not serve it) and put it on PATH' },
   marksman: { kind: 'none', manual: 'download marksman from github.com/artempyanykh/marksman/releases and put it on PATH' },
+};
+
+/**
+ * Tools a server runs from PATH that are not its own package, installed with it by `servers
+ * install` (each into the servers home by its own route): ansible-language-server hovers with
+ * ansible-doc, finds modules with ansible-config and validates with ansible-playbook --syntax-check.
+ */
+export const INSTALL_COMPANIONS: Readonly<Record<string, readonly InstallRoute[]>> = {
+  'ansible-language-server': [pip(['ansible', 'ansible-config', 'ansible-doc', 'ansible-playbook', 'ansible-galaxy'], 'ansible-core@2.18.6')],
 };
 
 /** The directory name of a route's install under the servers home: one per package set. */

@@ -44,3 +44,11 @@ describe('known servers: initializationOptions', () => {
     expect(options.typescript.tsdk).toBe(lib);
   });
 });
+
+describe('known servers: installedCheck', () => {
+  // node stands for an interpreter that is on PATH with or without the server's module (perl).
+  it('resolves only when the check exits 0', () => {
+    expect(knownServerDefinition({ ...entry, installedCheck: ['-e', 'process.exit(0)'] }).resolve(tmpdir())).toBeDefined();
+    expect(knownServerDefinition({ ...entry, installedCheck: ['-e', 'process.exit(1)'] }).resolve(tmpdir())).toBeUndefined();
+  });
+});

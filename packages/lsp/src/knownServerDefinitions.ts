@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { findProjectExecutable } from './projectExecutables.js';
 import { INSTALL_ROUTES } from './installRoutes.js';
 import { KNOWN_SERVERS, TYPESCRIPT_LIB, type KnownServer } from './knownServers.js';
@@ -29,9 +30,12 @@ export function knownServerDefinition(known: KnownServer): ServerDefinition {
     ...(known.refreshAfterChange ? { refreshAfterChange: known.refreshAfterChange } : {}),
     ...(known.formatDocumentByRange ? { formatDocumentByRange: known.formatDocumentByRange } : {}),
     ...(known.analysedWhenPublished ? { analysedWhenPublished: true } : {}),
+    ...(known.claimsUnder ? { claimsUnder: known.claimsUnder } : {}),
+    ...(known.settingsPushedAfterInitialized ? { settingsPushedAfterInitialized: true } : {}),
     resolve(rootDir): ResolvedServer | undefined {
       const found = findProjectExecutable(known.command, rootDir);
       if (!found) return undefined;
+      if (known.installedCheck && spawnSync(found.path, known.installedCheck, { stdio: 'ignore', timeout: 10_000 }).status !== 0) return undefined;
       const initializationOptions = known.initializationOptions ? withTypescriptLib(known.initializationOptions, rootDir) : undefined;
       return {
         command: [found.path, ...known.args],

@@ -37,6 +37,15 @@ export interface KnownServer {
   formatDocumentByRange?: ServerDefinition['formatDocumentByRange'];
   /** ServerDefinition.analysedWhenPublished: answers about a document only after publishing its diagnostics. */
   analysedWhenPublished?: boolean;
+  /**
+   * Arguments to `command` that exit 0 only when the server is installed, where the command is a
+   * language's interpreter that is there without it (perl for Perl::LanguageServer).
+   */
+  installedCheck?: readonly string[];
+  /** ServerDefinition.claimsUnder: its extensions are its own only under a directory holding one of these files. */
+  claimsUnder?: readonly string[];
+  /** ServerDefinition.settingsPushedAfterInitialized: `settings` are sent by workspace/didChangeConfiguration after initialized. */
+  settingsPushedAfterInitialized?: boolean;
   /** LSP methods whose `$/cancelRequest` the server mishandles (ServerDefinition.uncancellable). */
   uncancellable?: readonly string[];
   /** Built-in profiles that supersede this entry (same server, bundled or tuned): never listed twice. */
@@ -121,7 +130,10 @@ export const KNOWN_SERVERS: readonly KnownServer[] = [
     analysedWhenPublished: true,
     // It finds the word under the cursor by Vim's 'iskeyword', which it only learns from here: without it every hover, definition and reference answers empty.
     initializationOptions: { isNeovim: false, iskeyword: '@,48-57,_,192-255,-#', vimruntime: '', runtimepath: '', diagnostic: { enable: true }, indexes: { runtimepath: true, gap: 100, count: 3 }, suggest: { fromVimruntime: true, fromRuntimepath: false } } },
-  { id: 'ansible-language-server', command: 'ansible-language-server', args: ['--stdio'], extensions: { '.yml': 'ansible', '.yaml': 'ansible' }, languageIds: ['ansible'], rootMarkers: ['ansible.cfg', 'playbook.yml', 'site.yml'], installHint: npm('@ansible/ansible-language-server'), priority: 2, versionArgs: [] },
+  // Playbooks are YAML: routed here only in a project with an ansible.cfg (Ansible's own project configuration), elsewhere to yaml-language-server.
+  { id: 'ansible-language-server', command: 'ansible-language-server', args: ['--stdio'], extensions: { '.yml': 'ansible', '.yaml': 'ansible' }, languageIds: ['ansible'], rootMarkers: ['ansible.cfg'], claimsUnder: ['ansible.cfg'], installHint: npm('@ansible/ansible-language-server'), priority: 2, versionArgs: [],
+    // It validates with ansible-lint by default and, without it, not at all: ansible-playbook --syntax-check unless ansible-lint is installed.
+    settings: { ansible: { validation: { enabled: true, lint: { enabled: false } } } } },
   { id: 'elm-language-server', command: 'elm-language-server', args: ['--stdio'], extensions: { '.elm': 'elm' }, languageIds: ['elm'], rootMarkers: ['elm.json'], installHint: npm('@elm-tooling/elm-language-server'), versionArgs: [] },
   { id: 'fortls', command: 'fortls', args: [], extensions: { '.f90': 'fortran', '.f95': 'fortran', '.f03': 'fortran', '.f08': 'fortran', '.f': 'fortran', '.for': 'fortran' }, languageIds: ['fortran'], rootMarkers: ['.fortls', 'fpm.toml'], installHint: 'pip install fortls' },
   { id: 'cmake-language-server', command: 'cmake-language-server', args: [], extensions: { '.cmake': 'cmake' }, languageIds: ['cmake'], rootMarkers: ['CMakeLists.txt'], installHint: 'pip install cmake-language-server', versionArgs: [] },
@@ -135,4 +147,8 @@ export const KNOWN_SERVERS: readonly KnownServer[] = [
   { id: 'systemd-language-server', command: 'systemd-language-server', args: [], extensions: { '.service': 'systemd', '.socket': 'systemd', '.timer': 'systemd', '.mount': 'systemd', '.path': 'systemd', '.target': 'systemd' }, languageIds: ['systemd'], rootMarkers: [], installHint: 'pip install systemd-language-server', versionArgs: [] },
   // Routed by file name ahead of yaml-language-server, which reads the same files as plain YAML.
   { id: 'compose-language-service', command: 'docker-compose-langserver', args: ['--stdio'], extensions: { 'compose.yaml': 'dockercompose', 'compose.yml': 'dockercompose', 'docker-compose.yaml': 'dockercompose', 'docker-compose.yml': 'dockercompose' }, languageIds: ['dockercompose'], rootMarkers: ['compose.yaml', 'compose.yml', 'docker-compose.yaml', 'docker-compose.yml'], installHint: npm('@microsoft/compose-language-service'), versionArgs: [] },
+  // Perl::LanguageServer reads the workspace (perlInc, fileFilter) only from its settings pushed after initialized; with none, definition, references and workspace symbols stay empty.
+  { id: 'perl-language-server', command: 'perl', args: ['-MPerl::LanguageServer', '-e', 'Perl::LanguageServer::run'], extensions: { '.pl': 'perl', '.pm': 'perl', '.t': 'perl' }, languageIds: ['perl'], rootMarkers: ['Makefile.PL', 'cpanfile', 'Build.PL'], installHint: 'apt-get install libperl-languageserver-perl, or cpanm Perl::LanguageServer', versionArgs: [],
+    installedCheck: ['-e', 'exit(grep({ -f "$_/Perl/LanguageServer.pm" } @INC) ? 0 : 1)'],
+    settingsPushedAfterInitialized: true, settings: { perl: { perlInc: ['lib'], fileFilter: ['.pm', '.pl', '.t'], ignoreDirs: ['.git', '.vscode', 'node_modules'] } } },
 ];

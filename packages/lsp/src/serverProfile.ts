@@ -53,6 +53,13 @@ export interface ServerDefinition {
    * root markers is: set for the table's servers, so a stray .yaml or .sh starts nothing.
    */
   projectOnly?: boolean;
+  /**
+   * The server claims its extensions only for files under a directory holding one of these files,
+   * and there ahead of the servers that claim the extension everywhere, when it is installed
+   * (ansible-language-server: the .yml files of a project with an ansible.cfg, which Ansible itself
+   * reads; elsewhere they stay yaml-language-server's).
+   */
+  claimsUnder?: readonly string[];
   readiness: ReadinessStrategy;
   /**
    * Server-specific exact diagnostics query, when pull and versioned push are not available.
@@ -95,6 +102,13 @@ export interface ServerDefinition {
    * (vim-language-server): a query on a document first waits for that push.
    */
   analysedWhenPublished?: boolean;
+  /**
+   * The server takes its settings only from a `workspace/didChangeConfiguration` that carries them
+   * (Perl::LanguageServer reads the workspace only then), as Neovim and VS Code send after
+   * `initialized`: the connection sends the resolved settings once, right after `initialized`.
+   * Other servers ask by workspace/configuration and are sent nothing.
+   */
+  settingsPushedAfterInitialized?: boolean;
   /** How to install it when it is missing. */
   installHint: string;
   /** Arguments that make the executable print its version (default `--version`; gopls: `version`). */

@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { ServerDefinition } from './serverProfile.js';
 import { ServerRegistry } from './serverRegistry.js';
 import { userErrorFrom } from '../../../test/helpers/userErrors.js';
@@ -154,5 +157,34 @@ describe('ServerRegistry.forLanguage', () => {
     expect(err.code).toBe('unknown_language');
     expect(err.message).toContain('Unknown language "cobol"');
     expect(err.message).toContain('python, typescript, typescriptreact, javascript, javascriptreact, go, c, cpp, rust');
+  });
+});
+
+describe('ServerRegistry.forFile: a server that claims its extensions under a marker (claimsUnder)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'agent-lsp-claims-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  mkdirSync(join(root, 'project', 'roles', 'web'), { recursive: true });
+  // A marker of the test's own: the real ansible-language-server, when installed here, claims ansible.cfg.
+  writeFileSync(join(root, 'project', 'project.marker'), '');
+  const ansible = (installed: boolean): ServerDefinition => ({
+    ...customServer('ansible-like', { '.yml': 'ansible' }),
+    claimsUnder: ['project.marker'],
+    resolve: () => (installed ? { command: ['ansible-like'], source: 'PATH', settings: {}, profileFingerprint: 'a', details: {} } : undefined),
+  });
+
+  it('takes the files under a directory holding the marker, at any depth, and leaves the others to the usual server', () => {
+    const reg = new ServerRegistry([ansible(true)]);
+    expect(routeOf(join(root, 'project', 'site.yml'), reg)).toBe('ansible-like/ansible');
+    expect(routeOf(join(root, 'project', 'roles', 'web', 'main.yml'), reg)).toBe('ansible-like/ansible');
+    expect(routeOf(join(root, 'elsewhere.yml'), reg)).toBe('yaml-language-server/yaml');
+  });
+
+  it('takes nothing when it is not installed', () => {
+    expect(routeOf(join(root, 'project', 'site.yml'), new ServerRegistry([ansible(false)]))).toBe('yaml-language-server/yaml');
+  });
+
+  it('gives way to a configured server that takes the extension everywhere', () => {
+    const reg = new ServerRegistry([customServer('my-yaml', { '.yml': 'yaml' }), ansible(true)]);
+    expect(routeOf(join(root, 'project', 'site.yml'), reg)).toBe('my-yaml/yaml');
   });
 });

@@ -1,4 +1,5 @@
-import { basename, dirname, extname, isAbsolute } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, dirname, extname, isAbsolute, join } from 'node:path';
 import { UserError } from '@agent-lsp/protocol';
 import { BUILTIN_SERVERS } from './builtinServers.js';
 import { KNOWN_SERVER_DEFINITIONS } from './knownServerDefinitions.js';
@@ -55,12 +56,25 @@ export class ServerRegistry {
     // compose server reads as such); when no server for the name is installed, by its extension.
     const named = this.chooseFor(name, path);
     if (named && (!ext || named.installed)) return named.route;
-    return this.chooseFor(ext || name, path)?.route;
+    return this.claimedUnder(ext, path) ?? this.chooseFor(ext || name, path)?.route;
   }
 
-  /** The server for one extension or file name: a configured one, else the first installed in order, else the first. */
+  /**
+   * The installed server that claims the extension for files under a directory holding one of its
+   * markers (claimsUnder: Ansible's YAML), unless a configured server takes the extension everywhere.
+   */
+  private claimedUnder(ext: string, path: string): { server: ServerDefinition; languageId: string } | undefined {
+    if (!ext || !isAbsolute(path)) return undefined;
+    const candidates = this.routed.filter((s) => s.extensions[ext] !== undefined);
+    if (candidates.some((s) => !s.claimsUnder && this.routed.indexOf(s) < this.customCount)) return undefined;
+    const dir = dirname(path);
+    const server = candidates.find((s) => s.claimsUnder && markerAbove(dir, s.claimsUnder) && this.isInstalled(s, dir));
+    return server ? { server, languageId: server.extensions[ext] as string } : undefined;
+  }
+
+  /** The server for one extension or file name: a configured one, else the first installed in order, else the first (servers that claim it only under their markers aside). */
   private chooseFor(key: string, path: string): { route: { server: ServerDefinition; languageId: string }; installed: boolean } | undefined {
-    const candidates = this.routed.filter((s) => s.extensions[key] !== undefined);
+    const candidates = this.routed.filter((s) => s.extensions[key] !== undefined && !s.claimsUnder);
     const first = candidates[0];
     if (!first) return undefined;
     const dir = isAbsolute(path) ? dirname(path) : process.cwd();
@@ -102,5 +116,13 @@ export class ServerRegistry {
 
   knownExtensions(): string[] {
     return [...new Set(this.routed.flatMap((s) => Object.keys(s.extensions)))];
+  }
+}
+
+/** Whether `dir` or a directory above it holds one of `markers`. */
+function markerAbove(dir: string, markers: readonly string[]): boolean {
+  for (let at = dir; ; at = dirname(at)) {
+    if (markers.some((m) => existsSync(join(at, m)))) return true;
+    if (dirname(at) === at) return false;
   }
 }

@@ -32,6 +32,12 @@ describe('naming what to install', () => {
     expect(ids).toEqual(['pyright', 'basedpyright', 'pylsp', 'intelephense', 'bash-language-server', 'vscode-css-language-server', 'vtsls', 'vtsls', 'typescript']);
   });
 
+  it('brings the tools a server runs that are not its own package (ansible-core for ansible-language-server)', () => {
+    const targets = resolveTargets(['ansible'], registry);
+    expect(targets.map((t) => [t.server.id, t.route.kind])).toEqual([['ansible-language-server', 'npm'], ['ansible-language-server', 'pip']]);
+    expect(plan(['ansible'], machine(['npm', 'python3'])).map((s) => s.action)).toEqual(['install', 'install']);
+  });
+
   it('refuses an unknown language with the languages it knows and how to add a server by config', () => {
     expect(() => resolveTargets(['go', 'cobol'], registry)).toThrow(/Unknown language or server "cobol"\. Languages agent-lsp knows a server for: .*\bgo\b.*\bpython\b.*--config/);
   });

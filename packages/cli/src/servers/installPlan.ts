@@ -71,7 +71,8 @@ function stepFor(target: ServerTarget, route: InstallRoute, home: string, probe:
     case 'none':
       return { action: 'unavailable', targets, reason: 'no package registry this machine reaches has it', manual };
     case 'apt': {
-      const onPath = route.binaries.map((b) => probe.which(b)).find(Boolean);
+      // A package without an executable of its own (a Perl module) is there when its server resolves.
+      const onPath = route.binaries.length > 0 ? route.binaries.map((b) => probe.which(b)).find(Boolean) : target.server.resolve(home)?.command.join(' ');
       if (onPath) return { action: 'already', targets, where: onPath };
       if (!probe.which('apt-get')) return { action: 'unavailable', targets, reason: missingToolAdvice(route), manual };
       if (!probe.isRoot) return { action: 'unavailable', targets, reason: 'apt-get installs system-wide and needs root; agent-lsp is not running as root', manual };

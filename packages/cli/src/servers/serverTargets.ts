@@ -1,5 +1,5 @@
 import { UserError } from '@agent-lsp/protocol';
-import { INSTALL_ROUTES, KNOWN_SERVERS, type InstallRoute, type ServerDefinition, type ServerRegistry } from '@agent-lsp/lsp';
+import { INSTALL_COMPANIONS, INSTALL_ROUTES, KNOWN_SERVERS, type InstallRoute, type ServerDefinition, type ServerRegistry } from '@agent-lsp/lsp';
 
 /** A server `servers install` is asked for: the language it was named by, the server, its route. */
 export interface ServerTarget {
@@ -41,7 +41,7 @@ function unknown(what: string, registry: ServerRegistry): UserError {
  * unknown name fails the whole command and changes nothing.
  */
 export function resolveTargets(names: readonly string[], registry: ServerRegistry): ServerTarget[] {
-  return names.map((asked) => {
+  return names.flatMap((asked) => {
     const [language, serverId] = asked.includes(':') ? (asked.split(':', 2) as [string, string]) : [asked, undefined];
     let server: ServerDefinition;
     try {
@@ -60,6 +60,7 @@ export function resolveTargets(names: readonly string[], registry: ServerRegistr
       }
       server = named;
     }
-    return { asked, server, route: routeOf(server) };
+    // The tools it runs that are not its own package (INSTALL_COMPANIONS) come with it, by their own routes.
+    return [{ asked, server, route: routeOf(server) }, ...(INSTALL_COMPANIONS[server.id] ?? []).map((route) => ({ asked, server, route }))];
   });
 }
