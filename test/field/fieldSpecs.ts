@@ -6,6 +6,15 @@ import type { FieldSpec } from './fieldSuite.js';
 import type { OutsideEditKind } from './fieldOutsideEdits.js';
 
 const EVERY_OUTSIDE_EDIT: OutsideEditKind[] = ['sed', 'git checkout', 'delete and restore', 'rename over'];
+/** A spec that asks none of its corpus's quick questions: only the outside-edit cases run. */
+const ONLY_OUTSIDE_EDITS: Pick<FieldSpec, 'references' | 'definitions' | 'hovers' | 'outlines' | 'symbols' | 'diagnostics'> = {
+  references: [],
+  definitions: [],
+  hovers: [],
+  outlines: [],
+  symbols: [],
+  diagnostics: [],
+};
 const ITEM_4 = 'issue 28 item 4: sqlite3.c put back while the prefetcher reopens it, not seen by the query\'s door';
 
 export const RXJS_QUICK: FieldSpec = {
@@ -147,12 +156,7 @@ export const SQLITE_FULL: FieldSpec = {
  */
 export const SQLITE_CLOSED_INCLUDER: FieldSpec = {
   ...SQLITE_QUICK,
-  references: [],
-  definitions: [],
-  hovers: [],
-  outlines: [],
-  symbols: [],
-  diagnostics: [],
+  ...ONLY_OUTSIDE_EDITS,
   outside: { file: 'sqlite3.h', needle: 'SQLITE_API int sqlite3_open(', at: 15 },
   outsideKinds: ['sed', 'delete and restore'],
 };
@@ -165,12 +169,7 @@ export const SQLITE_CLOSED_INCLUDER: FieldSpec = {
  */
 export const SQLITE_AMALGAMATION_EDITS: FieldSpec = {
   ...SQLITE_QUICK,
-  references: [],
-  definitions: [],
-  hovers: [],
-  outlines: [],
-  symbols: [],
-  diagnostics: [],
+  ...ONLY_OUTSIDE_EDITS,
   outsideFiles: undefined,
   outsideKinds: EVERY_OUTSIDE_EDIT,
   outsideDefect: ITEM_4,
