@@ -123,64 +123,57 @@ describe('a workspace evaluation through a broker (pyright), in steps', () => {
     expect(conclusion(inSteps), inSteps.text).toEqual(expected);
   });
 
-  it("answers another client's hover during a file-scope preview with a long timeout_ms, between its steps, from the disk's text", async () => {
+  /**
+   * Runs `evaluation` (just started) and, once the broker's stats show a lease `leaseSeen` accepts,
+   * the observer's hover. The evaluation must end after the hover; it returns what the hover read,
+   * the leases granted when it was asked and when it was answered, and once the evaluation ended.
+   */
+  const hoverDuring = async (evaluation: Promise<ToolAnswer>, leaseSeen: (s: BrokerStats) => boolean) => {
     const hover = await observerHover();
-    expect(await hover()).toMatch(/discount: float = 0\b/);
-    const stepped = await front(TINY_STEP_MS);
-    const granted = (await stats()).leasesGranted;
     const order: string[] = [];
-    const evaluation = preview(stepped, 'file').then((answer) => {
+    const evaluated = evaluation.then((answer) => {
       order.push('evaluation');
       return answer;
     });
-    // Sent while the evaluation holds a lease (its first steps: the baseline of the edited file).
     let s = await stats();
-    while (!(s.lease && s.leasesGranted > granted)) {
-      expect(order, 'the evaluation ended before a lease of it was seen').toEqual([]);
+    while (!leaseSeen(s)) {
+      expect(order, 'the evaluation ended before the lease was seen').toEqual([]);
       s = await stats();
     }
-    const grantedAtAsk = s.leasesGranted;
     const during = await hover();
     order.push('hover');
     const grantedAtHover = (await stats()).leasesGranted;
-    const answer = await evaluation;
-    ok(answer);
+    ok(await evaluated);
     expect(order).toEqual(['hover', 'evaluation']);
     expect(during, 'the hover read the session text').not.toContain('extra');
     expect(during).toMatch(/discount: float = 0\b/);
+    return { grantedAtAsk: s.leasesGranted, grantedAtHover, grantedAfter: (await stats()).leasesGranted };
+  };
+
+  it("answers another client's hover during a file-scope preview with a long timeout_ms, between its steps, from the disk's text", async () => {
+    expect(await (await observerHover())()).toMatch(/discount: float = 0\b/);
+    const stepped = await front(TINY_STEP_MS);
+    const granted = (await stats()).leasesGranted;
+    // Asked while the evaluation holds a lease (its first steps: the baseline of the edited file).
+    const { grantedAtAsk, grantedAtHover, grantedAfter } = await hoverDuring(preview(stepped, 'file'), (s) => s.lease !== null && s.leasesGranted > granted);
     // The hover waited for the lease in progress at most, and the evaluation went on in later leases.
     // The counts are read by separate stats requests around it: with 1 ms steps one lease may begin
     // between the read before and the hover's arrival, and one after its answer before the read after
-    // (CI saw +2). One lease held over the whole evaluation (as before steps) fails the order above.
+    // (CI saw +2). One lease held over the whole evaluation (as before steps) fails the order check.
     expect(grantedAtHover, 'leases granted while the hover waited').toBeLessThanOrEqual(grantedAtAsk + 2);
-    expect((await stats()).leasesGranted).toBeGreaterThan(grantedAtHover);
+    expect(grantedAfter).toBeGreaterThan(grantedAtHover);
   });
 
   it("answers another client's hover between its steps, from the disk's text", async () => {
-    const hover = await observerHover();
-    expect(await hover()).toMatch(/discount: float = 0\b/);
-
+    expect(await (await observerHover())()).toMatch(/discount: float = 0\b/);
     const stepped = await front(STEP_MS);
     const granted = (await stats()).leasesGranted;
-    const order: string[] = [];
-    const evaluation = preview(stepped).then((answer) => {
-      order.push('evaluation');
-      return answer;
-    });
-    // Sent while the evaluation holds its first lease (the server then holds the new signature).
-    for (let s = await stats(); !(s.lease && s.leasesGranted === granted + 1); s = await stats()) {
-      expect(order, 'the evaluation ended before its first lease was seen').toEqual([]);
+    // Asked while the evaluation holds its first lease (the server then holds the new signature).
+    const { grantedAtHover, grantedAfter } = await hoverDuring(preview(stepped), (s) => {
       expect(s.leasesGranted, 'its first lease was not seen').toBeLessThanOrEqual(granted + 1);
-    }
-    const during = await hover();
-    order.push('hover');
-    const grantedAtHover = (await stats()).leasesGranted;
-    const answer = await evaluation;
-    ok(answer);
-    expect(order).toEqual(['hover', 'evaluation']);
-    expect(during, 'the hover read the session text').not.toContain('extra');
-    expect(during).toMatch(/discount: float = 0\b/);
+      return s.lease !== null && s.leasesGranted === granted + 1;
+    });
     // The evaluation went on in later leases after the hover was answered: it did not wait for its end.
-    expect((await stats()).leasesGranted).toBeGreaterThan(grantedAtHover);
+    expect(grantedAfter).toBeGreaterThan(grantedAtHover);
   });
 });
