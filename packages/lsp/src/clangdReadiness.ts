@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import { pathToUri, toDisposable } from '@agent-lsp/protocol';
 import type { ReadinessFamily } from './readinessContext.js';
-import { readRegularFileSync } from './diskText.js';
 import { trackIndexFreshness } from './clangdIndexFreshness.js';
-import { findSourceFiles } from './seedFile.js';
+import { findSourceFiles, openSeedFile } from './seedFile.js';
 
 /** Without a compilation database clangd knows only open files: open this many sources at most. */
 export const CLANGD_OPEN_LIMIT = 200;
@@ -40,13 +39,7 @@ export const clangdReadiness: ReadinessFamily = (ctx) => {
   store.add(conn.diagnostics.onPush((uri) => waiting.delete(uri) && maybeReady()));
   store.add(progress.onProgress(() => maybeReady()));
   for (const file of files) {
-    const read = readRegularFileSync(file);
-    if (read) {
-      conn.documents.sync(pathToUri(file), conn.server.extensions[extname(file)] ?? 'cpp', read.text, { internal: true, disk: read.state });
-    } else {
-      waiting.delete(pathToUri(file));
-      logger.debug(`could not open ${file}`);
-    }
+    if (!openSeedFile(conn, file)) waiting.delete(pathToUri(file));
   }
   maybeReady();
 };
