@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Logger } from '@agent-lsp/lsp';
+import { afterEach, beforeEach } from 'vitest';
+import type { LspConnection, Logger } from '@agent-lsp/lsp';
 import { Prefetcher } from '../../packages/workspace/src/prefetch/prefetcher.js';
 
 /**
@@ -104,4 +105,38 @@ export function prefetchBench(): PrefetchBench {
 export function disposeBench(bench: PrefetchBench): void {
   bench.prefetch.dispose();
   rmSync(bench.root, { recursive: true, force: true });
+}
+
+/** What a test of the calling describe uses: its own bench, made before it and disposed after it. */
+export interface UsedPrefetchBench extends PrefetchBench {
+  /** An agent's query through the test's prefetcher. */
+  query: (method: string, params: unknown, s?: AbortSignal) => Promise<unknown>;
+}
+
+/** Registers a fresh bench around every test of the calling describe; its fields are that test's. */
+export function usePrefetchBench(): UsedPrefetchBench {
+  let bench: PrefetchBench | undefined;
+  beforeEach(() => {
+    bench = prefetchBench();
+  });
+  afterEach(() => {
+    if (bench) disposeBench(bench);
+    bench = undefined;
+  });
+  const current = (): PrefetchBench => {
+    if (!bench) throw new Error('usePrefetchBench: a bench exists only while a test runs');
+    return bench;
+  };
+  return {
+    get root() {
+      return current().root;
+    },
+    get conn() {
+      return current().conn;
+    },
+    get prefetch() {
+      return current().prefetch;
+    },
+    query: (method, params, s = signal) => current().prefetch.request<unknown>(current().conn as unknown as LspConnection, method, params, s),
+  };
 }
