@@ -82,10 +82,15 @@ async function usedBroker(home: string, root: string, where: typeof PYTHON_DISTA
   return { front, daemon: await daemonOf(home, root) };
 }
 
-/** Closes the front and waits until its broker counts no client and the broker's short grace after a departure has passed. */
-async function leaveIdle(front: AgentLspClient, d: Daemon): Promise<void> {
+/** Closes the front and waits until its broker counts no client. */
+async function leave(front: AgentLspClient, d: Daemon): Promise<void> {
   await closeFront(front);
   await waitUntil(() => readDaemonJson(d.dir)?.clients === 0, 20_000, `the broker of ${d.root} to have no clients`);
+}
+
+/** leave(), then waits until the broker's short grace after a departure has passed: it may be evicted now. */
+async function leaveIdle(front: AgentLspClient, d: Daemon): Promise<void> {
+  await leave(front, d);
   await new Promise((r) => setTimeout(r, 2_500));
 }
 
@@ -209,12 +214,13 @@ describe('broker memory budget', () => {
     const home = scope.home();
     const [rootA, rootB, rootC] = [scope.root('python-basic'), scope.root('python-basic'), scope.root('python-basic')] as [string, string, string];
     const a = await usedBroker(home, rootA, PYTHON_DISTANCE);
-    await leaveIdle(a.front, a.daemon);
+    await leave(a.front, a.daemon);
     const b = await usedBroker(home, rootB, PYTHON_DISTANCE);
-    await leaveIdle(b.front, b.daemon);
+    await leave(b.front, b.daemon);
     // A is used again: B is now the least recently used, although A started first.
     const again = await usedBroker(home, rootA, PYTHON_DISTANCE);
     expect(again.daemon.broker.pid).toBe(a.daemon.broker.pid);
+    // B left before A did: once A's grace has passed, both may be evicted.
     await leaveIdle(again.front, a.daemon);
     const lastA = Date.parse(readDaemonJson(a.daemon.dir)?.lastActivityAt ?? '');
     const lastB = Date.parse(readDaemonJson(b.daemon.dir)?.lastActivityAt ?? '');

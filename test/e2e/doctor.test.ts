@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { findExecutable } from '@agent-lsp/lsp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, FIXTURES } from '../helpers/paths.js';
 import { envWithHome, temporaryHome } from '../helpers/testHome.js';
@@ -42,9 +43,26 @@ describe('agent-lsp doctor', () => {
     rmSync(scratch, { recursive: true, force: true });
   });
 
+  // A PATH of node alone: the bundled servers only (pyright), not every server on this machine.
+  const nodeOnly = join(scratch, 'bin');
+  mkdirSync(nodeOnly);
+  symlinkSync(process.execPath, join(nodeOnly, 'node'));
+  // ... and the tools the project's node_modules/.bin shims run: doctor then finds the bundled
+  // servers and the repository's own (bash-language-server above the fixture), not every server
+  // installed on this machine (the language matrix starts each of those).
+  const projectTools = join(scratch, 'project-bin');
+  mkdirSync(projectTools);
+  symlinkSync(process.execPath, join(projectTools, 'node'));
+  for (const tool of ['dirname', 'sed', 'uname']) {
+    const found = findExecutable(tool);
+    if (found) symlinkSync(found, join(projectTools, tool));
+  }
+
   it('starts each server found, says its version, initialize time and tools, and what the workspace needs', async () => {
     const root = join(FIXTURES, 'bash-basic');
-    const { code, stdout } = await doctor(['--json', '--root', root], envWithHome(home.home));
+    const env = envWithHome(home.home, { PATH: projectTools });
+    // The JSON and the text form are two runs of their own: at the same time.
+    const [{ code, stdout }, text] = await Promise.all([doctor(['--json', '--root', root], env), doctor(['--root', root], env)]);
     expect(code).toBe(0);
     const entries = JSON.parse(stdout) as Entry[];
     const bash = entries.find((e) => e.id === 'bash-language-server');
@@ -57,7 +75,6 @@ describe('agent-lsp doctor', () => {
     for (const e of entries.filter((x) => !x.found)) expect(e.install).toMatch(/install/i);
     for (const e of entries.filter((x) => x.found)) expect(e.error, e.server).toBeUndefined();
 
-    const text = await doctor(['--root', root], envWithHome(home.home));
     expect(text.stdout).toMatch(/✓ bash-language-server \(shellscript, 3 files here\)\n\s+version: .*\d[\s\S]*?initialize: \d+ ms\n\s+tools: +\d+ of 14/);
   });
 
@@ -68,10 +85,6 @@ describe('agent-lsp doctor', () => {
       // It says its version (node's) but exits when the initialize request arrives.
       JSON.stringify({ servers: [{ language_id: 'crashy', extensions: ['.crashy'], command: [process.execPath, '-e', 'process.stdin.once("data", () => process.exit(3))'] }, { extensions: ['ghost'], command: ['definitely-not-an-lsp-binary'] }] }),
     );
-    // On a PATH of node alone: the others are the bundled servers (pyright), not every server on this machine again (the test above starts those).
-    const nodeOnly = join(scratch, 'bin');
-    mkdirSync(nodeOnly);
-    symlinkSync(process.execPath, join(nodeOnly, 'node'));
     const { code, stdout, stderr } = await doctor(['--json', '--config', config, '--root', scratch], envWithHome(home.home, { PATH: nodeOnly }));
     expect(code).toBe(1);
     const entries = JSON.parse(stdout) as Entry[];

@@ -1,21 +1,18 @@
-import { cpSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { descendantPids, rssBytes } from '@agent-lsp/broker';
 import { ServerRegistry } from '@agent-lsp/lsp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
 import { FIXTURES } from '../helpers/paths.js';
-import { runItem, serverFacts, type ServerFacts } from './battery.js';
 import { LANGUAGE_CASES } from './cases.js';
 import { NOT_IN_MATRIX } from './moreCases.js';
 import { OTHER_NOT_IN_MATRIX } from './otherCases.js';
-import { BATTERY_ITEMS, type BatteryItem, type ItemOutcome, type LanguageCase } from './languageCase.js';
+import type { BatteryItem, ItemOutcome, LanguageCase } from './languageCase.js';
+import { QUERIES, runRow, type RowRun } from './rowRun.js';
 
 /**
  * The language matrix (DESIGN.md, Languages): every row runs the same battery on its own small
- * project through one agent-lsp front, queries in sequence. A server absent here is "not run" with
- * the reason, in the title and on the console. AGENT_LSP_LANGUAGES_REPORT names a JSON file the
+ * project through one agent-lsp front, queries in sequence (rowRun.ts). A server absent here is
+ * "not run" with the reason, in the title and on the console. AGENT_LSP_LANGUAGES_REPORT names a JSON file the
  * outcomes go to (scripts/gen-languages-doc.mjs turns it into docs/languages.md).
  */
 
@@ -46,9 +43,27 @@ function resolveServer(c: LanguageCase, root: string): { command?: string; versi
   return { command: resolved.command.join(' '), ...(resolved.version ? { version: resolved.version } : {}) };
 }
 
-function treeRss(pid: number): number {
-  return [pid, ...descendantPids(pid)].reduce((sum, p) => sum + (rssBytes(p) ?? 0), 0);
+/** The rows that run here, in order; a row's run, once begun. */
+const runnable: LanguageCase[] = [];
+const runs = new Map<LanguageCase, RowRun>();
+
+/**
+ * Begins a row's run unless it has begun. Each row's battery waits mostly on its server (readiness,
+ * diagnostics settling), so the matrix runs the next row alongside the current one: two rows at a
+ * time, each on its own front and server, its queries in sequence. The run that writes the report
+ * (docs/languages.md) runs one row at a time, so its cold starts and memory are each server's alone.
+ */
+function begin(c: LanguageCase, fixture: string, row: RowReport, version: string | undefined): RowRun {
+  let run = runs.get(c);
+  if (!run) {
+    run = runRow(c, fixture, row, version);
+    runs.set(c, run);
+  }
+  return run;
 }
+
+const ahead = process.env['AGENT_LSP_LANGUAGES_REPORT'] ? 0 : 1;
+const beginners = new Map<LanguageCase, () => RowRun>();
 
 for (const c of LANGUAGE_CASES) {
   const fixture = join(FIXTURES, 'languages', c.fixture);
@@ -58,51 +73,42 @@ for (const c of LANGUAGE_CASES) {
   if (found.notRun) {
     row.notRun = found.notRun;
     console.warn(`language matrix: ${c.name} not run (${found.notRun})`);
+  } else {
+    runnable.push(c);
+    beginners.set(c, () => begin(c, fixture, row, found.version));
   }
   const title = found.notRun ? `${c.name}: not run (${found.notRun})` : c.name;
 
   describe.skipIf(found.notRun !== undefined)(title, () => {
-    let agent: AgentLspClient;
-    let root: string;
-    let facts: ServerFacts | undefined;
-    let serverPid: number | undefined;
+    let run: RowRun | undefined;
 
-    beforeAll(async () => {
-      root = realpathSync(mkdtempSync(join(tmpdir(), `agent-lsp-lang-${c.fixture}-`)));
-      cpSync(fixture, root, { recursive: true });
-      agent = await startAgentLsp({ args: [...(c.args ?? [])], cwd: root });
+    beforeAll(() => {
+      run = beginners.get(c)?.();
+      const index = runnable.indexOf(c);
+      for (const next of runnable.slice(index + 1, index + 1 + ahead)) beginners.get(next)?.();
     });
-    afterAll(async () => {
-      // The server's memory (its process and children) after the whole battery ran on it.
-      if (serverPid) row.rssBytes = treeRss(serverPid);
-      await agent?.close();
-      rmSync(root, { recursive: true, force: true });
-    });
+    // The row's front closed and its copy removed before the next row's tests.
+    afterAll(() => run?.done);
 
     it('start: the server starts and becomes ready', async () => {
-      const began = performance.now();
-      const answer = await agent.call('start_lsp', { root_dir: root, language_id: c.languageId, ready_timeout_seconds: 120 });
-      row.coldStartMs = Math.round(performance.now() - began);
-      const server = ((answer.data['servers'] ?? []) as { server: string; ready: boolean; pid?: number; version?: string }[])[0];
-      const outcome: ItemOutcome = !answer.isError && answer.data['ready'] === true && server?.ready === true ? { status: 'pass' } : { status: 'fail', detail: answer.text.slice(0, 300) };
-      row.items.start = outcome;
+      const outcome = await run?.start;
       expect(outcome).toEqual({ status: 'pass' });
-      facts = await serverFacts(agent, c);
-      row.server = facts.server;
-      row.version = found.version ?? facts.version ?? server?.version;
-      serverPid = server?.pid;
     });
 
-    for (const item of BATTERY_ITEMS.filter((i) => i !== 'start')) {
+    for (const item of QUERIES) {
       it(item, async () => {
-        if (!facts) throw new Error('the server did not start');
-        const outcome = await runItem(item, agent, c, root, facts);
-        row.items[item] = outcome;
+        const outcome = await run?.items.get(item);
+        if (!outcome) throw new Error('the row did not run');
         expect(outcome.status, outcome.detail).not.toBe('fail');
       });
     }
   });
 }
+
+// A row begun ahead whose tests a filter (-t) left out still ends its front before the file ends.
+afterAll(async () => {
+  await Promise.all([...runs.values()].map((r) => r.done));
+});
 
 afterAll(() => {
   const out = process.env['AGENT_LSP_LANGUAGES_REPORT'];
