@@ -1,10 +1,11 @@
-import { cpSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { vueServer } from '@agent-lsp/lsp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
 import { FIXTURES } from '../helpers/paths.js';
+import { descendants, isAlive, waitUntil } from '../helpers/processes.js';
 
 /**
  * Vue's two servers as one profile (vueServer.ts, pairedTransport.ts), as an agent sees it: each
@@ -70,5 +71,27 @@ describe.skipIf(!resolved)(title, () => {
     const answer = await agent.call('get_diagnostics', { file_path: 'src/Template.vue' });
     const diags = (answer.data['diagnostics'] ?? []) as Diag[];
     expect(diags.some((d) => d.line === 6 && d.severity === 'error'), answer.text).toBe(true);
+  });
+
+  it('ends both halves when one dies, and the next call restarts the pair', async () => {
+    const cmdline = (pid: number) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      } catch {
+        return '';
+      }
+    };
+    const halves = () => descendants(agent.pid).filter((pid) => /vue-language-server|vtsls/.test(cmdline(pid)) && !/tsserver/.test(cmdline(pid)));
+    const before = halves();
+    const companion = before.find((pid) => cmdline(pid).includes('vue-language-server'));
+    const main = before.find((pid) => cmdline(pid).includes('vtsls') && pid !== companion);
+    expect(companion && main, `halves: ${before.join(' ')}`).toBeTruthy();
+    process.kill(companion as number, 'SIGKILL');
+    await waitUntil(() => !isAlive(main as number), 10_000, 'vtsls to be ended with its companion');
+    // The call that finds the server gone may say so; the next one runs on a new pair.
+    let answer = await agent.call('list_symbols', { file_path: 'src/App.vue', format: 'flat', ready_timeout_seconds: 120 });
+    if (answer.isError && /stopped unexpectedly/.test(answer.text)) answer = await agent.call('list_symbols', { file_path: 'src/App.vue', format: 'flat', ready_timeout_seconds: 120 });
+    expect(((answer.data['symbols'] ?? []) as { name: string }[]).map((s) => s.name), answer.text).toContain('template');
+    expect(halves().filter((pid) => before.includes(pid))).toEqual([]);
   });
 });
