@@ -7,6 +7,7 @@ import { detectPythonInterpreter } from './pythonInterpreter.js';
 import { PYRIGHT_UNCANCELLABLE } from './knownServers.js';
 import { TSGO_SERVER_ID } from './typescriptServerChoice.js';
 import type { ResolvedServer, ServerDefinition } from './serverProfile.js';
+import { vueServer } from './vueServer.js';
 
 const require = createRequire(import.meta.url);
 
@@ -242,4 +243,4 @@ const rustAnalyzer = fromPath('rust-analyzer', 'rust-analyzer', 'rust-analyzer',
   installHint: 'Install rust-analyzer: `agent-lsp servers install rust` (or `rustup component add rust-analyzer`), and make sure it is on PATH.',
 });
 
-export const BUILTIN_SERVERS: readonly ServerDefinition[] = [pyright, typescript, typescriptGo, gopls, clangd, rustAnalyzer];
+export const BUILTIN_SERVERS: readonly ServerDefinition[] = [pyright, typescript, typescriptGo, gopls, clangd, rustAnalyzer, vueServer];

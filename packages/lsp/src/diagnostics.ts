@@ -175,9 +175,8 @@ export class DiagnosticsCollector {
   private async tsserverExact(uri: string, timeoutMs: number): Promise<Diagnostic[] | undefined> {
     const file = uriToPath(uri);
     if (!file) return undefined;
-    const kinds = ['syntacticDiagnosticsSync', 'semanticDiagnosticsSync', 'suggestionDiagnosticsSync'] as const;
     const results = await Promise.all(
-      kinds.map((command) =>
+      TSSERVER_DIAGNOSTIC_COMMANDS.map((command) =>
         this.host.request<{ body?: TsDiagnostic[] } | TsDiagnostic[] | null>(
           'workspace/executeCommand',
           { command: 'typescript.tsserverRequest', arguments: [command, { file, includeLinePosition: false }] },
@@ -299,7 +298,10 @@ export class DiagnosticsCollector {
   }
 }
 
-interface TsDiagnostic {
+/** tsserver's commands that answer a file's diagnostics for its current text. */
+export const TSSERVER_DIAGNOSTIC_COMMANDS = ['syntacticDiagnosticsSync', 'semanticDiagnosticsSync', 'suggestionDiagnosticsSync'] as const;
+
+export interface TsDiagnostic {
   start: { line: number; offset: number };
   end: { line: number; offset: number };
   text: string;
@@ -310,7 +312,7 @@ interface TsDiagnostic {
 
 const TS_SEVERITY: Record<string, DiagnosticSeverity> = { error: 1, warning: 2, message: 3, suggestion: 4 };
 
-function fromTsDiagnostic(d: TsDiagnostic): Diagnostic {
+export function fromTsDiagnostic(d: TsDiagnostic): Diagnostic {
   const diagnostic: Diagnostic = {
     range: {
       start: { line: d.start.line - 1, character: d.start.offset - 1 },

@@ -3,6 +3,7 @@ export * from './errors.js';
 export * from './serverProcess.js';
 export * from './serverProfile.js';
 export * from './builtinServers.js';
+export { vueServer } from './vueServer.js';
 export * from './customServers.js';
 export * from './serverRegistry.js';
 export * from './typescriptServerChoice.js';

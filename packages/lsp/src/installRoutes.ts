@@ -52,6 +52,8 @@ const VSCODE_LANGSERVERS = npm(
   'vscode-langservers-extracted@4.10.0',
 );
 
+const VTSLS = npm(['vtsls'], '@vtsls/language-server@0.3.0');
+
 export const INSTALL_ROUTES: Readonly<Record<string, InstallRoute>> = {
   // Python
   pyright: { kind: 'bundled' },
@@ -65,7 +67,7 @@ export const INSTALL_ROUTES: Readonly<Record<string, InstallRoute>> = {
   typescript: { kind: 'bundled' },
   'typescript-go': { kind: 'bundled' },
   'typescript-language-server': { kind: 'bundled' },
-  vtsls: npm(['vtsls'], '@vtsls/language-server@0.3.0'),
+  vtsls: VTSLS,
   deno: { kind: 'none', manual: 'install Deno from deno.land and make sure `deno` is on PATH' },
   // Go, C family, Rust
   gopls: go('gopls', 'golang.org/x/tools/gopls', 'v0.23.0'),
@@ -75,7 +77,8 @@ export const INSTALL_ROUTES: Readonly<Record<string, InstallRoute>> = {
   // Web and data
   'bash-language-server': npm(['bash-language-server'], 'bash-language-server@5.8.1'),
   intelephense: npm(['intelephense'], 'intelephense@1.18.5'),
-  'vue-language-server': npm(['vue-language-server'], '@vue/language-server@3.3.11'),
+  // Its peer typescript would be npm's latest, 7, which has no JS API for it or the plugin: pinned to 5.9.
+  'vue-language-server': npm(['vue-language-server'], '@vue/language-server@3.3.11', '@vue/typescript-plugin@3.3.11', 'typescript@5.9.3'),
   svelteserver: npm(['svelteserver'], 'svelte-language-server@0.18.4'),
   'astro-ls': npm(['astro-ls'], '@astrojs/language-server@2.17.1'),
   'vscode-css-language-server': VSCODE_LANGSERVERS,
@@ -118,9 +121,12 @@ export const INSTALL_ROUTES: Readonly<Record<string, InstallRoute>> = {
 /**
  * Tools a server runs from PATH that are not its own package, installed with it by `servers
  * install` (each into the servers home by its own route): ansible-language-server hovers with
- * ansible-doc, finds modules with ansible-config and validates with ansible-playbook --syntax-check.
+ * ansible-doc, finds modules with ansible-config and validates with ansible-playbook --syntax-check;
+ * vue-language-server answers only beside vtsls.
  */
 export const INSTALL_COMPANIONS: Readonly<Record<string, readonly InstallRoute[]>> = {
+  // Vue's hybrid mode: vtsls runs @vue/typescript-plugin (installed with the server) for it (vueServer.ts).
+  'vue-language-server': [VTSLS],
   'ansible-language-server': [pip(['ansible', 'ansible-config', 'ansible-doc', 'ansible-playbook', 'ansible-galaxy'], 'ansible-core@2.18.6')],
 };
 

@@ -57,7 +57,9 @@ export interface ServerDefinition {
    * The server claims its extensions only for files under a directory holding one of these files,
    * and there ahead of the servers that claim the extension everywhere, when it is installed
    * (ansible-language-server: the .yml files of a project with an ansible.cfg, which Ansible itself
-   * reads; elsewhere they stay yaml-language-server's).
+   * reads; elsewhere they stay yaml-language-server's). `file#dependency` names a package.json
+   * that depends on a package (Vue: .ts files of a project that depends on vue). An extension no
+   * other server claims stays its own everywhere (.vue).
    */
   claimsUnder?: readonly string[];
   readiness: ReadinessStrategy;
@@ -134,4 +136,26 @@ export interface ResolvedServer {
   version?: string;
   /** Extra facts shown by doctor and status (interpreter, tsserver path). */
   details: Record<string, string>;
+  /** A second server run beside `command` as one server (pairedTransport.ts): Vue's hybrid mode. */
+  companion?: CompanionServer;
+}
+
+/**
+ * A server that answers only beside another one, as one profile: the pair is spawned, initialized,
+ * restarted and stopped together, and looks like one server to the connection above it
+ * (pairedTransport.ts). @vue/language-server 3 serves templates and styles, and asks a tsserver
+ * running @vue/typescript-plugin (the main server) everything about scripts.
+ */
+export interface CompanionServer {
+  command: string[];
+  /** Language ids of the documents the companion is sent; every document goes to the main server. */
+  languageIds: readonly string[];
+  /** Methods the companion answers first on its documents (the main server when it has nothing); on the others the main server answers first. */
+  answersFirst: readonly string[];
+  /**
+   * `tsserver`: the companion sends `tsserver/request` notifications `[id, command, args]`, relayed
+   * to the main server as `workspace/executeCommand` `typescript.tsserverRequest` and answered with
+   * a `tsserver/response` notification `[id, body]`.
+   */
+  relay: 'tsserver';
 }

@@ -188,3 +188,33 @@ describe('ServerRegistry.forFile: a server that claims its extensions under a ma
     expect(routeOf(join(root, 'project', 'site.yml'), reg)).toBe('my-yaml/yaml');
   });
 });
+
+describe('ServerRegistry.forFile: Vue projects (a package.json that depends on vue)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'agent-lsp-vue-claims-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  mkdirSync(join(root, 'app', 'src'), { recursive: true });
+  mkdirSync(join(root, 'other'), { recursive: true });
+  writeFileSync(join(root, 'app', 'package.json'), JSON.stringify({ dependencies: { vue: '^3.5.0' } }));
+  writeFileSync(join(root, 'other', 'package.json'), JSON.stringify({ devDependencies: { react: '^19.0.0' } }));
+  const vueLike = (installed: boolean): ServerDefinition => ({
+    ...customServer('vue-like', { '.vue': 'vue', '.ts': 'typescript' }),
+    claimsUnder: ['package.json#vue'],
+    resolve: () => (installed ? { command: ['vue-like'], source: 'PATH', settings: {}, profileFingerprint: 'v', details: {} } : undefined),
+  });
+
+  it('takes the .ts files of a project depending on vue, not those of another project', () => {
+    const reg = new ServerRegistry([vueLike(true)]);
+    expect(routeOf(join(root, 'app', 'src', 'shapes.ts'), reg)).toBe('vue-like/typescript');
+    expect(routeOf(join(root, 'other', 'main.ts'), reg)).toBe('typescript/typescript');
+  });
+
+  it('keeps .vue files everywhere, installed or not: no other server knows them', () => {
+    expect(routeOf(join(root, 'other', 'App.vue'), new ServerRegistry([vueLike(true)]))).toBe('vue-like/vue');
+    expect(routeOf(join(root, 'other', 'App.vue'), new ServerRegistry([vueLike(false)]))).toBe('vue-like/vue');
+    expect(routeOf(join(root, 'app', 'src', 'shapes.ts'), new ServerRegistry([vueLike(false)]))).toBe('typescript/typescript');
+  });
+
+  it('routes .vue files to the Vue pair by default', () => {
+    expect(routeOf(join(root, 'other', 'App.vue'), new ServerRegistry())).toBe('vue-language-server/vue');
+  });
+});

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join } from 'node:path';
 import { UserError } from '@agent-lsp/protocol';
 import { BUILTIN_SERVERS } from './builtinServers.js';
@@ -74,7 +74,10 @@ export class ServerRegistry {
 
   /** The server for one extension or file name: a configured one, else the first installed in order, else the first (servers that claim it only under their markers aside). */
   private chooseFor(key: string, path: string): { route: { server: ServerDefinition; languageId: string }; installed: boolean } | undefined {
-    const candidates = this.routed.filter((s) => s.extensions[key] !== undefined && !s.claimsUnder);
+    // A server that claims an extension only under its markers is still the one for it where no other server knows it (.vue).
+    const claiming = this.routed.filter((s) => s.extensions[key] !== undefined);
+    const everywhere = claiming.filter((s) => !s.claimsUnder);
+    const candidates = everywhere.length > 0 ? everywhere : claiming;
     const first = candidates[0];
     if (!first) return undefined;
     const dir = isAbsolute(path) ? dirname(path) : process.cwd();
@@ -119,10 +122,25 @@ export class ServerRegistry {
   }
 }
 
-/** Whether `dir` or a directory above it holds one of `markers`. */
+/**
+ * Whether `dir` or a directory above it holds one of `markers`: a file name, or `file#dependency`
+ * for a package.json that depends on that package (`package.json#vue`).
+ */
 function markerAbove(dir: string, markers: readonly string[]): boolean {
   for (let at = dir; ; at = dirname(at)) {
-    if (markers.some((m) => existsSync(join(at, m)))) return true;
+    if (markers.some((m) => markerIn(at, m))) return true;
     if (dirname(at) === at) return false;
+  }
+}
+
+function markerIn(dir: string, marker: string): boolean {
+  const [file = marker, dependency] = marker.split('#');
+  const path = join(dir, file);
+  if (!dependency) return existsSync(path);
+  try {
+    const pkg = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    return ['dependencies', 'devDependencies', 'peerDependencies'].some((k) => Object.hasOwn(pkg[k] ?? {}, dependency));
+  } catch {
+    return false;
   }
 }

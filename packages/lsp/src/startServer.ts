@@ -4,7 +4,8 @@ import { LocalExclusiveAccess } from './exclusiveAccess.js';
 import { attachReadinessStrategy } from './readinessStrategies.js';
 import type { ReadWriteLock } from './locks.js';
 import type { Logger } from './logger.js';
-import { spawnServerProcess } from './serverProcess.js';
+import { pairServers } from './pairedTransport.js';
+import { spawnServerProcess, type ServerTransport } from './serverProcess.js';
 import { connectSocketTransport } from './socketTransport.js';
 import type { ResolvedServer, ServerDefinition } from './serverProfile.js';
 import { resolveScoped } from './serverScope.js';
@@ -37,16 +38,21 @@ export async function startDirectConnection(options: ConnectOptions): Promise<Ls
     throw new UserError('server_not_found', `${server.displayName} was not found. ${server.installHint} Run \`agent-lsp doctor\` to check every server.`);
   }
   const logger = options.logger.child(server.id);
-  let transport;
-  try {
-    transport = await spawnServerProcess({
-      command: resolved.command,
-      cwd: rootDir,
-      env: { ...process.env, ...resolved.env },
-      logger,
+  const spawnOne = async (command: readonly string[], log: Logger): Promise<ServerTransport> => {
+    try {
+      return await spawnServerProcess({ command, cwd: rootDir, env: { ...process.env, ...resolved.env }, logger: log });
+    } catch (err) {
+      throw new UserError('server_failed', `Could not start ${server.displayName} (${command.join(' ')}): ${(err as Error).message}. ${server.installHint}`);
+    }
+  };
+  let transport = await spawnOne(resolved.command, logger);
+  if (resolved.companion) {
+    const main = transport;
+    const companion = await spawnOne(resolved.companion.command, logger.child('companion')).catch(async (err: unknown) => {
+      await main.terminate();
+      throw err;
     });
-  } catch (err) {
-    throw new UserError('server_failed', `Could not start ${server.displayName} (${resolved.command.join(' ')}): ${(err as Error).message}. ${server.installHint}`);
+    transport = pairServers(main, companion, resolved.companion, logger);
   }
   try {
     return await LspConnection.start({ ...options, transport, resolved, logger, exclusiveAccess: new LocalExclusiveAccess(options.section), attachReadiness: attachReadinessStrategy });

@@ -7,9 +7,10 @@ export type DaemonMode = 'auto' | 'always' | 'never';
 /**
  * Servers whose indexing is slow enough that a warm shared broker pays off. typescript-go loads a
  * project several times faster than tsserver, yet still in seconds on a large one, and an agent
- * starts a front per session: it is shared too.
+ * starts a front per session: it is shared too. The Vue pair runs a tsserver over the project
+ * (vueServer.ts), and serves its .ts files as well.
  */
-const DAEMON_BY_DEFAULT = new Set(['pyright', 'typescript', 'typescript-go']);
+const DAEMON_BY_DEFAULT = new Set(['pyright', 'typescript', 'typescript-go', 'vue-language-server']);
 
 export function parseDaemonMode(value: string | undefined): DaemonMode {
   const mode = value ?? 'auto';

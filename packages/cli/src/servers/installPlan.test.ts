@@ -38,6 +38,14 @@ describe('naming what to install', () => {
     expect(plan(['ansible'], machine(['npm', 'python3'])).map((s) => s.action)).toEqual(['install', 'install']);
   });
 
+  it('installs Vue with the TypeScript plugin, a TypeScript it can load, and the vtsls it answers beside', () => {
+    const targets = resolveTargets(['vue'], registry);
+    expect(targets.map((t) => [t.server.id, t.route.kind === 'npm' ? t.route.packages.map((p) => `${p.name}@${p.version}`) : t.route.kind])).toEqual([
+      ['vue-language-server', ['@vue/language-server@3.3.11', '@vue/typescript-plugin@3.3.11', 'typescript@5.9.3']],
+      ['vue-language-server', ['@vtsls/language-server@0.3.0']],
+    ]);
+  });
+
   it('refuses an unknown language with the languages it knows and how to add a server by config', () => {
     expect(() => resolveTargets(['go', 'cobol'], registry)).toThrow(/Unknown language or server "cobol"\. Languages agent-lsp knows a server for: .*\bgo\b.*\bpython\b.*--config/);
   });
