@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { stopDaemons } from '@agent-lsp/broker';
 import { resolvePositionPattern } from '@agent-lsp/protocol';
 import { djangoSources } from './corpora.mjs';
-import { originalBinary } from './originalBinary.mjs';
+import { originalArgs, originalBinary, peerEnv } from './originalBinary.mjs';
 import { BIN, ensureSnapshot, processMemory } from './programFront.mjs';
 import { originalDaemonPids, ourBrokerPids, stopOriginalDaemons, tree } from './processTree.mjs';
 
@@ -61,7 +61,7 @@ async function agents(kind, corpus, env, bin, position) {
     // Our fronts start from the start-up snapshot, as users' do once the first one has built it (a build under way would count as a front's child).
     if (kind === 'ours') await ensureSnapshot(env);
     for (let i = 0; i < AGENTS; i++) {
-      const f = kind === 'ours' ? await front(BIN, ['serve', '--daemon', 'always'], env) : await front(bin, ['python:pyright-langserver,--stdio'], env);
+      const f = kind === 'ours' ? await front(BIN, ['serve', '--daemon', 'always'], env) : await front(bin, originalArgs('python'), env);
       fronts.push(f);
       await f.client.callTool({ name: 'start_lsp', arguments: { root_dir: corpus.root, language_id: 'python' } }, undefined, LONG);
       await answerComplete(f, kind === 'ours' ? { file_path: corpus.file, position_pattern: corpus.pattern, limit: 100_000 } : { file_path: join(corpus.root, corpus.file), ...position }, kind === 'ours');
@@ -95,7 +95,7 @@ export async function agentsMemorySection(tmp, log) {
   const original = originalBinary();
   const home = mkdtempSync(join(tmpdir(), 'agent-lsp-memory-'));
   const ours = { ...process.env, AGENT_LSP_HOME: join(home, 'ours'), AGENT_LSP_SNAPSHOT_DIR: join(home, 'snapshot') };
-  const theirs = { ...process.env, HOME: join(home, 'original') };
+  const theirs = peerEnv(join(home, 'original'));
   const at = resolvePositionPattern(readFileSync(join(corpus.root, corpus.file), 'utf8'), corpus.pattern, corpus.file);
   const rows = [];
   try {

@@ -4,7 +4,22 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { benchCache } from './peerInstall.mjs';
+
+/** Our bundled pyright's language server, the one the original and every peer are given. */
+export const PYRIGHT_LANGSERVER = fileURLToPath(new URL('../../packages/lsp/node_modules/.bin/pyright-langserver', import.meta.url));
+
+/**
+ * A peer's environment: its own HOME (caches, daemons), the same pyright first on PATH. Not the
+ * caller's PATH alone: pyright-langserver is on it only by chance (the original's daemon then
+ * fails to start, "broker did not start within 30s", and each later tool call answers "LSP
+ * client not initialized").
+ */
+export const peerEnv = (home) => ({ ...process.env, HOME: home, PATH: `${join(PYRIGHT_LANGSERVER, '..')}:${process.env.PATH}` });
+
+/** The original's launch arguments for `language`, with our pyright by absolute path. */
+export const originalArgs = (language) => [`${language}:${PYRIGHT_LANGSERVER},--stdio`];
 
 export const ORIGINAL_VERSION = '0.19.5';
 const PACKAGE = `@blackwell-systems/agent-lsp-${process.platform}-${process.arch}`;

@@ -4,18 +4,13 @@
 // A peer with no tool for the query would say so in `query` (all of these have one).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ORIGINAL_VERSION, originalBinary } from './originalBinary.mjs';
+import { ORIGINAL_VERSION, originalArgs, originalBinary, peerEnv as baseEnv, PYRIGHT_LANGSERVER } from './originalBinary.mjs';
 import { cclspReferences, lsmcpReferences, originalReferences, oursReferences, serenaReferences, symbolAt } from './peerAnswers.mjs';
 import { CCLSP_VERSION, LSMCP_VERSION, npmInstall, SERENA_VERSION, serenaInstall } from './peerInstall.mjs';
 import { originalDaemonPids, ourBrokerPids, stopOriginalDaemons } from './processTree.mjs';
 import { BIN, waitForSnapshot } from './programFront.mjs';
 
-/** Our bundled pyright's language server, the one every peer is given. */
-export const PYRIGHT_LANGSERVER = fileURLToPath(new URL('../../packages/lsp/node_modules/.bin/pyright-langserver', import.meta.url));
-
-/** Each peer's environment: its own HOME (caches, daemons), the same pyright first on PATH. */
-const baseEnv = (home) => ({ ...process.env, HOME: home, PATH: `${join(PYRIGHT_LANGSERVER, '..')}:${process.env.PATH}` });
+export { PYRIGHT_LANGSERVER };
 
 /** The query on `corpus` a peer may need: the file, the symbol's name, its 1-based line and column. */
 export function queryTarget(corpus, at) {
@@ -57,7 +52,7 @@ export const PEERS = [
     key: 'original',
     name: `the original agent-lsp ${ORIGINAL_VERSION}`,
     install: originalBinary,
-    launch: (o, corpus, home) => ({ command: o.bin, args: [`${corpus.language}:${PYRIGHT_LANGSERVER},--stdio`], env: baseEnv(home) }),
+    launch: (o, corpus, home) => ({ command: o.bin, args: originalArgs(corpus.language), env: baseEnv(home) }),
     setup: (corpus) => [{ name: 'start_lsp', arguments: { root_dir: corpus.root, language_id: corpus.language } }],
     query: (t) => ({ name: 'find_references', arguments: { file_path: t.abs, line: t.line, column: t.column, include_declaration: true } }),
     read: originalReferences,

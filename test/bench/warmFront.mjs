@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { stopDaemons } from '@agent-lsp/broker';
 import { resolvePositionPattern } from '@agent-lsp/protocol';
 import { djangoSources, pythonStdlib } from './corpora.mjs';
-import { originalBinary } from './originalBinary.mjs';
+import { originalArgs, originalBinary, peerEnv } from './originalBinary.mjs';
 import { waitForSnapshot } from './programFront.mjs';
 import { stopOriginalDaemons } from './processTree.mjs';
 import { freshFront, serverWarm, STAGES } from './startup.mjs';
@@ -48,14 +48,16 @@ const ms = (x) => (Number.isFinite(x) ? `${x.toFixed(0)} ms` : '–');
 /** The original's fresh front: client-side stages (ms) and whether its answer was complete. */
 async function originalFront(bin, env, corpus, position) {
   const t0 = performance.now();
-  const transport = new StdioClientTransport({ command: bin, args: [`${corpus.language}:pyright-langserver,--stdio`], env, stderr: 'ignore' });
+  const transport = new StdioClientTransport({ command: bin, args: originalArgs(corpus.language), env, stderr: 'ignore' });
   const client = new Client({ name: 'bench', version: '0' });
   try {
     await client.connect(transport);
     const connected = performance.now();
     await client.listTools();
     const listed = performance.now();
-    await client.callTool({ name: 'start_lsp', arguments: { root_dir: corpus.root, language_id: corpus.language } }, undefined, LONG);
+    const start = await client.callTool({ name: 'start_lsp', arguments: { root_dir: corpus.root, language_id: corpus.language } }, undefined, LONG);
+    // Its later calls would only say "LSP client not initialized": the cause is start_lsp's answer.
+    if (start.isError) throw new Error(`the original's start_lsp: ${start.content?.map((c) => c.text ?? '').join(' ')}`);
     const started = performance.now();
     const r = await client.callTool({ name: 'find_references', arguments: { file_path: join(corpus.root, corpus.file), ...position } }, undefined, LONG);
     const answered = performance.now();
@@ -74,6 +76,8 @@ async function untilComplete(label, log, attempt) {
   for (let i = 1; ; i++) {
     const r = await attempt().catch((err) => ({ complete: false, error: err }));
     if (r.complete) return r;
+    // A daemon that did not start does not start later: its cause, at once, not after 60 fronts.
+    if (i >= 3 && /start_lsp:/.test(r.error?.message ?? '')) throw r.error;
     if (i >= 60) throw new Error(`${label}: no complete answer after ${i} fronts (${r.error?.message ?? r.text?.slice(0, 200)})`);
     log(`  ${label}: not complete yet (${(r.error?.message ?? r.text ?? '').slice(0, 100)}); again in 5 s…`);
     await new Promise((resolve) => setTimeout(resolve, 5000));
@@ -83,7 +87,7 @@ async function untilComplete(label, log, attempt) {
 async function measure(corpus, original, log) {
   const home = mkdtempSync(join(tmpdir(), 'agent-lsp-warmfront-'));
   const ours = { ...process.env, AGENT_LSP_HOME: join(home, 'ours'), AGENT_LSP_SNAPSHOT_DIR: join(home, 'snapshot') };
-  const theirs = { ...process.env, HOME: join(home, 'original') };
+  const theirs = peerEnv(join(home, 'original'));
   const text = readFileSync(join(corpus.root, corpus.file), 'utf8');
   const at = resolvePositionPattern(text, corpus.pattern, corpus.file);
   const position = { line: at.line, column: at.column };
