@@ -23,11 +23,19 @@ bundle's source 1.5 MB, the MCP SDK's and the tools' zod schemas and modules, as
 the start-up snapshot's blob, which Node reads into memory and keeps for the process's life (~9.5 MiB:
 private memory 34 MiB from the snapshot, 27.7 MiB started without it), and allocator rest. A front of
 ≤ 30 MiB RSS is out of reach for any Node process here: the node binary's pages alone are ~31 MiB.
---max-semi-space-size=1 changed nothing (71.6 MiB). The broker (97–112 MiB RSS, 53 MiB private): its JS
+--max-semi-space-size=1 changed nothing (71.6 MiB). The broker (90–113 MiB RSS, 48–53 MiB private): its JS
 heap is 31.8 MiB, most of it the workspace watcher (chokidar), which scales with the tree — on Django
 5897 fs.watch handles (one per directory and one per file: 2369 directories, 3526 files), 3528
-fs.Stats with their 14114 Dates, and the maps that hold them (~7 MB of property arrays). Cutting it
-needs a watcher that watches directories only (inotify reports a directory's files); not done.`;
+fs.Stats with their 14114 Dates, and the maps that hold them (chokidar alone on the same tree in a bare
+node: 20 MiB of live heap, +64 MiB RSS). chokidar has no option against its per-file watches and kept
+Stats, and ignoring files by the predicate still leaves +39 MiB RSS (its scan's garbage). A watcher of
+one fs.watch per directory, tried on 2026-11-28 (load 10, Django after one find_references), took the
+broker from 90.0 MiB RSS / 48.0 private to 59.7 / 17.9; it is not in agent-lsp, because DESIGN.md names
+chokidar for the watcher. ≤ 40 MiB RSS is below an idle node's 39 MiB either way. A front after
+tools/list alone (2026-11-28, load 10): 63.8 MiB RSS / 31.4 private from the snapshot, 66.9 / 26.0
+without it, an idle node 39.4 / 6.2; its live heap then is 14.2 MiB (bytecode 3.7, the bundle's source
+1.5, object properties 2.0), all of it in the snapshot's heap, which node deserializes whole: loading
+tools' modules on first use would shrink only fronts started without the snapshot (not tried).`;
 
 export const AGENTS_MEMORY_HEADING = '## Four agents on one daemon, side by side with the original: memory';
 const AGENTS = 4;
