@@ -2,6 +2,7 @@ import type { LanguageCase } from './languageCase.js';
 import { MORE_CASES } from './moreCases.js';
 import { WEB_CASES } from './webCases.js';
 import { OTHER_CASES } from './otherCases.js';
+import { CONFIG_CASES } from './configCases.js';
 
 /**
  * The rows of the language matrix. `install` says how the server got onto this machine (the
@@ -148,4 +149,5 @@ export const LANGUAGE_CASES: readonly LanguageCase[] = [
   ...MORE_CASES,
   ...WEB_CASES,
   ...OTHER_CASES,
+  ...CONFIG_CASES,
 ];

@@ -1,0 +1,37 @@
+import type { LanguageCase } from './languageCase.js';
+
+/**
+ * The matrix rows of configuration and template languages added with their `servers install`
+ * routes (TOML, templ). Each project is the smallest one in which the server's cross-file features
+ * work: a Cargo workspace for tombi, a Go module with templ's generated code for templ.
+ */
+
+export const CONFIG_CASES: readonly LanguageCase[] = [
+  {
+    name: 'toml (tombi)',
+    language: 'TOML',
+    fixture: 'toml',
+    languageId: 'toml',
+    serverId: 'tombi',
+    install: 'agent-lsp servers install toml (pip tombi 1.9.6, whose wheel ships the binary, in a private venv)',
+    // tombi follows a member's `workspace = true` dependency to the workspace's declaration of it.
+    symbol: 'serde',
+    declaration: { file: 'Cargo.toml', pattern: '@@serde = "1.0"' },
+    use: { file: 'shapes/Cargo.toml', pattern: '@@serde = { workspace = true }' },
+    broken: { file: 'broken/broken.toml', pattern: 'port = 9090' },
+    preview: { file: 'shapes/Cargo.toml', old_text: 'version = "0.1.0"', new_text: 'version = "0.1.0"\nversion = "0.2.0"' },
+  },
+  {
+    name: 'templ (templ)',
+    language: 'templ',
+    fixture: 'templ',
+    languageId: 'templ',
+    serverId: 'templ',
+    install: 'agent-lsp servers install templ (go install github.com/a-h/templ/cmd/templ@v0.3.1100, with gopls v0.23.0)',
+    symbol: 'Card',
+    declaration: { file: 'components/card.templ', pattern: 'templ @@Card(' },
+    use: { file: 'components/page.templ', pattern: '@C@@ard("rectangle", 12)' },
+    broken: { file: 'components/broken.templ', pattern: '@Card("square", "nine")' },
+    preview: { file: 'components/page.templ', old_text: '@Card("rectangle", 12)', new_text: '@Card("rectangle", "twelve")' },
+  },
+];
