@@ -34,4 +34,21 @@ export const CONFIG_CASES: readonly LanguageCase[] = [
     broken: { file: 'components/broken.templ', pattern: '@Card("square", "nine")' },
     preview: { file: 'components/page.templ', old_text: '@Card("rectangle", 12)', new_text: '@Card("rectangle", "twelve")' },
   },
+  {
+    name: 'solidity (solidity-language-server)',
+    language: 'Solidity',
+    fixture: 'solidity',
+    languageId: 'solidity',
+    serverId: 'solidity-language-server',
+    install: 'agent-lsp servers install solidity (npm @nomicfoundation/solidity-language-server 0.8.4)',
+    symbol: 'area',
+    declaration: { file: 'contracts/Shapes.sol', pattern: 'function @@area(' },
+    use: { file: 'contracts/Main.sol', pattern: 'Shapes.@@area(3, 4)' },
+    broken: { file: 'contracts/Broken.sol', pattern: 'Shapes.volume(3, 4)' },
+    preview: { file: 'contracts/Main.sol', old_text: 'Shapes.area(3, 4)', new_text: 'Shapes.volume(3, 4)' },
+    lacks: {
+      diagnostics:
+        "it validates by compiling with a solc its bundled Hardhat downloads from binaries.soliditylang.org (the version list, then the compiler), which this machine cannot reach (HH502): it publishes no diagnostics. No setting names a local solc; only Hardhat's own compiler cache is read, and seeding it is not done here",
+    },
+  },
 ];

@@ -148,7 +148,6 @@ export const MORE_CASES: readonly LanguageCase[] = [
  */
 export const NOT_IN_MATRIX: readonly { server: string; reason: string }[] = [
   { server: 'vue-language-server 3.3 (Vue)', reason: 'version 3 answers only beside a tsserver running @vue/typescript-plugin, to which its client relays its tsserver/request notifications (hybrid mode); agent-lsp runs one server per profile and relays none yet. vtsls with the plugin as a global plugin, serving .vue alone, was tried: script features answer (definition, diagnostics, workspace symbols) but template expressions do not (hover says any, references miss the template use), so it is not offered either' },
-  { server: 'nomicfoundation-solidity-language-server 0.8 (Solidity)', reason: 'no hover, definition or diagnostics: it compiles with a solc it downloads, and this machine reaches no download host' },
   { server: 'taplo (TOML)', reason: "npm's @taplo/cli and PyPI's taplo 0.9.3 are built without the language server (`taplo lsp stdio` exits 1: \"the LSP is not part of this build\"); cargo install taplo-cli --features lsp builds one in about 46 minutes here. tombi (PyPI) serves TOML instead" },
   { server: 'sqls (SQL)', reason: 'not on the Go module proxy (403); sql-language-server from npm is used' },
   { server: 'marksman (Markdown)', reason: 'a .NET binary from GitHub releases, not in any registry this machine reaches; rumdl (PyPI) is used' },
