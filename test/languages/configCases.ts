@@ -52,3 +52,14 @@ export const CONFIG_CASES: readonly LanguageCase[] = [
     },
   },
 ];
+
+/** Servers for these languages tried here that are not in the matrix, and why (docs/languages.md lists them). */
+export const CONFIG_NOT_IN_MATRIX: readonly { server: string; reason: string }[] = [
+  {
+    server: 'esbonio 2.1.0 (reStructuredText, PyPI)',
+    reason:
+      'it needs Sphinx in the project\'s Python (Sphinx 9.0.4 took 80 s to install here); with it, its sphinx-agent created the Sphinx app and never built the project: hover, definition and document symbols answered null after 45 s (also after a save), and it offers no references, rename or formatting. Without Sphinx the agent exits at once (RuntimeError: 1)',
+  },
+  { server: 'make-ls 0.4.0 (Makefile, PyPI)', reason: 'requires Python 3.12 or later; this machine has Python 3.11 and no registry it reaches ships a CPython' },
+  { server: 'autotools-language-server 0.1.3 (PyPI)', reason: "serves configure.ac only (completion from autoconf's macro list), not Makefiles: nothing of the battery to run" },
+];

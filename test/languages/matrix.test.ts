@@ -10,6 +10,7 @@ import { runItem, serverFacts, type ServerFacts } from './battery.js';
 import { LANGUAGE_CASES } from './cases.js';
 import { NOT_IN_MATRIX } from './moreCases.js';
 import { OTHER_NOT_IN_MATRIX } from './otherCases.js';
+import { CONFIG_NOT_IN_MATRIX } from './configCases.js';
 import { BATTERY_ITEMS, type BatteryItem, type ItemOutcome, type LanguageCase } from './languageCase.js';
 
 /**
@@ -106,5 +107,5 @@ for (const c of LANGUAGE_CASES) {
 
 afterAll(() => {
   const out = process.env['AGENT_LSP_LANGUAGES_REPORT'];
-  if (out) writeFileSync(out, JSON.stringify({ rows: report, notInMatrix: [...NOT_IN_MATRIX, ...OTHER_NOT_IN_MATRIX] }, null, 2));
+  if (out) writeFileSync(out, JSON.stringify({ rows: report, notInMatrix: [...NOT_IN_MATRIX, ...OTHER_NOT_IN_MATRIX, ...CONFIG_NOT_IN_MATRIX] }, null, 2));
 });
