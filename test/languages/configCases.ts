@@ -51,6 +51,23 @@ export const CONFIG_CASES: readonly LanguageCase[] = [
         "it validates by compiling with a solc its bundled Hardhat downloads from binaries.soliditylang.org (the version list, then the compiler), which this machine cannot reach (HH502): it publishes no diagnostics. No setting names a local solc; only Hardhat's own compiler cache is read, and seeding it is not done here",
     },
   },
+  {
+    name: 'bitbake (bitbake-language-server)',
+    language: 'BitBake',
+    fixture: 'bitbake',
+    languageId: 'bitbake',
+    serverId: 'bitbake-language-server',
+    install: 'agent-lsp servers install bitbake (pip bitbake-language-server 0.0.15 with pygls 1.3.1 and oelint-adv 5.7.2, in a private venv)',
+    // It knows only the files opened so far: a task calling a function of the same recipe.
+    symbol: 'shapes_area',
+    declaration: { file: 'recipes-shapes/area/area_1.0.bb', pattern: '@@shapes_area() {' },
+    use: { file: 'recipes-shapes/area/area_1.0.bb', pattern: '    @@shapes_area' },
+    broken: { file: 'recipes-shapes/broken/broken_1.0.bb', pattern: 'SUMMARY = "A recipe without its license"' },
+    preview: { file: 'recipes-shapes/area/area_1.0.bb', old_text: 'LICENSE = "MIT"\n', new_text: '' },
+    lacks: {
+      preview_edit: "it lints the file on disk (oelint-adv reads the path, not the document's text): an unsaved edit is never checked (preview_edit answers partial)",
+    },
+  },
 ];
 
 /** Servers for these languages tried here that are not in the matrix, and why (docs/languages.md lists them). */

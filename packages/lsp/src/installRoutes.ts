@@ -108,6 +108,8 @@ export const INSTALL_ROUTES: Readonly<Record<string, InstallRoute>> = {
   // It has a module and no console script: a launcher runs `python -m robotframework_ls`.
   'robotframework-lsp': { kind: 'pip', packages: [spec('robotframework-lsp@1.13.0'), spec('robotframework@7.5.0')], binaries: ['robotframework_ls'], launchers: { robotframework_ls: 'robotframework_ls' } },
   'compose-language-service': npm(['docker-compose-langserver'], '@microsoft/compose-language-service@1.0.0'),
+  // 0.0.15 imports pygls 1's LanguageServer and iterates oelint-adv 5's list of issues (6 and later answer a tuple).
+  'bitbake-language-server': pip(['bitbake-language-server'], 'bitbake-language-server@0.0.15', 'pygls@1.3.1', 'oelint-adv@5.7.2', 'oelint-parser@3.5.5'),
   'nginx-language-server': pip(['nginx-language-server'], 'nginx-language-server@0.9.0'),
   'systemd-language-server': pip(['systemd-language-server'], 'systemd-language-server@0.3.5'),
   // A Perl module run by the system's perl: no executable of its own.
