@@ -48,10 +48,11 @@ describe('StrayOutputFilter', () => {
     expect(stray.join('')).toBe('noise before\nDownloading compiler 0.8.16\ntrailing');
   });
 
-  it('passes clean frames, a Content-Type header included, unchanged and reports nothing', async () => {
+  it('passes clean frames, header names in any case and a Content-Type header included, unchanged and reports nothing', async () => {
     const body = JSON.stringify(second);
     const typed = `Content-Type: application/vscode-jsonrpc; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-    const { messages, stray } = await read([frame(first), typed]);
+    const lower = frame(first).replace('Content-Length', 'content-length');
+    const { messages, stray } = await read([lower, typed]);
     expect(messages).toEqual([first, second]);
     expect(stray).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 
-const HEADER_NAMES = [Buffer.from('Content-Length:'), Buffer.from('Content-Type:')];
+/** Header names in lower case: names are case-insensitive, and a buffer is compared as latin1 text (one character per byte). */
+const HEADER_NAMES = ['content-length:', 'content-type:'];
 const HEADERS_END = Buffer.from('\r\n\r\n');
 const LONGEST_NAME = Math.max(...HEADER_NAMES.map((n) => n.length));
 
@@ -70,15 +71,16 @@ export class StrayOutputFilter extends Transform {
 
 /** Where the first header name begins in `buffer`, or -1. */
 function headerStart(buffer: Buffer): number {
-  const found = HEADER_NAMES.map((name) => buffer.indexOf(name)).filter((i) => i >= 0);
+  const text = buffer.toString('latin1').toLowerCase();
+  const found = HEADER_NAMES.map((name) => text.indexOf(name)).filter((i) => i >= 0);
   return found.length ? Math.min(...found) : -1;
 }
 
 /** How many bytes at the end of `buffer` could begin a header name. */
 function partialHeaderLength(buffer: Buffer): number {
   for (let keep = Math.min(LONGEST_NAME - 1, buffer.length); keep > 0; keep--) {
-    const tail = buffer.subarray(buffer.length - keep);
-    if (HEADER_NAMES.some((name) => name.subarray(0, keep).equals(tail))) return keep;
+    const tail = buffer.subarray(buffer.length - keep).toString('latin1').toLowerCase();
+    if (HEADER_NAMES.some((name) => name.startsWith(tail))) return keep;
   }
   return 0;
 }
