@@ -3,6 +3,7 @@ import { MORE_CASES } from './moreCases.js';
 import { WEB_CASES } from './webCases.js';
 import { OTHER_CASES } from './otherCases.js';
 import { VUE_CASES } from './vueCases.js';
+import { CONFIG_CASES } from './configCases.js';
 
 /**
  * The rows of the language matrix. `install` says how the server got onto this machine (the
@@ -150,4 +151,5 @@ export const LANGUAGE_CASES: readonly LanguageCase[] = [
   ...WEB_CASES,
   ...OTHER_CASES,
   ...VUE_CASES,
+  ...CONFIG_CASES,
 ];

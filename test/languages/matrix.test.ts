@@ -8,6 +8,7 @@ import { NOT_IN_MATRIX } from './moreCases.js';
 import { OTHER_NOT_IN_MATRIX } from './otherCases.js';
 import type { BatteryItem, ItemOutcome, LanguageCase } from './languageCase.js';
 import { QUERIES, runRow, type RowRun } from './rowRun.js';
+import { CONFIG_NOT_IN_MATRIX } from './configCases.js';
 
 /**
  * The language matrix (DESIGN.md, Languages): every row runs the same battery on its own small
@@ -112,5 +113,5 @@ afterAll(async () => {
 
 afterAll(() => {
   const out = process.env['AGENT_LSP_LANGUAGES_REPORT'];
-  if (out) writeFileSync(out, JSON.stringify({ rows: report, notInMatrix: [...NOT_IN_MATRIX, ...OTHER_NOT_IN_MATRIX] }, null, 2));
+  if (out) writeFileSync(out, JSON.stringify({ rows: report, notInMatrix: [...NOT_IN_MATRIX, ...OTHER_NOT_IN_MATRIX, ...CONFIG_NOT_IN_MATRIX] }, null, 2));
 });

@@ -46,6 +46,8 @@ function spec(text: string): InstallPackage {
   return { name: text.slice(0, at), version: text.slice(at + 1) };
 }
 
+const GOPLS = go('gopls', 'golang.org/x/tools/gopls', 'v0.23.0');
+
 /** vscode-langservers-extracted serves CSS/SCSS/LESS, HTML and JSON: one install for the three. */
 const VSCODE_LANGSERVERS = npm(
   ['vscode-css-language-server', 'vscode-html-language-server', 'vscode-json-language-server', 'vscode-eslint-language-server'],
@@ -70,7 +72,7 @@ export const INSTALL_ROUTES: Readonly<Record<string, InstallRoute>> = {
   vtsls: VTSLS,
   deno: { kind: 'none', manual: 'install Deno from deno.land and make sure `deno` is on PATH' },
   // Go, C family, Rust
-  gopls: go('gopls', 'golang.org/x/tools/gopls', 'v0.23.0'),
+  gopls: GOPLS,
   clangd: apt('clangd', 'clangd'),
   ccls: apt('ccls', 'ccls'),
   'rust-analyzer': { kind: 'rustup', component: 'rust-analyzer', binaries: ['rust-analyzer'] },
@@ -85,10 +87,12 @@ export const INSTALL_ROUTES: Readonly<Record<string, InstallRoute>> = {
   'vscode-html-language-server': VSCODE_LANGSERVERS,
   'vscode-json-language-server': VSCODE_LANGSERVERS,
   'yaml-language-server': npm(['yaml-language-server'], 'yaml-language-server@2.0.0'),
-  // PyPI's taplo and npm's @taplo/cli are built without the language server: crates.io's, compiled here.
+  // The wheel ships tombi's binary. PyPI's taplo and npm's @taplo/cli are built without the language server: crates.io's, compiled here (tens of minutes).
+  tombi: pip(['tombi'], 'tombi@1.9.6'),
   taplo: { kind: 'cargo', packages: [spec('taplo-cli@0.10.0')], binaries: ['taplo'], features: ['lsp'] },
   'dockerfile-language-server': npm(['docker-langserver'], 'dockerfile-language-server-nodejs@0.15.0'),
   'tailwindcss-language-server': npm(['tailwindcss-language-server'], '@tailwindcss/language-server@0.16.0'),
+  templ: go('templ', 'github.com/a-h/templ/cmd/templ', 'v0.3.1100'),
   'terraform-ls': go('terraform-ls', 'github.com/hashicorp/terraform-ls', 'v0.39.0'),
   buf: npm(['buf'], '@bufbuild/buf@1.75.0'),
   'sql-language-server': npm(['sql-language-server'], 'sql-language-server@1.7.1', 'vscode-languageserver-protocol@3.16.0'),
@@ -107,6 +111,8 @@ export const INSTALL_ROUTES: Readonly<Record<string, InstallRoute>> = {
   // It has a module and no console script: a launcher runs `python -m robotframework_ls`.
   'robotframework-lsp': { kind: 'pip', packages: [spec('robotframework-lsp@1.13.0'), spec('robotframework@7.5.0')], binaries: ['robotframework_ls'], launchers: { robotframework_ls: 'robotframework_ls' } },
   'compose-language-service': npm(['docker-compose-langserver'], '@microsoft/compose-language-service@1.0.0'),
+  // 0.0.15 imports pygls 1's LanguageServer and iterates oelint-adv 5's list of issues (6 and later answer a tuple).
+  'bitbake-language-server': pip(['bitbake-language-server'], 'bitbake-language-server@0.0.15', 'pygls@1.3.1', 'oelint-adv@5.7.2', 'oelint-parser@3.5.5'),
   'nginx-language-server': pip(['nginx-language-server'], 'nginx-language-server@0.9.0'),
   'systemd-language-server': pip(['systemd-language-server'], 'systemd-language-server@0.3.5'),
   // A Perl module run by the system's perl: no executable of its own.
@@ -122,11 +128,12 @@ export const INSTALL_ROUTES: Readonly<Record<string, InstallRoute>> = {
  * Tools a server runs from PATH that are not its own package, installed with it by `servers
  * install` (each into the servers home by its own route): ansible-language-server hovers with
  * ansible-doc, finds modules with ansible-config and validates with ansible-playbook --syntax-check;
- * vue-language-server answers only beside vtsls.
+ * vue-language-server answers only beside vtsls; templ's server answers through the gopls it finds on PATH.
  */
 export const INSTALL_COMPANIONS: Readonly<Record<string, readonly InstallRoute[]>> = {
   // Vue's hybrid mode: vtsls runs @vue/typescript-plugin (installed with the server) for it (vueServer.ts).
   'vue-language-server': [VTSLS],
+  templ: [GOPLS],
   'ansible-language-server': [pip(['ansible', 'ansible-config', 'ansible-doc', 'ansible-playbook', 'ansible-galaxy'], 'ansible-core@2.18.6')],
 };
 

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
+import { pipeline, type Readable, type Writable } from 'node:stream';
 import type { Logger } from './logger.js';
+import { StrayOutputFilter } from './strayOutputFilter.js';
 
 export interface ExitInfo {
   /** Human-readable cause, e.g. "exit code 1" or "signal SIGKILL". */
@@ -76,8 +77,12 @@ export function spawnServerProcess(options: SpawnOptions): Promise<ServerTranspo
     }
   };
 
+  // Only LSP frames reach the reader: a line a server prints between them would stop it for good.
+  const input = new StrayOutputFilter((text) => options.logger.warn(`the server wrote to stdout outside the protocol (dropped): ${text.trim().slice(0, 200)}`));
+  pipeline(child.stdout, input, () => undefined);
+
   const transport: ServerTransport = {
-    input: child.stdout,
+    input,
     output: child.stdin,
     pid: child.pid,
     exited,
@@ -94,6 +99,7 @@ export function spawnServerProcess(options: SpawnOptions): Promise<ServerTranspo
       // hold our pipes' other ends: let go of them, or this process cannot exit until it does.
       child.stdin.destroy();
       child.stdout.destroy();
+      input.destroy();
       child.stderr.destroy();
     },
   };
