@@ -247,7 +247,7 @@ export class Broker implements BrokerHost<BrokerClient>, LeaseHost {
   }
 
   diagnosticsOnOpen(client: BrokerClient, uri: string): void {
-    this.bridge.replay(client, uri);
+    this.bridge.replay(client, uri, this.lease.holds(client.id));
   }
 
   restored(uris: string[]): void {

@@ -48,10 +48,21 @@ export class DiagnosticsBridge {
   /**
    * A client opened a document the server already held with the same text: the server publishes
    * nothing new, so the client gets the last push that still settles (stamped with its version).
+   * When the server published for that text but something that may change its diagnostics happened
+   * since (another document's text: an agent's evaluation gives a header its text, then opens the
+   * header's users to check them), no push settles and none would come: for the lease's holder,
+   * the server is given the document afresh (closed and opened with the same text), builds it
+   * against what it holds now and publishes. Only in a lease: the others see nothing of what the
+   * server says meanwhile of a document it closes (clangd clears its diagnostics).
    */
-  replay(client: BrokerClient, uri: string): void {
-    const settled = this.server()?.diagnostics.settledPush(uri);
-    if (settled) this.forwardPush(settled, (c) => c === client);
+  replay(client: BrokerClient, uri: string, leaseHolder = false): void {
+    const conn = this.server();
+    const settled = conn?.diagnostics.settledPush(uri);
+    if (settled) return this.forwardPush(settled, (c) => c === client);
+    const doc = conn?.documents.get(uri);
+    if (!leaseHolder || !conn || !doc || conn.supportsPullDiagnostics() || !conn.diagnostics.published(uri)) return;
+    conn.documents.close(uri);
+    conn.documents.sync(uri, doc.languageId, doc.text, { internal: doc.internal, ...(doc.disk ? { disk: doc.disk } : {}) });
   }
 
   private forClient(client: BrokerClient, uri: string, diagnostics: Diagnostic[], describedText: string | undefined): PublishDiagnosticsParams {

@@ -131,6 +131,11 @@ export class LeaseManager {
     return this.lease === undefined || this.lease.client === client;
   }
 
+  /** Whether `client` holds the lease now. */
+  holds(client: number): boolean {
+    return this.lease?.client === client;
+  }
+
   private blocks(client: number, ticket: number): boolean {
     if (this.lease) return this.lease.client !== client;
     const g = this.granting;
