@@ -12,8 +12,12 @@ import { onPath } from '../helpers/onPath.js';
 import { waitUntil } from '../helpers/processes.js';
 import { rawClient, startTestBroker, type RawClient, type TestBroker } from '../helpers/rawBroker.js';
 
-/** How long the holder keeps its lease after giving its text: clangd has begun building it, and is not done. */
-const HELD_MS = 300;
+/**
+ * How long the holder keeps its lease after giving its text, one attempt after another until clangd
+ * publishes that text after the release: past clangd's debounce of a change (at most 500 ms), so it
+ * has begun building it, and within that build (over 1.5 s here); a loaded machine may shift both.
+ */
+const HELD_MS = [700, 1_000, 400, 1_500];
 /** In the lease's text only. */
 const MARKER = 'only_in_the_lease';
 
@@ -46,21 +50,26 @@ describe.skipIf(!clangd)(clangd ? "a push for a lease's text after the lease end
     for (const c of [observer, holder]) await c.rpc.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'c', version: 1, text: disk } });
     await waitUntil(() => observer.pushes.some((p) => p.uri === uri && p.version === 1), 60_000, "the observer's first push");
 
-    const lease = await holder.rpc.sendRequest<BrokerAcquireResult>('$/agentLsp/acquire', { leaseMs: 60_000 });
-    const leased = `#include "slow.h"\n${disk}\nint leased = ${MARKER};\n`;
-    await holder.rpc.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: leased }] });
-    await new Promise((r) => setTimeout(r, HELD_MS));
-    const [observerFrom, holderFrom] = [observer.pushes.length, holder.pushes.length];
-    await holder.rpc.sendRequest('$/agentLsp/release', { leaseId: lease.leaseId });
-
     const withMarker = (pushes: PublishDiagnosticsParams[]) => pushes.filter((p) => p.uri === uri && p.diagnostics.some((d) => JSON.stringify(d.message).includes(MARKER)));
-    const dropped = () => broker.log().includes(`dropped a push for ${uri}`);
-    // clangd publishes the lease's text once it has built it: forwarded (the bug) or dropped.
-    await waitUntil(() => withMarker(observer.pushes.slice(observerFrom)).length > 0 || dropped(), 60_000, "clangd's push for the lease's text");
-    // And the disk's text, which both clients hold again, stamped with their own version.
-    await waitUntil(() => observer.pushes.slice(observerFrom).some((p) => p.uri === uri && p.version === 1), 60_000, 'the push for the restored text');
-    expect(withMarker(observer.pushes.slice(observerFrom)), 'pushes the observer got about a text it never had').toEqual([]);
-    expect(withMarker(holder.pushes.slice(holderFrom)), 'pushes the holder got after its lease about a text it no longer has').toEqual([]);
-    expect(observer.pushes.slice(observerFrom).at(-1)?.diagnostics.filter((d) => d.severity === 1)).toEqual([]);
-  }, 120_000);
+    const dropped = () => broker.log().split(`dropped a push for ${uri}`).length - 1;
+    let version = 1;
+    let late = 0;
+    for (const heldMs of HELD_MS) {
+      const lease = await holder.rpc.sendRequest<BrokerAcquireResult>('$/agentLsp/acquire', { leaseMs: 60_000 });
+      const leased = `#include "slow.h"\n${disk}\nint leased_${version} = ${MARKER};\n`;
+      await holder.rpc.sendNotification('textDocument/didChange', { textDocument: { uri, version: ++version }, contentChanges: [{ text: leased }] });
+      await new Promise((r) => setTimeout(r, heldMs));
+      const [observerFrom, holderFrom, droppedBefore] = [observer.pushes.length, holder.pushes.length, dropped()];
+      await holder.rpc.sendRequest('$/agentLsp/release', { leaseId: lease.leaseId });
+      // Both clients hold the disk's text again: clangd builds it after the lease's (one file, in order).
+      await waitUntil(() => observer.pushes.slice(observerFrom).some((p) => p.uri === uri && p.version === 1), 60_000, 'the push for the restored text');
+      expect(withMarker(observer.pushes.slice(observerFrom)), 'pushes the observer got about a text it never had').toEqual([]);
+      expect(withMarker(holder.pushes.slice(holderFrom)), 'pushes the holder got after its lease about a text it no longer has').toEqual([]);
+      expect(observer.pushes.slice(observerFrom).at(-1)?.diagnostics.filter((d) => d.severity === 1)).toEqual([]);
+      // clangd published the lease's text after the release (and the broker dropped it): the case this test is about.
+      if (dropped() > droppedBefore) late++;
+      if (late > 0) break;
+    }
+    expect(late, 'attempts in which clangd published the lease text after the release').toBeGreaterThan(0);
+  }, 180_000);
 });
