@@ -11,6 +11,7 @@ import { pathToUri, type BrokerStats } from '@agent-lsp/protocol';
 import { closeFront, fixtureRoot, readyDaemon, stopAllBrokers } from '../helpers/brokers.js';
 import { ok, startAgentLsp, type AgentLspClient, type ToolAnswer } from '../helpers/mcpClient.js';
 import { onPath } from '../helpers/onPath.js';
+import { waitUntil } from '../helpers/processes.js';
 import { rawClient, type RawClient } from '../helpers/rawBroker.js';
 
 /** Steps so short that every request is cut at least once, and the last settling several times. */
@@ -110,6 +111,8 @@ function sharedBroker(c: SharedCase) {
   });
   const observer = () => env.observer as RawClient;
   return {
+    root: () => env.root,
+    observer,
     front,
     preview: (agent: AgentLspClient) => agent.call('preview_edit', { language: c.language, file_path: c.file, old_text: c.oldText, new_text: c.newText, scope: 'workspace', timeout_ms: 30_000 }),
     stats: () => observer().rpc.sendRequest<BrokerStats>('$/agentLsp/stats', null),
@@ -186,7 +189,14 @@ describe.skipIf(!clangdInstalled)(clangdInstalled ? 'a clangd workspace evaluati
   it("examines the header's users against the session's header, in one section", async () => {
     const hover = await shared.editorHolds();
     expect(await hover()).toMatch(CPP.diskSignature);
+    // The editor holds a user of the header too: the evaluation opens it afresh in its lease (built
+    // against the session's header), and after the lease the editor gets it built on the disk's.
+    const user = join(shared.root(), 'cpp-basic/main.cpp');
+    const userUri = pathToUri(user);
+    await shared.observer().rpc.sendNotification('textDocument/didOpen', { textDocument: { uri: userUri, languageId: 'cpp', version: 1, text: readFileSync(user, 'utf8') } });
+    await waitUntil(() => shared.observer().pushes.some((p) => p.uri === userUri && p.version === 1), 60_000, "the editor's first push of main.cpp");
     const agent = await shared.front(null);
+    const from = shared.observer().pushes.length;
     // Its first section checks the dependents' baselines: the server holds them already, built
     // before the editor opened the header, so no push of theirs settles, and none comes unless the
     // broker has the server build them afresh (before: each waited out its 60 s, then not examined).
@@ -196,7 +206,10 @@ describe.skipIf(!clangdInstalled)(clangdInstalled ? 'a clangd workspace evaluati
     expect(answer.confidence).toBe('high');
     // Both users break on the new signature (clangd runs with --use-dirty-headers).
     expect(answer.introduced).toEqual(expect.arrayContaining([expect.stringMatching(/^cpp-basic\/main\.cpp:7: Too few arguments/), expect.stringMatching(/^cpp-basic\/person\.cpp:7: Out-of-line definition of 'ageIn'/)]));
-    // The editor reads the disk's header again.
+    // The editor reads the disk's header again, and gets main.cpp's diagnostics of the disk's text.
     expect(await hover()).not.toContain(CPP.sessionWord);
+    const editorsUser = () => shared.observer().pushes.slice(from).filter((p) => p.uri === userUri);
+    await waitUntil(() => editorsUser().some((p) => p.version === 1), 60_000, 'a push of main.cpp built after the lease');
+    expect(editorsUser().flatMap((p) => p.diagnostics.map((d) => d.message)).filter((m) => JSON.stringify(m).includes('Too few arguments'))).toEqual([]);
   }, 90_000);
 });

@@ -59,10 +59,8 @@ export class DiagnosticsBridge {
     const conn = this.server();
     const settled = conn?.diagnostics.settledPush(uri);
     if (settled) return this.forwardPush(settled, (c) => c === client);
-    const doc = conn?.documents.get(uri);
-    if (!leaseHolder || !conn || !doc || conn.supportsPullDiagnostics() || !conn.diagnostics.published(uri)) return;
-    conn.documents.close(uri);
-    conn.documents.sync(uri, doc.languageId, doc.text, { internal: doc.internal, ...(doc.disk ? { disk: doc.disk } : {}) });
+    if (!leaseHolder || !conn || conn.supportsPullDiagnostics() || !conn.diagnostics.published(uri)) return;
+    conn.documents.reopen(uri);
   }
 
   private forClient(client: BrokerClient, uri: string, diagnostics: Diagnostic[], describedText: string | undefined): PublishDiagnosticsParams {

@@ -309,7 +309,7 @@ export class LeaseManager {
     for (const [uri, before] of lease.holder) documents.setClientDocument(lease.client, uri, before);
     const store = this.host.serverDocuments();
     try {
-      if (store && lease.server && lease.store === store) store.restore(lease.server);
+      if (store && lease.server && lease.store === store) this.leasedVersions.reopenBuiltInLease(store, store.restore(lease.server));
       else if (store) documents.resyncAll();
     } catch (err) {
       this.host.logger.error(`lease ${lease.id}: ${(err as Error).message}`);

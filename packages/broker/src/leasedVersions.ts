@@ -30,6 +30,20 @@ export class LeasedVersions {
     });
   }
 
+  /**
+   * After a lease's restore: a document among `uris` the server still holds at a version the lease
+   * gave it holds its text from before the lease (given back unchanged, or opened afresh with it in
+   * the lease), but the server built that version against the lease's texts of other files (a
+   * header's speculative text), and what it publishes for it must reach no one: it is opened afresh,
+   * so the server builds it again against what it holds now, under a version no lease gave.
+   */
+  reopenBuiltInLease(store: DocumentStore, uris: readonly string[]): void {
+    for (const uri of uris) {
+      const version = store.get(uri)?.version;
+      if (version !== undefined && this.has(store, uri, version)) store.reopen(uri);
+    }
+  }
+
   /** Whether `store` gave the server `uri` at `version` during a lease. */
   has(store: DocumentStore, uri: string, version: number): boolean {
     return this.byStore.get(store)?.get(uri)?.includes(version) ?? false;
