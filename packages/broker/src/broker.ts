@@ -65,7 +65,7 @@ export class Broker implements BrokerHost<BrokerClient>, LeaseHost {
 
   constructor(private readonly options: BrokerOptions) {
     const clients = () => this.accepting.clients;
-    this.bridge = new DiagnosticsBridge(this.documents, clients, () => this.instance.connection, options.logger, (client, uri) => this.lease.visible(client.id, uri));
+    this.bridge = new DiagnosticsBridge(this.documents, clients, () => this.instance.connection, options.logger, (client, uri) => this.lease.visible(client.id, uri), (store, uri, version) => this.lease.leasedVersions.has(store, uri, version));
     this.lease = new LeaseManager(this);
     this.scheduler = new RequestScheduler({ maxInFlight: options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, admits: (client) => this.lease.admits(client) });
     this.folders = new ClientFolders(options.root);
@@ -247,7 +247,7 @@ export class Broker implements BrokerHost<BrokerClient>, LeaseHost {
   }
 
   diagnosticsOnOpen(client: BrokerClient, uri: string): void {
-    this.bridge.replay(client, uri);
+    this.bridge.replay(client, uri, this.lease.holds(client.id));
   }
 
   restored(uris: string[]): void {

@@ -3,6 +3,7 @@ import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver
 import { attachReadinessStrategy, createLinkedTransport, createLogger, LspConnection, type ServerDefinition } from '@agent-lsp/lsp';
 import type { BrokerClient } from './brokerClient.js';
 import { DiagnosticsBridge } from './diagnosticsBridge.js';
+import { LeasedVersions } from './leasedVersions.js';
 import { SharedDocuments } from './sharedDocuments.js';
 
 const logger = createLogger({ level: 'error', sink: () => undefined });
@@ -57,9 +58,30 @@ describe('DiagnosticsBridge', () => {
     const a = client(1, false);
     const b = client(2, false);
     const puller = client(3, true);
-    const bridge = new DiagnosticsBridge(docs, () => [a.session, b.session, puller.session], () => conn, logger, visible);
-    return { conn, docs, a, b, puller, bridge };
+    const leased = new LeasedVersions();
+    const bridge = new DiagnosticsBridge(docs, () => [a.session, b.session, puller.session], () => conn, logger, visible, (store, uri, version) => leased.has(store, uri, version));
+    return { conn, docs, a, b, puller, bridge, leased };
   }
+
+  it("drops a push stamped with a version a lease gave the server once that text is gone, for every client", async () => {
+    const { conn, docs, a, b, bridge, leased } = await setup(() => []);
+    docs.didOpen(1, { textDocument: { uri: URI, languageId: 'fake', version: 1, text: 'disk' } });
+    docs.didOpen(2, { textDocument: { uri: URI, languageId: 'fake', version: 1, text: 'disk' } });
+    const before = conn.documents.get(URI)?.version as number;
+    const following = leased.follow(conn.documents);
+    docs.didChange(1, { textDocument: { uri: URI, version: 2 }, contentChanges: [{ text: 'speculative' }] });
+    const inLease = conn.documents.get(URI)?.version as number;
+    following.dispose();
+    // The lease's end gives the server the disk's text back.
+    docs.didChange(1, { textDocument: { uri: URI, version: 3 }, contentChanges: [{ text: 'disk' }] });
+    bridge.forwardPush({ uri: URI, version: inLease, diagnostics: [diag('only in the lease')] });
+    expect([...a.pushed, ...b.pushed]).toEqual([]);
+    // A push for the text the server holds, and a stale one of a text no lease gave, go on as before.
+    bridge.forwardPush({ uri: URI, version: conn.documents.get(URI)?.version, diagnostics: [] });
+    bridge.forwardPush({ uri: URI, version: before, diagnostics: [diag('stale')] });
+    expect(b.pushed).toEqual([{ uri: URI, version: 1, diagnostics: [] }, { uri: URI, diagnostics: [diag('stale')] }]);
+    bridge.dispose();
+  });
 
   it('stamps a push with each client\'s own version only when it describes the text that client sent last', async () => {
     const { conn, docs, a, b, puller, bridge } = await setup(() => []);

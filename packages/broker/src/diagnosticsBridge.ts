@@ -1,5 +1,5 @@
 import type { Diagnostic, DocumentDiagnosticReport, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
-import { fullReportItems, type LspConnection, type Logger } from '@agent-lsp/lsp';
+import { fullReportItems, type DocumentStore, type LspConnection, type Logger } from '@agent-lsp/lsp';
 import type { BrokerClient } from './brokerClient.js';
 import type { SharedDocuments } from './sharedDocuments.js';
 
@@ -24,6 +24,8 @@ export class DiagnosticsBridge {
     private readonly logger: Logger,
     /** Whether a client may see diagnostics of a document (not while another holds it leased). */
     private readonly visible: (client: BrokerClient, uri: string) => boolean = () => true,
+    /** Whether `store` gave the server `uri` at `version` in a lease (the holder's text, maybe speculative). */
+    private readonly leased: (store: DocumentStore, uri: string, version: number) => boolean = () => false,
   ) {}
 
   /** A push from the server. */
@@ -31,6 +33,12 @@ export class DiagnosticsBridge {
     const conn = this.server();
     const serverDoc = conn?.documents.get(params.uri);
     const current = params.version !== undefined && serverDoc !== undefined && params.version === serverDoc.version;
+    // A text a lease gave the server and that is gone (the server finished building it after the
+    // lease ended, or after the holder moved on): no client holds it, its errors are nobody's.
+    if (conn && params.version !== undefined && !current && this.leased(conn.documents, params.uri, params.version)) {
+      this.logger.debug(`dropped a push for ${params.uri} at version ${params.version}: a text a lease gave the server, no longer there`);
+      return;
+    }
     for (const client of this.clients()) {
       if (!recipients(client) || !this.visible(client, params.uri)) continue;
       client.notify('textDocument/publishDiagnostics', this.forClient(client, params.uri, params.diagnostics, current ? serverDoc.text : undefined));
@@ -40,10 +48,19 @@ export class DiagnosticsBridge {
   /**
    * A client opened a document the server already held with the same text: the server publishes
    * nothing new, so the client gets the last push that still settles (stamped with its version).
+   * When the server published for that text but something that may change its diagnostics happened
+   * since (another document's text: an agent's evaluation gives a header its text, then opens the
+   * header's users to check them), no push settles and none would come: for the lease's holder,
+   * the server is given the document afresh (closed and opened with the same text), builds it
+   * against what it holds now and publishes. Only in a lease: the others see nothing of what the
+   * server says meanwhile of a document it closes (clangd clears its diagnostics).
    */
-  replay(client: BrokerClient, uri: string): void {
-    const settled = this.server()?.diagnostics.settledPush(uri);
-    if (settled) this.forwardPush(settled, (c) => c === client);
+  replay(client: BrokerClient, uri: string, leaseHolder = false): void {
+    const conn = this.server();
+    const settled = conn?.diagnostics.settledPush(uri);
+    if (settled) return this.forwardPush(settled, (c) => c === client);
+    if (!leaseHolder || !conn || conn.supportsPullDiagnostics() || !conn.diagnostics.published(uri)) return;
+    conn.documents.reopen(uri);
   }
 
   private forClient(client: BrokerClient, uri: string, diagnostics: Diagnostic[], describedText: string | undefined): PublishDiagnosticsParams {

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { BrokerAcquireResult, BrokerStats } from '@agent-lsp/protocol';
 import type { DocumentSnapshot, DocumentStore, Logger } from '@agent-lsp/lsp';
+import type { Disposable } from '@agent-lsp/protocol';
+import { LeasedVersions } from './leasedVersions.js';
 import type { ClientDocument, SharedDocuments } from './sharedDocuments.js';
 
 export const DEFAULT_LEASE_MS = 60_000;
@@ -28,6 +30,8 @@ interface Lease {
   store: DocumentStore | undefined;
   /** The holder's own copies before it first touched them. */
   holder: Map<string, ClientDocument | undefined>;
+  /** Records the server versions of the texts given during the lease (LeasedVersions). */
+  following: Disposable;
 }
 
 export interface LeaseHost {
@@ -86,6 +90,8 @@ export class LeaseManager {
   private endedAt = 0;
   /** Gated messages that arrived and are not yet through: ticket → client. */
   private readonly present = new Map<number, number>();
+  /** The texts leases gave the server: their late pushes reach nobody (see DiagnosticsBridge). */
+  readonly leasedVersions = new LeasedVersions();
 
   constructor(private readonly host: LeaseHost) {}
 
@@ -123,6 +129,11 @@ export class LeaseManager {
   /** Whether `client`'s requests may go to the server now (no one else holds a lease). */
   admits(client: number): boolean {
     return this.lease === undefined || this.lease.client === client;
+  }
+
+  /** Whether `client` holds the lease now. */
+  holds(client: number): boolean {
+    return this.lease?.client === client;
   }
 
   private blocks(client: number, ticket: number): boolean {
@@ -187,6 +198,7 @@ export class LeaseManager {
       server: undefined,
       store: undefined,
       holder: new Map(),
+      following: this.leasedVersions.follow(this.host.serverDocuments()),
     };
     this.host.sectionActive(true);
     this.gateChange();
@@ -275,6 +287,8 @@ export class LeaseManager {
     const lease = this.lease;
     if (!lease) return;
     clearTimeout(lease.timer);
+    // Before the restore: the texts it gives back are the disk's or the others', not the lease's.
+    lease.following.dispose();
     this.lease = undefined;
     const uris = [...lease.holder.keys()];
     this.restore(lease);
@@ -295,7 +309,7 @@ export class LeaseManager {
     for (const [uri, before] of lease.holder) documents.setClientDocument(lease.client, uri, before);
     const store = this.host.serverDocuments();
     try {
-      if (store && lease.server && lease.store === store) store.restore(lease.server);
+      if (store && lease.server && lease.store === store) this.leasedVersions.reopenBuiltInLease(store, store.restore(lease.server));
       else if (store) documents.resyncAll();
     } catch (err) {
       this.host.logger.error(`lease ${lease.id}: ${(err as Error).message}`);

@@ -156,6 +156,18 @@ export class DocumentStore {
     return true;
   }
 
+  /**
+   * Closes `uri` and opens it again with the same text, origin and internal flag: the server builds
+   * it afresh against what it holds now (clangd builds nothing on its own for an unchanged file).
+   */
+  reopen(uri: string): boolean {
+    const doc = this.docs.get(uri);
+    if (!doc) return false;
+    this.close(uri);
+    this.sync(uri, doc.languageId, doc.text, { internal: doc.internal, ...(doc.disk ? { disk: doc.disk } : {}) });
+    return true;
+  }
+
   /** Starts remembering documents as they are now (`uris` at once, more with `record`). */
   snapshot(uris: Iterable<string> = []): DocumentSnapshot {
     const snapshot = new DocumentSnapshot(this);

@@ -76,11 +76,12 @@ export { unconfirmed } from './serverBuffers.js';
 
 /**
  * How long a step may hold the server: EVALUATION_STEP_MS where diagnostics are settled by a request
- * (pull, tsserver's exact query), which a step's end can cut and the next step ask again on the same
- * text. Where they come as pushes (gopls, clangd), a step's end can leave the server building the
- * session's text: clangd then publishes it after the step, stamped with a version no longer held, and
- * never again for the same text given back in the next step, so the settling never ends (otherServers'
- * clangd cases time out); those evaluations keep one section. A test may choose another length, or
+ * (pull — pyright, gopls v0.23 —, tsserver's exact query), which a step's end can cut and the next
+ * step ask again on the same text. Where they only come as pushes (clangd, an older gopls), a step's
+ * end can leave the server building the session's text: clangd then publishes it after the step,
+ * stamped with a version no longer held (the broker drops it), and never again for the same text
+ * given back in the next step, so the settling never ends (otherServers' clangd cases time out);
+ * those evaluations keep one section (docs/broker.md). A test may choose another length, or
  * `Infinity` for one section, the reference a stepped evaluation is compared with.
  */
 function stepMsFor(target: EvaluationTarget): number {
