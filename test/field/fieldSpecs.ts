@@ -1,7 +1,7 @@
 // What the general field cases ask on each corpus: the quick tier (part of `pnpm test`, one or two
 // cases per tool) and the full sweep (`pnpm test:field --full`). Positions are named by a snippet
 // of the file, so they follow the corpus's text, not line numbers.
-import { gccSyntax, goBuild, pyrightCli, tsc } from './fieldCheckers.js';
+import { cargoCheck, gccSyntax, goBuild, pyrightCli, tsc } from './fieldCheckers.js';
 import type { FieldSpec } from './fieldSuite.js';
 import type { OutsideEditKind } from './fieldOutsideEdits.js';
 
@@ -82,6 +82,39 @@ export const SQLITE_QUICK: FieldSpec = {
   outside: { file: 'main.c', needle: 'sqlite3_open(":memory:"' },
   outsideFiles: ['main.c'],
   outsideKinds: ['sed', 'rename over'],
+};
+
+/**
+ * rust-analyzer on the regex-syntax crate: is_meta_character (used by the parser and the HIR
+ * printer) and the translator, asked right after start_lsp first (an answer before rust-analyzer
+ * has loaded the crate is wrong), then as everywhere else; a sed on the parser (a file other than
+ * the one asked about) between two calls. Not ast::Span: its references inside the tests' macro
+ * calls differ from one rust-analyzer to the next (139 or 171 by the server alone, same crate).
+ */
+export const REGEX_SYNTAX_QUICK: FieldSpec = {
+  corpus: 'regex-syntax',
+  server: 'rust-analyzer',
+  binary: 'rust-analyzer',
+  languageId: 'rust',
+  comment: '//',
+  askFirstRightAfterStart: true,
+  references: [
+    { file: 'src/lib.rs', needle: 'pub fn is_meta_character(', at: 7 },
+    { file: 'src/hir/translate.rs', needle: 'pub struct Translator {', at: 11 },
+  ],
+  definitions: [
+    { file: 'src/error.rs', needle: "span: &'e ast::Span", at: 15 },
+    { file: 'src/hir/print.rs', needle: 'if is_meta_character(c)', at: 3 },
+  ],
+  hovers: [
+    { file: 'src/error.rs', needle: "span: &'e ast::Span", at: 15 },
+    { file: 'src/hir/print.rs', needle: 'if is_meta_character(c)', at: 3 },
+  ],
+  outlines: ['src/ast/visitor.rs'],
+  symbols: ['Translator'],
+  diagnostics: [{ file: 'src/utf8.rs', planted: 'pub fn field_planted() -> u32 { "not a number" }', checker: cargoCheck }],
+  outside: { file: 'src/lib.rs', needle: 'pub fn is_meta_character(', at: 7 },
+  outsideKinds: ['sed'],
 };
 
 /** The full sweep: the quick cases and more of each, and every outside edit on every language. */
