@@ -15,7 +15,7 @@ const ONLY_OUTSIDE_EDITS: Pick<FieldSpec, 'references' | 'definitions' | 'hovers
   symbols: [],
   diagnostics: [],
 };
-const ITEM_4 = 'issue 28 item 4: sqlite3.c put back while the prefetcher reopens it, not seen by the query\'s door';
+const ITEM_4 = 'issue 28 item 4: sqlite3.c switched back by git checkout after clangd built the other branch, answered from an older build';
 
 export const RXJS_QUICK: FieldSpec = {
   corpus: 'rxjs',
@@ -208,8 +208,10 @@ export const SQLITE_INCLUDER_DELETED_AGAIN: FieldSpec = {
 /**
  * Outside edits of the amalgamation and its header between calls, every kind: each waits for clangd
  * to build sqlite3.c again (a minute or more on a loaded machine), so full tier only. One case is
- * still wrong at times (issue 28 item 4): sqlite3.c put back right after the sed case, when the
- * prefetcher reopens it with the sed text while the query's door does not see the write yet.
+ * still wrong (issue 28 item 4): "git checkout base again", sqlite3.c and sqlite3.h switched back
+ * after clangd built the shifted branch, answered complete from an older build (2 of 2 runs on
+ * 28 Nov 2026, before and after the watcher's batches were made to go through flush()). The
+ * put-back after a deletion that was wrong once is SQLITE_INCLUDER_DELETED_AGAIN's race, fixed.
  */
 export const SQLITE_AMALGAMATION_EDITS: FieldSpec = {
   ...SQLITE_QUICK,
