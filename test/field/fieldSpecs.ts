@@ -209,8 +209,8 @@ export const SQLITE_INCLUDER_DELETED_AGAIN: FieldSpec = {
  * Outside edits of the amalgamation and its header between calls, every kind: each waits for clangd
  * to build sqlite3.c again (a minute or more on a loaded machine), so full tier only. One case is
  * still wrong (issue 28 item 4): "git checkout base again", sqlite3.c and sqlite3.h switched back
- * after clangd built the shifted branch, answered complete from an older build (2 of 2 runs on
- * 28 Nov 2026, before and after the watcher's batches were made to go through flush()). The
+ * after clangd built the shifted branch, answered complete from an older build (28 Nov 2026: in
+ * the one run before the watcher's batches went through flush(), and in one of two after). The
  * put-back after a deletion that was wrong once is SQLITE_INCLUDER_DELETED_AGAIN's race, fixed.
  */
 export const SQLITE_AMALGAMATION_EDITS: FieldSpec = {
