@@ -105,9 +105,10 @@ ${versions().map((v) => `- ${v}`).join('\n')}
   the name, end of the whole symbol); workspace symbols (name, file, start).
 - **get_diagnostics**: a file with a planted error, against the command-line checker: pyright's
   CLI (the same pyright package), tsc with the corpus's tsconfig.json, \`go build -gcflags=-e\`,
-  \`gcc -fsyntax-only\`; the errors' line:column sets compared.
+  \`gcc -fsyntax-only\`, \`cargo check\`; the errors' line:column sets compared.
 - **Outside edits between calls** (find_references after outside edits): comment lines inserted by \`sed -i\`, many files
-  switched by \`git checkout\`, a file deleted then restored, a file written beside and renamed
+  switched by \`git checkout\`, a file deleted then restored (and, for the sqlite includer, 80 times
+  over, each answer asked within the watcher's 100 ms batch), a file written beside and renamed
   over; the truth is the truth before the edit with the edit applied (references below inserted
   lines move down; a deleted file has none), computed by the test, not asked of a server.
 - **Judgement**: exact = the same set and the answer says it is complete; partial and labelled =
@@ -164,5 +165,6 @@ function versions() {
     `rxjs ${attempt(() => pkg('rxjs'))} sources (npm), with typescript-language-server ${attempt(() => pkg('typescript-language-server', lspRequire))} and TypeScript ${attempt(() => pkg('typescript'))}`,
     `Go standard-library packages of ${run('go', ['env', 'GOVERSION'])} (go/ast, go/token, go/scanner, go/parser, go/printer, go/doc/comment, go/build/constraint, encoding/json ...), with ${run('gopls', ['version'])}`,
     `the sqlite amalgamation ${sqlite} (npm better-sqlite3 ${attempt(() => pkg('better-sqlite3'))}), with ${run('clangd', ['--version'])}; checker ${run('gcc', ['--version'])}`,
+    `the regex-syntax crate (crates.io; test/field/crateCorpus.ts), with ${run('rust-analyzer', ['--version'])}; checker ${run('cargo', ['--version'])}`,
   ];
 }

@@ -1,5 +1,5 @@
 // The command-line checkers a field case compares get_diagnostics with: pyright's CLI (the one
-// agent-lsp's pyright ships with), tsc, `go build`, gcc -fsyntax-only. Each gives the errors of one
+// agent-lsp's pyright ships with), tsc, `go build`, gcc -fsyntax-only, `cargo check`. Each gives the errors of one
 // file as `line:column` keys (1-based, columns in characters), which every checker prints alike.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,8 +12,8 @@ export type Checker = (root: string, rel: string) => string[];
 
 const require = createRequire(import.meta.url);
 
-function run(command: string, args: string[], cwd: string): string {
-  const r = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+function run(command: string, args: string[], cwd: string, env?: Record<string, string>): string {
+  const r = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...(env ? { env: { ...process.env, ...env } } : {}) });
   if (r.error) throw r.error;
   return `${r.stdout}\n${r.stderr}`;
 }
@@ -60,6 +60,28 @@ export const goBuild: Checker = (root, rel) => {
 export const gccSyntax: Checker = (root, rel) => {
   const out = run('gcc', ['-fsyntax-only', '-I', root, rel], root);
   return byteColumns(root, rel, [...out.matchAll(/^(.+?\.[ch]):(\d+):(\d+): error: /gm)].filter((m) => m[1] === rel).map((m) => [Number(m[2]), Number(m[3])]));
+};
+
+/**
+ * `cargo check` of the crate's library, offline (the corpus has no dependency), into a target
+ * directory beside the corpus, not in it: rustc's JSON messages, whose columns are characters.
+ */
+export const cargoCheck: Checker = (root, rel) => {
+  const target = mkdtempSync(join(tmpdir(), 'agent-lsp-field-cargo-'));
+  let out: string;
+  try {
+    out = run('cargo', ['check', '--lib', '--offline', '--message-format', 'json'], root, { CARGO_TARGET_DIR: target });
+  } finally {
+    rmSync(target, { recursive: true, force: true });
+  }
+  const keys: string[] = [];
+  for (const line of out.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const m = JSON.parse(line) as { reason?: string; message?: { level: string; spans: { file_name: string; line_start: number; column_start: number; is_primary: boolean }[] } };
+    if (m.reason !== 'compiler-message' || m.message?.level !== 'error') continue;
+    for (const s of m.message.spans) if (s.is_primary && s.file_name === rel) keys.push(`${s.line_start}:${s.column_start}`);
+  }
+  return keys;
 };
 
 function byteColumns(root: string, rel: string, at: [number, number][]): string[] {

@@ -1,8 +1,10 @@
 // Outside edits between two calls, on a corpus: the files holding references to a symbol are
 // changed on disk as a user, sed or git would — comment lines inserted by `sed -i`, many files
 // switched by `git checkout`, a file deleted then restored, a file written beside and renamed over
-// the original. The truth after each is the edit applied to the truth before it (inserted lines
-// move the references below them; a deleted file has none), computed here, not asked of a server.
+// the original; and a file deleted and restored again and again, each time asked at a moment of
+// the watchers' batch window. The truth after each is the edit applied to the truth before it
+// (inserted lines move the references below them; a deleted file has none), computed here, not
+// asked of a server.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,12 +12,22 @@ import { it } from 'vitest';
 import { compareSets, type Outcome } from './fieldOutcome.js';
 import { ourReferences, trueReferences, type FieldContext, type Target } from './fieldSuite.js';
 
-export type OutsideEditKind = 'sed' | 'git checkout' | 'delete and restore' | 'rename over';
+export type OutsideEditKind = 'sed' | 'git checkout' | 'delete and restore' | 'delete and restore, repeated' | 'rename over';
 
 type Record = (tool: string, label: string, result: { outcome: Outcome; detail?: string }) => void;
 
 /** How many files `git checkout` switches at most (every reference file up to this). */
 const CHECKOUT_FILES = 40;
+
+/** How often 'delete and restore, repeated' deletes and restores. */
+const REPEATS = 80;
+/**
+ * How long after each of its edits it asks (ms), round by round: around the watchers' 100 ms
+ * batch, so that some question arrives while the watcher is delivering the batch (one question
+ * per edit: a question sent earlier would deliver the edit itself, at its own door).
+ */
+const askedAfterMs = (round: number, step: number): number => 90 + ((round * 7 + step * 13) % 23);
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `file:line:col-endLine:endCol` keys with the references in `file` moved down `by` lines. */
 function shifted(keys: readonly string[], file: string, by: number): string[] {
@@ -105,6 +117,42 @@ export function outsideEditCases(ctx: FieldContext, target: Target, kinds: reado
         writeFileSync(path, original);
       }
       await check(`${file} restored`, truth);
+    });
+  }
+
+  if (kinds.includes('delete and restore, repeated')) {
+    it(`find_references after a file with references to "${target.needle}" was deleted and restored ${REPEATS} times, asked within the watcher's batch window`, async () => {
+      const { truth, files } = await before();
+      const file = files[0]!;
+      const path = join(root(), file);
+      const original = readFileSync(path, 'utf8');
+      const gone = truth.filter((k) => fileOf(k) !== file);
+      // One judgement for the case: the first wrong answer, else the first partial one, else exact.
+      const results: { label: string; outcome: Outcome; detail?: string }[] = [];
+      const ask = async (label: string, afterMs: number, expected: string[]): Promise<void> => {
+        await pause(afterMs);
+        const ours = await ourReferences(ctx, target);
+        results.push({ label: `${label}, asked ${afterMs} ms after`, ...compareSets(ours.keys, expected, ours.complete) });
+      };
+      try {
+        for (let round = 1; round <= REPEATS && !results.some((r) => r.outcome === 'wrong'); round++) {
+          try {
+            rmSync(path);
+            await ask(`round ${round}: ${file} deleted`, askedAfterMs(round, 0), gone);
+          } finally {
+            writeFileSync(path, original);
+          }
+          await ask(`round ${round}: ${file} restored`, askedAfterMs(round, 1), truth);
+        }
+      } finally {
+        writeFileSync(path, original);
+      }
+      const worst = results.find((r) => r.outcome === 'wrong') ?? results.find((r) => r.outcome === 'partial-labelled') ?? results[0]!;
+      const counts = `${results.filter((r) => r.outcome === 'exact').length} of ${results.length} answers exact`;
+      record('find_references after outside edits', `${target.needle}, ${file} deleted and restored ${REPEATS} times`, {
+        outcome: worst.outcome,
+        detail: `${counts}${worst.outcome === 'exact' ? '' : `; ${worst.label}: ${worst.detail ?? ''}`}`,
+      });
     });
   }
 

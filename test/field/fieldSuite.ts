@@ -43,6 +43,12 @@ export interface FieldSpec {
   outsideFiles?: string[];
   /** The issue 28 item that makes these outside edits' answers wrong today (full tier only). */
   outsideDefect?: string;
+  /**
+   * The first references question is asked right after start_lsp, while the server asked
+   * directly starts: a readiness that lets a question through before the server has loaded the
+   * workspace gives a wrong answer there.
+   */
+  askFirstRightAfterStart?: boolean;
 }
 
 /** Per case and for the servers' start: Django's references and sqlite3.c's outline take minutes on a loaded machine. */
@@ -115,6 +121,7 @@ export function defineFieldSuite(spec: FieldSpec, tier: string): void {
   if (notRun) console.warn(`field ${spec.corpus}: not run (${notRun})`);
   describe.skipIf(notRun !== undefined)(`field, ${spec.corpus} on ${spec.server}, ${tier}${notRun ? ` (NOT RUN: ${notRun})` : ''}`, { timeout: FIELD_TIMEOUT_MS }, () => {
     const ctx = {} as FieldContext;
+    let askedRightAfterStart: { target: Target; answer: { keys: string[]; complete: boolean } } | undefined;
     const root = (): string => ctx.corpus.root;
     const record = (tool: string, label: string, result: { outcome: Outcome; detail?: string }): void =>
       judge({ tool, corpus: spec.corpus, case: label, ...result });
@@ -124,7 +131,14 @@ export function defineFieldSuite(spec: FieldSpec, tier: string): void {
       ctx.spec = spec;
       ctx.agent = await startAgentLsp();
       ok(await ctx.agent.call('start_lsp', { root_dir: root(), language_id: spec.languageId }));
-      ctx.raw = await RawServer.start(spec.server, root());
+      // The server asked directly loads meanwhile (two cores: the two loads take turns).
+      const starting = RawServer.start(spec.server, root());
+      try {
+        const first = spec.askFirstRightAfterStart ? spec.references[0] : undefined;
+        if (first) askedRightAfterStart = { target: first, answer: await ourReferences(ctx, first) };
+      } finally {
+        ctx.raw = await starting;
+      }
       for (const t of [...spec.references, ...spec.definitions, ...spec.hovers, ...(spec.outside ? [spec.outside] : [])]) await ctx.raw.open(t.file, spec.languageId);
       await ctx.raw.idle();
     }, FIELD_TIMEOUT_MS);
@@ -133,6 +147,15 @@ export function defineFieldSuite(spec: FieldSpec, tier: string): void {
       await ctx.raw?.stop();
       ctx.corpus?.dispose();
     });
+
+    if (spec.askFirstRightAfterStart) {
+      it('find_references asked right after start_lsp is the server\'s own answer once it has loaded the workspace', async () => {
+        const { target, answer } = askedRightAfterStart!;
+        const truth = await trueReferences(ctx, target);
+        expect(truth.length, 'the server finds the symbol').toBeGreaterThan(0);
+        record('find_references', `${describeTarget(target)}, asked right after start_lsp`, compareSets(answer.keys, truth, answer.complete));
+      });
+    }
 
     it.each(spec.references)('find_references at $file "$needle" is the server\'s own answer', async (target) => {
       const truth = await trueReferences(ctx, target);

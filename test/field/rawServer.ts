@@ -27,7 +27,12 @@ interface LspRange {
   end: LspPosition;
 }
 
-export type ServerId = 'pyright' | 'typescript' | 'gopls' | 'clangd';
+export type ServerId = 'pyright' | 'typescript' | 'gopls' | 'clangd' | 'rust-analyzer';
+
+/** LSP's ContentModified and ServerCancelled: the answer is to ask again (RETRIES times at most). */
+const CONTENT_MODIFIED = -32801;
+const SERVER_CANCELLED = -32802;
+const RETRIES = 20;
 
 /** How long the server must have had no work in progress before it counts as idle. */
 const QUIET_MS = 1500;
@@ -45,6 +50,12 @@ const READY_LOG: Partial<Record<ServerId, RegExp>> = { pyright: /Found \d+ sourc
  */
 const READY_AFTER_PROGRESS: ReadonlySet<ServerId> = new Set(['clangd']);
 
+/**
+ * Servers that say themselves when nothing is pending (rust-analyzer's experimental/serverStatus,
+ * quiescent: its progress ends between loading phases): idle only while their last status says so.
+ */
+const READY_BY_STATUS: ReadonlySet<ServerId> = new Set(['rust-analyzer']);
+
 export class RawServer {
   private readonly inProgress = new Set<string | number>();
   private lastActivity = Date.now();
@@ -54,6 +65,8 @@ export class RawServer {
   private readyLog: RegExp | undefined;
   private needsProgress = false;
   private progressEnded = 0;
+  /** Whether the server's last status said nothing is pending (undefined: it has sent none, or is not asked). */
+  private quiescent: boolean | undefined;
 
   private constructor(
     readonly root: string,
@@ -72,6 +85,7 @@ export class RawServer {
     const server = new RawServer(root, child, connection);
     server.readyLog = READY_LOG[id];
     server.needsProgress = READY_AFTER_PROGRESS.has(id);
+    if (READY_BY_STATUS.has(id)) server.quiescent = false;
     const settings = resolved.settings;
     connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) =>
       params.items.map((item) => (item.section ? item.section.split('.').reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], settings) ?? null : settings)),
@@ -90,6 +104,10 @@ export class RawServer {
     connection.onNotification('textDocument/publishDiagnostics', () => {
       server.lastActivity = Date.now();
     });
+    connection.onNotification('experimental/serverStatus', (params: { quiescent: boolean }) => {
+      server.lastActivity = Date.now();
+      if (server.quiescent !== undefined) server.quiescent = params.quiescent;
+    });
     connection.onNotification('window/logMessage', (params: { message: string }) => {
       server.lastActivity = Date.now();
       server.logs.push(params.message);
@@ -105,6 +123,7 @@ export class RawServer {
       workspaceFolders: [{ uri: rootUri, name: 'root' }],
       initializationOptions: resolved.initializationOptions ?? {},
       capabilities: {
+        experimental: { serverStatusNotification: true },
         window: { workDoneProgress: true },
         workspace: { configuration: true, workspaceFolders: true, symbol: {} },
         textDocument: {
@@ -129,7 +148,7 @@ export class RawServer {
     while (Date.now() < until) {
       const logged = this.readyLog === undefined || this.logs.some((l) => this.readyLog!.test(l));
       const indexed = !this.needsProgress || this.progressEnded > 0;
-      if (logged && indexed && this.inProgress.size === 0 && Date.now() - this.lastActivity > QUIET_MS) return;
+      if (logged && indexed && this.quiescent !== false && this.inProgress.size === 0 && Date.now() - this.lastActivity > QUIET_MS) return;
       await new Promise((r) => setTimeout(r, 200));
     }
     throw new Error(`the server was still busy after ${timeoutMs} ms`);
@@ -156,8 +175,21 @@ export class RawServer {
     await this.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: changes.map((c) => ({ uri: this.uri(c.rel), type: c.type })) });
   }
 
+  /**
+   * A request, asked again (as editors do) while the server answers that the content was
+   * modified or that it cancelled it: rust-analyzer does so while it takes in files changed on
+   * disk, which it watches itself here.
+   */
   async request<T>(method: string, params: object): Promise<T> {
-    return this.connection.sendRequest<T>(method, params);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.connection.sendRequest<T>(method, params);
+      } catch (err) {
+        const code = (err as { code?: number }).code;
+        if (attempt >= RETRIES || (code !== CONTENT_MODIFIED && code !== SERVER_CANCELLED)) throw err;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
   }
 
   /** The server's locations for a position request, in agent-lsp's terms. */

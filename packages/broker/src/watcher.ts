@@ -54,6 +54,12 @@ export interface WorkspaceWatcherOptions {
   root: string;
   logger: Logger;
   onChanges(changes: FileEvent[]): void | Promise<void>;
+  /**
+   * Called at the end of a batch instead of flush(), for an owner that delivers only from where
+   * it must (the front: in a shared section, never over an evaluation's overlay), by calling
+   * flush() there. Without it the batch is flush()ed at once.
+   */
+  onBatch?(): void;
 }
 
 /**
@@ -164,12 +170,20 @@ export class WorkspaceWatcher implements Disposable {
     this.schedule();
   }
 
+  /**
+   * The end of a batch delivers through flush(), one delivery after the other, never by taking the
+   * events aside: a query's flush() that found them already taken by a batch still on its way to
+   * the server (the front's waits for a shared section and resyncs open documents first) let the
+   * query go before the server heard of them, answered as complete (clangd: a file put back just
+   * before the query still counted as deleted).
+   */
   private schedule(): void {
     if (this.timer || this.pausedDepth > 0 || this.pending.size === 0) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       if (this.pausedDepth > 0) return;
-      void this.options.onChanges(this.take());
+      if (this.options.onBatch) this.options.onBatch();
+      else this.flush().catch((err: unknown) => this.options.logger.warn(`watched file changes not delivered: ${(err as Error).message}`));
     }, BATCH_MS);
   }
 

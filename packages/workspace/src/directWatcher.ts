@@ -9,9 +9,9 @@ export type WatchState = 'on' | 'degraded';
 /**
  * The front's watcher, for the servers it runs itself (direct and passive mode; a broker watches
  * for its own server): the same ignores and the same freshness rule as the broker's, and files
- * created on disk are opened in the servers at once (openCreatedFiles). Events are handled in a
- * shared section, whose door resyncs open documents with the disk (never over an
- * overlay of a running evaluation); then the servers hear of every changed file.
+ * created on disk are opened in the servers at once (openCreatedFiles). Events are delivered by
+ * flush(), in a shared section (never over the overlay of a running evaluation), whose door
+ * resyncs open documents with the disk; then the servers hear of every changed file.
  */
 export class DirectModeWatcher implements Disposable {
   private readonly watcher: WorkspaceWatcher;
@@ -24,7 +24,12 @@ export class DirectModeWatcher implements Disposable {
     /** Told of every batch before the servers hear of it (and before a resync closes deleted files). */
     private readonly onChanges: (changes: FileEvent[]) => void = () => undefined,
   ) {
-    this.watcher = new WorkspaceWatcher({ root, logger, onChanges: (changes) => void this.changed(changes) });
+    // A batch is delivered by a flush in a shared section, in the watcher's one line of
+    // deliveries: a query's own flush at its section's door waits for it.
+    const onBatch = (): void => {
+      this.section.shared(() => this.flush()).catch((err: unknown) => logger.warn(`watched file changes not delivered: ${(err as Error).message}`));
+    };
+    this.watcher = new WorkspaceWatcher({ root, logger, onChanges: (changes) => this.announceNow(changes), onBatch });
     try {
       this.watcher.start();
     } catch (err) {
@@ -40,11 +45,6 @@ export class DirectModeWatcher implements Disposable {
   /** agent-lsp wrote this file itself and told the servers: no echo. */
   suppress(path: string): void {
     this.watcher.suppress(path);
-  }
-
-  private async changed(changes: FileEvent[]): Promise<void> {
-    this.onChanges(changes);
-    await this.section.shared(() => this.announce(changes));
   }
 
   private async announce(changes: FileEvent[]): Promise<void> {
@@ -63,10 +63,12 @@ export class DirectModeWatcher implements Disposable {
 
   /** What the OS already reported reaches the servers now (the caller holds a section, or needs none). */
   flush(): Promise<void> {
-    return this.watcher.flush((changes) => {
-      this.onChanges(changes);
-      return this.announce(changes);
-    });
+    return this.watcher.flush((changes) => this.announceNow(changes));
+  }
+
+  private announceNow(changes: FileEvent[]): Promise<void> {
+    this.onChanges(changes);
+    return this.announce(changes);
   }
 
   dispose(): void {
