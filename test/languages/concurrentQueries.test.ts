@@ -21,7 +21,7 @@ const WAIT = { ready_timeout_seconds: 120 };
 // firstSearch: a workspace symbol search before any file is open finds the symbol (pyrefly's
 // workspace/symbol covers only open files: not asked of it here).
 const ROWS: { c: LanguageCase; binary: string; rename: boolean; firstSearch: boolean }[] = [
-  { name: 'python (basedpyright)', binary: 'basedpyright-langserver', rename: true, firstSearch: false },
+  { name: 'python (basedpyright)', binary: 'basedpyright-langserver', rename: true, firstSearch: true },
   { name: 'python (pyrefly)', binary: 'pyrefly', rename: true, firstSearch: false },
   { name: 'python (ty)', binary: 'ty', rename: true, firstSearch: true },
   { name: 'terraform (terraform-ls)', binary: 'terraform-ls', rename: false, firstSearch: true },
