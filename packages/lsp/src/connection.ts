@@ -86,6 +86,7 @@ export class LspConnection implements Disposable {
       request: (method, params, opts) => this.request(method, params, opts),
       // A broker's watcher tells its server of outside edits: its epoch request passes them on first.
       catchUp: () => (this.broker ? this.brokerEpoch().then(() => undefined, () => undefined) : Promise.resolve()),
+      onRegistrationChange: (listener) => this.events.registration.on(listener),
     }));
     this.disposables.add(this.progress);
     this.disposables.add(this.readiness);

@@ -125,3 +125,28 @@ describe('DiagnosticsCollector: settled for the workspace as it is now', () => {
     expect((await collector.settle(URI, 1000)).settledBy).toBe('timeout');
   });
 });
+
+describe('DiagnosticsCollector: pull support registered while waiting for a push', () => {
+  it('pulls once the server registers textDocument/diagnostic (basedpyright never pushes to a client that can pull)', async () => {
+    const documents = new DocumentStore({ didOpen: () => undefined, didChange: () => undefined, didClose: () => undefined });
+    let pull = false;
+    const listeners = new Set<() => void>();
+    const collector = new DiagnosticsCollector({
+      documents,
+      supportsPullDiagnostics: () => pull,
+      exactDiagnostics: undefined,
+      request: <R>(method: string) => (method === 'textDocument/diagnostic' ? Promise.resolve({ kind: 'full', items: [error('pulled')] } as R) : new Promise<R>(() => undefined)),
+      onRegistrationChange: (l) => {
+        listeners.add(l);
+        return { dispose: () => listeners.delete(l) };
+      },
+    });
+    documents.sync(URI, 'c', 'int a = x;');
+    const settling = collector.settle(URI, 20_000);
+    await new Promise((r) => setTimeout(r, 50));
+    pull = true;
+    for (const l of listeners) l();
+    expect(await settling).toMatchObject({ settledBy: 'pull', diagnostics: [error('pulled')] });
+    expect(listeners.size).toBe(0);
+  });
+});

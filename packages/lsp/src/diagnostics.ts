@@ -4,7 +4,7 @@ import type {
   DocumentDiagnosticReport,
   PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol';
-import { ErrorCodes, uriToPath, Emitter } from '@agent-lsp/protocol';
+import { ErrorCodes, uriToPath, Emitter, type Disposable } from '@agent-lsp/protocol';
 import type { DocumentStore } from './documents.js';
 import { WorkspaceChanges } from './workspaceChanges.js';
 import { ConnectionClosedError, RequestCancelledError, RequestTimeoutError, ServerCrashedError } from './errors.js';
@@ -47,6 +47,8 @@ export interface DiagnosticsHost {
    * reported through `workspaceChanged` before it resolves. Absent when the peer is the server.
    */
   catchUp?(): Promise<void>;
+  /** Fires when the server registers or unregisters a capability (pull diagnostics may come late). */
+  onRegistrationChange?(listener: () => void): Disposable;
 }
 
 export const QUIET_WINDOW_MS = 500;
@@ -147,7 +149,12 @@ export class DiagnosticsCollector {
       if (exact) return { uri, diagnostics: exact, settledBy: 'exact' };
     }
     await this.host.catchUp?.();
-    return this.waitForPush(uri, timeoutMs);
+    const began = Date.now();
+    const pushed = await this.waitForPush(uri, timeoutMs);
+    if (pushed.settledBy !== 'pull') return pushed;
+    // basedpyright registers textDocument/diagnostic once its workspace is loaded and never pushes
+    // to a client that can pull: a wait begun before that asks by pull once the registration comes.
+    return { uri, diagnostics: await this.pull(uri, Math.max(1, timeoutMs - (Date.now() - began))), settledBy: 'pull' };
   }
 
   private async pull(uri: string, timeoutMs: number): Promise<Diagnostic[]> {
@@ -236,6 +243,7 @@ export class DiagnosticsCollector {
         if (done) return;
         done = true;
         sub.dispose();
+        registered?.dispose();
         clearTimeout(deadline);
         clearTimeout(quietTimer);
         resolve({ uri, diagnostics: current()?.diagnostics ?? [], settledBy });
@@ -261,6 +269,10 @@ export class DiagnosticsCollector {
         if (probeAnswered) pushAfterProbe = true;
         if (confirmed()) finish('version');
         else if (freshUnversioned() || (probeAnswered && ofThisTextOnce())) armQuiet();
+      });
+      // The server can now be asked by pull (settle pulls): it may never push at all.
+      const registered = this.host.onRegistrationChange?.(() => {
+        if (this.host.supportsPullDiagnostics()) finish('pull');
       });
       // Past the deadline: a window that went quiet without the server confirming is only `quiet`.
       const deadline = setTimeout(() => finish(quietElapsed && ofThisTextOnce() ? 'quiet' : 'timeout'), timeoutMs);

@@ -30,6 +30,7 @@ export function knownServerDefinition(known: KnownServer): ServerDefinition {
     ...(known.refreshAfterChange ? { refreshAfterChange: known.refreshAfterChange } : {}),
     ...(known.formatDocumentByRange ? { formatDocumentByRange: known.formatDocumentByRange } : {}),
     ...(known.analysedWhenPublished ? { analysedWhenPublished: true } : {}),
+    ...(known.indexesOpenedDirectories ? { indexesOpenedDirectories: true } : {}),
     ...(known.claimsUnder ? { claimsUnder: known.claimsUnder } : {}),
     ...(known.settingsPushedAfterInitialized ? { settingsPushedAfterInitialized: true } : {}),
     resolve(rootDir): ResolvedServer | undefined {

@@ -37,6 +37,8 @@ export interface KnownServer {
   formatDocumentByRange?: ServerDefinition['formatDocumentByRange'];
   /** ServerDefinition.analysedWhenPublished: answers about a document only after publishing its diagnostics. */
   analysedWhenPublished?: boolean;
+  /** ServerDefinition.indexesOpenedDirectories: workspace/symbol covers only directories a file was opened in. */
+  indexesOpenedDirectories?: boolean;
   /**
    * Arguments to `command` that exit 0 only when the server is installed, where the command is a
    * language's interpreter that is there without it (perl for Perl::LanguageServer).
@@ -70,7 +72,7 @@ export const TYPESCRIPT_LIB = '<typescript lib>';
 
 export const KNOWN_SERVERS: readonly KnownServer[] = [
   // Python: pyright is bundled; these are alternatives a user may prefer with `python:pylsp`.
-  { id: 'basedpyright', command: 'basedpyright-langserver', args: ['--stdio'], extensions: { '.py': 'python', '.pyi': 'python' }, languageIds: ['python'], rootMarkers: ['pyproject.toml', 'setup.py', 'requirements.txt'], installHint: 'pip install basedpyright', priority: 1, uncancellable: PYRIGHT_UNCANCELLABLE, versionArgs: [] },
+  { id: 'basedpyright', command: 'basedpyright-langserver', args: ['--stdio'], extensions: { '.py': 'python', '.pyi': 'python' }, languageIds: ['python'], rootMarkers: ['pyproject.toml', 'setup.py', 'requirements.txt'], installHint: 'pip install basedpyright', priority: 1, readiness: 'pyright', uncancellable: PYRIGHT_UNCANCELLABLE, versionArgs: [] },
   { id: 'pylsp', command: 'pylsp', args: [], extensions: { '.py': 'python', '.pyi': 'python' }, languageIds: ['python'], rootMarkers: ['pyproject.toml', 'setup.py', 'requirements.txt'], installHint: 'apt-get install python3-pylsp, or pip install python-lsp-server', priority: 2 },
   { id: 'jedi-language-server', command: 'jedi-language-server', args: [], extensions: { '.py': 'python', '.pyi': 'python' }, languageIds: ['python'], rootMarkers: ['pyproject.toml', 'setup.py', 'requirements.txt'], installHint: 'pip install jedi-language-server', priority: 3, readiness: 'initialized' },
   { id: 'ruff', command: 'ruff', args: ['server'], extensions: { '.py': 'python', '.pyi': 'python' }, languageIds: ['python'], rootMarkers: ['pyproject.toml', 'ruff.toml', '.ruff.toml'], installHint: 'pip install ruff', priority: 4 },
@@ -111,7 +113,7 @@ export const KNOWN_SERVERS: readonly KnownServer[] = [
   { id: 'phpactor', command: 'phpactor', args: ['language-server'], extensions: { '.php': 'php', '.phtml': 'php' }, languageIds: ['php'], rootMarkers: ['composer.json', '.phpactor.json'], installHint: 'download phpactor.phar from github.com/phpactor/phpactor and put `phpactor` on PATH', priority: 2 },
   { id: 'sourcekit-lsp', command: 'sourcekit-lsp', args: [], extensions: { '.swift': 'swift' }, languageIds: ['swift'], rootMarkers: ['Package.swift'], installHint: 'install a Swift toolchain from swift.org (sourcekit-lsp ships with it)', versionArgs: ['--help'] },
   { id: 'dart', command: 'dart', args: ['language-server', '--protocol=lsp'], extensions: { '.dart': 'dart' }, languageIds: ['dart'], rootMarkers: ['pubspec.yaml'], installHint: 'install the Dart SDK (or Flutter) from dart.dev' },
-  { id: 'terraform-ls', command: 'terraform-ls', args: ['serve'], extensions: { '.tf': 'terraform', '.tfvars': 'terraform-vars' }, languageIds: ['terraform', 'terraform-vars'], rootMarkers: ['.terraform', 'main.tf'], installHint: 'download terraform-ls from releases.hashicorp.com/terraform-ls', versionArgs: ['version'] },
+  { id: 'terraform-ls', command: 'terraform-ls', args: ['serve'], extensions: { '.tf': 'terraform', '.tfvars': 'terraform-vars' }, languageIds: ['terraform', 'terraform-vars'], rootMarkers: ['.terraform', 'main.tf'], installHint: 'download terraform-ls from releases.hashicorp.com/terraform-ls', versionArgs: ['version'], indexesOpenedDirectories: true },
   { id: 'dockerfile-language-server', command: 'docker-langserver', args: ['--stdio'], extensions: { '.dockerfile': 'dockerfile', dockerfile: 'dockerfile', containerfile: 'dockerfile' }, languageIds: ['dockerfile'], rootMarkers: ['Dockerfile'], installHint: npm('dockerfile-language-server-nodejs'), versionArgs: [] },
   { id: 'svelteserver', command: 'svelteserver', args: ['--stdio'], extensions: { '.svelte': 'svelte' }, languageIds: ['svelte'], rootMarkers: ['svelte.config.js', 'svelte.config.mjs'], installHint: npm('svelte-language-server'), versionArgs: [] },
   { id: 'vue-language-server', builtin: 'vue-language-server', command: 'vue-language-server', args: ['--stdio'], extensions: { '.vue': 'vue' }, languageIds: ['vue'], rootMarkers: ['vue.config.js', 'vite.config.ts', 'nuxt.config.ts'], installHint: npm('@vue/language-server'), versionArgs: [] },

@@ -105,6 +105,12 @@ export interface ServerDefinition {
    */
   analysedWhenPublished?: boolean;
   /**
+   * workspace/symbol covers only the directories (modules) in which a file was opened, once the
+   * server has indexed them in the background (terraform-ls): a workspace-wide search opens a file
+   * of each directory and waits until the server's listing covers every one, else answers not ready.
+   */
+  indexesOpenedDirectories?: boolean;
+  /**
    * The server takes its settings only from a `workspace/didChangeConfiguration` that carries them
    * (Perl::LanguageServer reads the workspace only then), as Neovim and VS Code send after
    * `initialized`: the connection sends the resolved settings once, right after `initialized`.

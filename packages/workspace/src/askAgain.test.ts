@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCodes, WireError } from '@agent-lsp/protocol';
+import { RequestCancelledError } from '@agent-lsp/lsp';
 import { askAgainWhileModified } from './askAgain.js';
 
 /** A request that fails with `code` the first `failures` times it is sent, then answers. */
@@ -22,6 +23,20 @@ describe('askAgainWhileModified', () => {
     const cancelled = flaky(1, ErrorCodes.ServerCancelled);
     await expect(askAgainWhileModified('textDocument/hover', cancelled.ask, new AbortController().signal, NO_WAIT)).resolves.toBe('answer');
     expect(cancelled.sent()).toBe(2);
+    // pyrefly: "Request textDocument/hover (3) is canceled due to subsequent mutation".
+    const dropped = flaky(1, ErrorCodes.RequestCancelled);
+    await expect(askAgainWhileModified('textDocument/hover', dropped.ask, new AbortController().signal, NO_WAIT)).resolves.toBe('answer');
+    expect(dropped.sent()).toBe(2);
+  });
+
+  it('never asks again a request our own cancel ended', async () => {
+    let sent = 0;
+    const ours = () => {
+      sent++;
+      return Promise.reject(new RequestCancelledError('textDocument/hover'));
+    };
+    await expect(askAgainWhileModified('textDocument/hover', ours, new AbortController().signal, NO_WAIT)).rejects.toBeInstanceOf(RequestCancelledError);
+    expect(sent).toBe(1);
   });
 
   it('gives up after its pauses with an error that says what the answer means and what to do', async () => {

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorCodes, WireError } from '@agent-lsp/protocol';
+import { RequestCancelledError } from '@agent-lsp/lsp';
 
 /**
  * Codes with which a server says its answer was not wrong but void: the text or project changed
@@ -9,12 +10,22 @@ import { ErrorCodes, WireError } from '@agent-lsp/protocol';
  */
 const ASK_AGAIN: ReadonlySet<number> = new Set([ErrorCodes.ContentModified, ErrorCodes.ServerCancelled]);
 
+/**
+ * RequestCancelled from the server when we did not cancel: pyrefly drops a request "canceled due
+ * to subsequent mutation" when another call opens or changes a file meanwhile. Our own cancel
+ * (the call's abort, which is then aborted, or the RequestCancelledError the connection makes
+ * for it) is never asked again.
+ */
+function serverCancelled(err: unknown, code: number, signal: AbortSignal): boolean {
+  return code === ErrorCodes.RequestCancelled && !signal.aborted && !(err instanceof RequestCancelledError);
+}
+
 /** Pauses before each new attempt: ~5 s in all, long enough for a reload to finish. */
 export const ASK_AGAIN_DELAYS_MS: readonly number[] = [50, 150, 300, 500, 1000, 1000, 1000, 1000];
 
 /**
  * Runs a read-only request, asking again while the server answers ContentModified or
- * ServerCancelled, at most ASK_AGAIN_DELAYS_MS.length more times. When the server still says so
+ * ServerCancelled (or cancels it itself), at most ASK_AGAIN_DELAYS_MS.length more times. When the server still says so
  * after that, the error says what it means and what to do. Any other error, and an abort, end it
  * at once.
  */
@@ -24,7 +35,7 @@ export async function askAgainWhileModified<R>(method: string, ask: () => Promis
       return await ask();
     } catch (err) {
       const code = (err as { code?: unknown }).code;
-      if (typeof code !== 'number' || !ASK_AGAIN.has(code) || signal.aborted) throw err;
+      if (typeof code !== 'number' || !(ASK_AGAIN.has(code) || serverCancelled(err, code, signal)) || signal.aborted) throw err;
       const delay = delaysMs[attempt];
       if (delay === undefined) throw stillModified(method, err as Error, attempt + 1);
       await sleep(delay, undefined, { signal });

@@ -1,4 +1,5 @@
 export * from './workspace.js';
+export { askAgainWhileModified } from './askAgain.js';
 export * from './pathResolver.js';
 export * from './rootInference.js';
 export * from './connectionMode.js';

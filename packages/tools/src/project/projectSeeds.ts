@@ -1,8 +1,10 @@
 import { dirname, relative, sep } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { findSeedFile, readDiskText, walkSourceTreeAsync, type LspConnection } from '@agent-lsp/lsp';
 import { pathToUri, uriToPath, SymbolKind } from '@agent-lsp/protocol';
 import type { SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol';
 import type { ToolContext } from '../catalog/toolDefinition.js';
+import type { NotReadyResult } from './readinessGate.js';
 
 /** Project files whose directory is one tsserver project. */
 const PROJECT_FILES = new Set(['tsconfig.json', 'jsconfig.json']);
@@ -17,6 +19,8 @@ export interface ProjectCoverage {
   files: string[];
   /** One file of each project past MAX_SEEDED_PROJECTS: opened only while it is searched. */
   visits: string[];
+  /** Files whose directory the server had not indexed after a few seconds (indexesOpenedDirectories). */
+  notIndexed?: string[];
 }
 
 function isUnder(path: string, dir: string): boolean {
@@ -38,13 +42,21 @@ function projectOf(path: string, projectDirs: readonly string[]): string | undef
  */
 export async function loadEveryProject(ctx: ToolContext, conn: LspConnection): Promise<ProjectCoverage> {
   const root = ctx.workspace.primaryRoot;
+  const byDirectory = conn.server.indexesOpenedDirectories === true;
   // typescript-go and vtsls too load a project only for an open file (tsgo then searches every loaded one).
-  if (!['tsserver', 'tsgo', 'vtsls'].includes(conn.server.readiness) || root === undefined) return { files: [], visits: [] };
+  if ((!byDirectory && !['tsserver', 'tsgo', 'vtsls'].includes(conn.server.readiness)) || root === undefined) return { files: [], visits: [] };
   const exts = Object.keys(conn.server.extensions);
+  // terraform-ls: every directory holding a file of its first language is a module.
+  const moduleExts = exts.filter((e) => conn.server.extensions[e] === conn.server.languageIds[0]);
   const projectDirs: string[] = [];
+  const firstFileOf = new Map<string, string>();
   for await (const path of walkSourceTreeAsync(root, { maxDepth: 8 })) {
     const name = path.slice(path.lastIndexOf(sep) + 1);
-    if (PROJECT_FILES.has(name)) projectDirs.push(dirname(path));
+    if (!byDirectory && PROJECT_FILES.has(name)) projectDirs.push(dirname(path));
+    if (byDirectory && moduleExts.some((e) => name.endsWith(e)) && !firstFileOf.has(dirname(path))) {
+      firstFileOf.set(dirname(path), path);
+      projectDirs.push(dirname(path));
+    }
   }
   if (projectDirs.length === 0) projectDirs.push(root);
   const openByProject = new Map<string, string>();
@@ -54,7 +66,7 @@ export async function loadEveryProject(ctx: ToolContext, conn: LspConnection): P
     if (path !== undefined && project !== undefined && !openByProject.has(project)) openByProject.set(project, path);
   }
   const toLoad = projectDirs.filter((dir) => !openByProject.has(dir));
-  const seedOf = (dir: string) => findSeedFile(dir, exts.filter((e) => e.includes('ts')), 4) ?? findSeedFile(dir, exts, 4);
+  const seedOf = (dir: string) => (byDirectory ? firstFileOf.get(dir) : (findSeedFile(dir, exts.filter((e) => e.includes('ts')), 4) ?? findSeedFile(dir, exts, 4)));
   const visits: string[] = [];
   for (const dir of toLoad) {
     const seed = seedOf(dir);
@@ -66,7 +78,36 @@ export async function loadEveryProject(ctx: ToolContext, conn: LspConnection): P
     await ctx.workspace.openDocument(seed);
     openByProject.set(dir, seed);
   }
-  return { files: [...openByProject.values()], visits };
+  const files = [...openByProject.values()];
+  return { files, visits, ...(byDirectory ? { notIndexed: await notIndexed(ctx, conn, files) } : {}) };
+}
+
+/**
+ * The files, one open in each directory, whose directory workspace/symbol does not list yet:
+ * terraform-ls indexes a module in the background once a file of it is opened and answers
+ * workspace/symbol empty for it until then (another call may have just opened it). It publishes
+ * nothing for a clean module, so its own listing is the sign: asked again for a few seconds.
+ */
+async function notIndexed(ctx: ToolContext, conn: LspConnection, files: readonly string[]): Promise<string[]> {
+  let missing = [...files];
+  for (const delay of [0, ...INDEXING_DELAYS_MS]) {
+    if (delay > 0) await sleep(delay, undefined, { signal: ctx.signal });
+    const listed = (await conn.request<IndexedSymbol[] | null>('workspace/symbol', { query: '' }, { signal: ctx.signal })) ?? [];
+    const dirs = new Set(listed.map((s) => uriToPath(s.location.uri)).filter((p): p is string => p !== undefined).map((p) => dirname(p)));
+    missing = missing.filter((f) => !dirs.has(dirname(f)));
+    if (missing.length === 0) break;
+  }
+  return missing;
+}
+
+/** Pauses between listings while a directory is not indexed: ~5 s in all. */
+const INDEXING_DELAYS_MS = [50, 150, 300, 500, 1000, 1000, 1000, 1000];
+
+/** Not ready while a directory the search covers was not indexed (indexesOpenedDirectories). */
+export function coverageNotReady(ctx: ToolContext, conn: LspConnection, coverage: ProjectCoverage): NotReadyResult | undefined {
+  const missing = coverage.notIndexed ?? [];
+  if (missing.length === 0) return undefined;
+  return { ready: false, state: 'indexing', progress: { title: `${conn.server.displayName} has not indexed the directory of ${missing.map((f) => ctx.workspace.display(f)).join(', ')} yet` } };
 }
 
 type IndexedSymbol = SymbolInformation | WorkspaceSymbol;
@@ -132,8 +173,8 @@ async function navtoInProjectOf(ctx: ToolContext, conn: LspConnection, file: str
  */
 export async function workspaceSymbols(ctx: ToolContext, conn: LspConnection, query: string, coverage: ProjectCoverage): Promise<IndexedSymbol[]> {
   const ask = () => ctx.workspace.query<IndexedSymbol[] | null>(conn, 'workspace/symbol', { query }, ctx.signal);
-  // typescript-go answers from every project it has loaded: one search covers them all.
-  if ((coverage.files.length <= 1 || conn.server.readiness === 'tsgo') && coverage.visits.length === 0) return (await ask()) ?? [];
+  // typescript-go answers from every project it has loaded, terraform-ls from every module it indexed: one search covers them all.
+  if ((coverage.files.length <= 1 || conn.server.readiness === 'tsgo' || conn.server.indexesOpenedDirectories) && coverage.visits.length === 0) return (await ask()) ?? [];
   const seen = new Set<string>();
   const merged: IndexedSymbol[] = [];
   const searchFrom = async (file: string) => {

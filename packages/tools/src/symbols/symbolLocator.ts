@@ -3,7 +3,7 @@ import type { DocumentSymbol, SymbolInformation } from 'vscode-languageserver-pr
 import { UserError, uriToPath } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import { isNotReady, openReadyDocument, type ReadyDocument } from '../project/documentQuery.js';
-import { loadEveryProject, workspaceSymbols, type ProjectCoverage } from '../project/projectSeeds.js';
+import { coverageNotReady, loadEveryProject, workspaceSymbols, type ProjectCoverage } from '../project/projectSeeds.js';
 import { awaitReady, type NotReadyResult, type ReadinessArgs } from '../project/readinessGate.js';
 import { closeMatches, modulePrefixes, parseSymbolPath, qualifiedName, resolveSymbolPath, symbolTree, type ParsedSymbolPath, type SymbolNode } from './symbolPath.js';
 import { symbolServers } from '../tools/symbols.js';
@@ -114,7 +114,7 @@ export async function findSymbolCandidates(
     const conn = await ctx.workspace.connection(server);
     if (!conn.supports('workspace/symbol')) continue;
     const projectFiles = await loadEveryProject(ctx, conn);
-    const notReady = await awaitReady(conn, args, ctx);
+    const notReady = (await awaitReady(conn, args, ctx)) ?? coverageNotReady(ctx, conn, projectFiles);
     if (notReady) return notReady;
     conns.push({ conn, projectFiles });
     add(await indexedFiles(ctx, conn, last, container, others, projectFiles));

@@ -107,7 +107,8 @@ export const getDiagnostics = defineTool({
     return {
       ready: true,
       total: p.total,
-      complete: p.complete && failedServers === 0,
+      // A file the server never confirmed (timeout) is not a complete answer either.
+      complete: p.complete && failedServers === 0 && files.every((f) => f.settled_by !== 'timeout'),
       offset: p.offset,
       limit: p.limit,
       returned: p.returned,
@@ -134,8 +135,10 @@ export const getDiagnostics = defineTool({
       }
       body.push(diagnosticText(d));
     }
+    // A wait that ended without the server confirming anything is no answer: never a plain "0 error(s)".
+    const unconfirmed = files.filter((f) => f.settled_by === 'timeout').map((f) => `${f.file}: NOT SETTLED — ${DIAGNOSTICS_TIMEOUT_MS / 1000} s passed without the server confirming its diagnostics for this text; what is listed is only what it last published (perhaps nothing yet), not an answer. Call again.`);
     const others = files.filter((f) => f.other_text).map((f) => `${f.file}: another client (an editor) has unsaved changes; these diagnostics are for the disk text.`);
-    return [...failedServersText(r.servers), head, ...others, (r.total ?? 0) > 0 ? pageHeader(r, 'diagnostic(s)') : '', ...body].filter(Boolean).join('\n');
+    return [...failedServersText(r.servers), ...unconfirmed, head, ...others, (r.total ?? 0) > 0 ? pageHeader(r, 'diagnostic(s)') : '', ...body].filter(Boolean).join('\n');
   },
 });
 

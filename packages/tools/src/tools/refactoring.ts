@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FormattingOptions, Position, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { fromLspRange, splitLines, UserError } from '@agent-lsp/protocol';
+import { askAgainWhileModified } from '@agent-lsp/workspace';
 import { isNotReady, openReadyDocument, positionIn, rangeIn, requireSupport, type ReadyDocument } from '../project/documentQuery.js';
 import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
 import { PositionMapper } from '../output/locations.js';
@@ -49,7 +50,9 @@ export const renameSymbol = defineTool({
     const { conn, uri } = doc.handle;
     await ctx.workspace.syncFromDisk(); // the server computes the edit on its copies: they must be the disk's
     const position = positionIn(doc, args);
-    const serverEdit = await conn.request<WorkspaceEdit | null>('textDocument/rename', { textDocument: { uri }, position, newName: args.new_name }, { signal: ctx.signal });
+    // Not through the query cache (an edit is acted on), but asked again as a query is when the server voids it (ty's content modified).
+    const params = { textDocument: { uri }, position, newName: args.new_name };
+    const serverEdit = await askAgainWhileModified('textDocument/rename', () => conn.request<WorkspaceEdit | null>('textDocument/rename', params, { signal: ctx.signal }), ctx.signal);
     if (!serverEdit || (!serverEdit.changes && !serverEdit.documentChanges)) {
       throw new UserError('invalid_argument', `${conn.server.displayName} cannot rename at this position in ${doc.label}: put the position on the symbol's name.`);
     }

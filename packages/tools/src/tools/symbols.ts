@@ -11,7 +11,7 @@ import { projectLanguages } from '../project/projectLanguages.js';
 import { awaitReady, notReadyText, type NotReadyResult } from '../project/readinessGate.js';
 import { pagingInput, pagingOutput, positionInput, readinessInput, readyOutput } from '../catalog/schemas.js';
 import { SYMBOL_KIND_NAMES, symbolKindName } from '../symbols/symbolKinds.js';
-import { loadEveryProject, workspaceSymbols } from '../project/projectSeeds.js';
+import { coverageNotReady, loadEveryProject, workspaceSymbols } from '../project/projectSeeds.js';
 import { defineTool, READ_ONLY, type ToolContext } from '../catalog/toolDefinition.js';
 
 export function hoverText(contents: Hover['contents']): string {
@@ -253,7 +253,7 @@ export const findSymbol = defineTool({
       (server) => ctx.workspace.connection(server),
       async (conn) => {
         const projects = await loadEveryProject(ctx, conn);
-        const notReady = await awaitReady(conn, args, ctx);
+        const notReady = (await awaitReady(conn, args, ctx)) ?? coverageNotReady(ctx, conn, projects);
         if (notReady) return { stop: notReady };
         const result = await workspaceSymbols(ctx, conn, args.query, projects);
         return { value: foundSymbols(ctx, conn, result, args) };
