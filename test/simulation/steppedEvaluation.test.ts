@@ -11,6 +11,7 @@ import { pathToUri, type BrokerStats } from '@agent-lsp/protocol';
 import { closeFront, readyDaemon, stopAllBrokers } from '../helpers/brokers.js';
 import { generatePythonProject, type GeneratedProject } from '../helpers/generateFixtures.js';
 import { ok, startAgentLsp, type AgentLspClient, type ToolAnswer } from '../helpers/mcpClient.js';
+import { evaluationConclusion } from '../helpers/speculation.js';
 import { rawClient, type RawClient } from '../helpers/rawBroker.js';
 
 /** 40 modules using compute_total: a workspace evaluation of many steps. */
@@ -25,22 +26,6 @@ const STEP_MS = 300;
  * doubles until the request fits): each part of it, its last settling included, takes several.
  */
 const TINY_STEP_MS = 1;
-
-/** What an evaluation concluded, without its timings. */
-function conclusion(answer: ToolAnswer): unknown {
-  const data = ok(answer);
-  const key = (d: { file: string; line: number; message: string }) => `${d.file}:${d.line}: ${d.message}`;
-  const sorted = (list: unknown) => (list as { file: string; line: number; message: string }[]).map(key).sort();
-  const dependents = data['dependents'] as Record<string, unknown>;
-  return {
-    introduced: sorted(data['errors_introduced']),
-    resolved: sorted(data['errors_resolved']),
-    net_delta: data['net_delta'],
-    confidence: data['confidence'],
-    dependents: { found: dependents['found'], examined: dependents['examined'], not_examined: dependents['not_examined'] },
-    changed_declarations: data['changed_declarations'],
-  };
-}
 
 describe('a workspace evaluation through a broker (pyright), in steps', () => {
   let root: string;
@@ -82,11 +67,11 @@ describe('a workspace evaluation through a broker (pyright), in steps', () => {
     const after = (await stats()).leasesGranted;
     expect(single - before, 'leases of the one-section evaluation').toBe(1);
     expect(after - single, 'leases of the stepped evaluation').toBeGreaterThan(2);
-    const expected = conclusion(reference) as { introduced: string[]; confidence: string };
+    const expected = evaluationConclusion(reference);
     // The reference is right (every call of compute_total breaks), so the comparison means something.
     expect(new Set(expected.introduced.map((k) => k.split(':')[0])).size, reference.text).toBe(project.userFiles + 1);
     expect(expected.confidence).toBe('high');
-    expect(conclusion(inSteps), inSteps.text).toEqual(expected);
+    expect(evaluationConclusion(inSteps), inSteps.text).toEqual(expected);
   });
 
   /** A module that imports compute_total by name, opened by the observer: its hover names the signature the server holds. */
@@ -117,10 +102,10 @@ describe('a workspace evaluation through a broker (pyright), in steps', () => {
     expect(single - before, 'leases of the one-section evaluation').toBe(1);
     // Its baseline, the symbols of the on-disk text and the last settling: each cut at least once.
     expect(after - single, 'leases of the stepped evaluation').toBeGreaterThan(3);
-    const expected = conclusion(reference) as { introduced: string[]; confidence: string; changed_declarations: string[] };
+    const expected = evaluationConclusion(reference);
     // The reference is right (the edit breaks nothing in its own file, and names the changed declaration).
     expect(expected.changed_declarations, reference.text).toEqual([expect.stringContaining('compute_total')]);
-    expect(conclusion(inSteps), inSteps.text).toEqual(expected);
+    expect(evaluationConclusion(inSteps), inSteps.text).toEqual(expected);
   });
 
   /**

@@ -9,9 +9,10 @@ import type { Hover, MarkupContent } from 'vscode-languageserver-protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pathToUri, type BrokerStats } from '@agent-lsp/protocol';
 import { closeFront, fixtureRoot, readyDaemon, stopAllBrokers } from '../helpers/brokers.js';
-import { ok, startAgentLsp, type AgentLspClient, type ToolAnswer } from '../helpers/mcpClient.js';
+import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
 import { onPath } from '../helpers/onPath.js';
 import { waitUntil } from '../helpers/processes.js';
+import { evaluationConclusion } from '../helpers/speculation.js';
 import { rawClient, type RawClient } from '../helpers/rawBroker.js';
 
 /** Steps so short that every request is cut at least once, and the last settling several times. */
@@ -69,23 +70,6 @@ const CPP: SharedCase = {
   diskSignature: /int year\b/,
   sessionWord: 'month',
 };
-
-/** What an evaluation concluded, without its timings. */
-function conclusion(answer: ToolAnswer): { introduced: string[]; confidence: unknown; files: string[]; dependents: Record<string, unknown> } & Record<string, unknown> {
-  const data = ok(answer);
-  const key = (d: { file: string; line: number; message: string }) => `${d.file}:${d.line}: ${d.message}`;
-  const sorted = (list: unknown) => (list as { file: string; line: number; message: string }[]).map(key).sort();
-  const files = (data['files'] as { file: string; examined: boolean }[]).map((f) => `${f.file} ${f.examined}`).sort();
-  const dependents = data['dependents'] as Record<string, unknown>;
-  return {
-    introduced: sorted(data['errors_introduced']),
-    resolved: sorted(data['errors_resolved']),
-    net_delta: data['net_delta'],
-    confidence: data['confidence'],
-    files,
-    dependents: { found: dependents['found'], examined: dependents['examined'], not_examined: dependents['not_examined'] },
-  };
-}
 
 /** A root with the case's fixture, a broker for it, and an editor (a plain LSP client) holding `hoverFile`. */
 function sharedBroker(c: SharedCase) {
@@ -173,12 +157,12 @@ describe.skipIf(!goInstalled)(goInstalled ? 'a gopls workspace evaluation throug
     expect(grantedAtHover, 'leases granted while the hover waited').toBeLessThanOrEqual(s.leasesGranted + 2);
     expect((await shared.stats()).leasesGranted).toBeGreaterThan(grantedAtHover);
 
-    const expected = conclusion(reference);
+    const expected = evaluationConclusion(reference);
     // The reference examined both users of Distance and found their calls broken, so the comparison means something.
     expect(expected.dependents, reference.text).toEqual({ found: 2, examined: 2, not_examined: 0 });
     expect(new Set(expected.introduced.map((k) => k.split(':')[0])), reference.text).toEqual(new Set(['go-basic/main.go', 'go-basic/report.go']));
     expect(expected.confidence, reference.text).toBe('high');
-    expect(conclusion(inSteps), inSteps.text).toEqual(expected);
+    expect(evaluationConclusion(inSteps), inSteps.text).toEqual(expected);
   }, 90_000);
 });
 
@@ -200,7 +184,7 @@ describe.skipIf(!clangdInstalled)(clangdInstalled ? 'a clangd workspace evaluati
     // Its first section checks the dependents' baselines: the server holds them already, built
     // before the editor opened the header, so no push of theirs settles, and none comes unless the
     // broker has the server build them afresh (before: each waited out its 60 s, then not examined).
-    const answer = conclusion(await shared.preview(agent));
+    const answer = evaluationConclusion(await shared.preview(agent));
     expect(answer.dependents).toEqual({ found: 2, examined: 2, not_examined: 0 });
     expect(answer.files).toEqual(['cpp-basic/main.cpp true', 'cpp-basic/person.cpp true', 'cpp-basic/person.h true']);
     expect(answer.confidence).toBe('high');
