@@ -47,4 +47,17 @@ describe('detectLanguages', () => {
     expect(byId(all).get('pyright')).toBe(34);
     expect(byId(all)).toEqual(routedOneByOne(root, registry));
   });
+  it("does not count another detected language's manifest as a language of its own; a manifest alone counts", async () => {
+    writeFileSync(join(root, 'pyproject.toml'), '');
+    writeFileSync(join(root, 'web', 'tsconfig.json'), '');
+    const registry = new ServerRegistry();
+    const toml = registry.forFile('pyproject.toml')?.server.id as string;
+    const json = registry.forFile('tsconfig.json')?.server.id as string;
+    const found = byId(await detectLanguages(root, registry));
+    expect([found.has(toml), found.has(json)]).toEqual([false, false]);
+    expect(found.get('pyright')).toBe(4);
+    // A TOML file that is nobody's manifest makes it a TOML workspace too (pyproject.toml stays Python's).
+    writeFileSync(join(root, 'settings.toml'), '');
+    expect(byId(await detectLanguages(root, registry)).get(toml)).toBe(1);
+  });
 });
