@@ -211,7 +211,8 @@ describe('ServerRegistry.forFile: Vue projects (a package.json that depends on v
   it('keeps .vue files everywhere, installed or not: no other server knows them', () => {
     expect(routeOf(join(root, 'other', 'App.vue'), new ServerRegistry([vueLike(true)]))).toBe('vue-like/vue');
     expect(routeOf(join(root, 'other', 'App.vue'), new ServerRegistry([vueLike(false)]))).toBe('vue-like/vue');
-    expect(routeOf(join(root, 'app', 'src', 'shapes.ts'), new ServerRegistry([vueLike(false)]))).toBe('typescript/typescript');
+    // Not installed, it takes no .ts file (which server does then depends on what this machine has: the real Vue pair, if installed).
+    expect(routeOf(join(root, 'app', 'src', 'shapes.ts'), new ServerRegistry([vueLike(false)]))).not.toMatch(/^vue-like\//);
   });
 
   it('routes .vue files to the Vue pair by default', () => {
