@@ -47,11 +47,17 @@ function openSeedProject({ conn, store }: ReadinessContext, loading: RegExp, tit
   const exts = Object.keys(conn.server.extensions);
   const seed = findSeedFile(conn.rootDir, exts.filter((e) => e.includes('ts')), 4) ?? findSeedFile(conn.rootDir, exts, 4);
   let seedLoaded = false;
+  // Only project loads gate readiness: other progress (vtsls's "Analyzing 'x.ts' and its
+  // dependencies" for a request) is a request's own work, and one whose end never comes (its
+  // request cancelled) would otherwise hold the server "loading" until the caller gave up.
+  const loads = new Set<string | number>();
   store.add(
     progress.onProgress((e) => {
-      if (!loading.test(e.title)) return;
-      if (e.kind === 'begin') readiness.indexing(e.info);
-      else if (e.kind === 'end' && seedLoaded) readiness.ready();
+      if (e.kind === 'begin' && !loading.test(e.title)) return;
+      if (e.kind === 'begin') {
+        loads.add(e.token);
+        readiness.indexing(e.info);
+      } else if (e.kind === 'end' && loads.delete(e.token) && seedLoaded && loads.size === 0) readiness.ready();
     }),
   );
   if (!seed) {
@@ -65,7 +71,7 @@ function openSeedProject({ conn, store }: ReadinessContext, loading: RegExp, tit
   conn.request('textDocument/documentSymbol', { textDocument: { uri } }, { timeoutMs: SIGNAL_FALLBACK_MS }).then(
     () => {
       seedLoaded = true;
-      if (progress.activeCount() === 0) readiness.ready();
+      if (loads.size === 0) readiness.ready();
     },
     (err: Error) => {
       seedLoaded = true;
