@@ -63,7 +63,7 @@ export class DirectModeWatcher implements Disposable {
 
   /** What the OS already reported reaches the servers now (the caller holds a section, or needs none). */
   flush(): Promise<void> {
-    return this.watcher.flush((changes) => this.announceNow(changes));
+    return this.watcher.flush();
   }
 
   private announceNow(changes: FileEvent[]): Promise<void> {
