@@ -1,5 +1,5 @@
 export * from './workspace.js';
-export { askAgainWhileModified } from './askAgain.js';
+export { askAgainWhileModified, ASK_AGAIN_DELAYS_MS } from './askAgain.js';
 export * from './pathResolver.js';
 export * from './rootInference.js';
 export * from './connectionMode.js';

@@ -4,6 +4,7 @@ import { findSeedFile, readDiskText, walkSourceTreeAsync, type LspConnection } f
 import { pathToUri, uriToPath, SymbolKind } from '@agent-lsp/protocol';
 import type { SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol';
 import type { ToolContext } from '../catalog/toolDefinition.js';
+import { ASK_AGAIN_DELAYS_MS } from '@agent-lsp/workspace';
 import type { NotReadyResult } from './readinessGate.js';
 
 /** Project files whose directory is one tsserver project. */
@@ -90,7 +91,8 @@ export async function loadEveryProject(ctx: ToolContext, conn: LspConnection): P
  */
 async function notIndexed(ctx: ToolContext, conn: LspConnection, files: readonly string[]): Promise<string[]> {
   let missing = [...files];
-  for (const delay of [0, ...INDEXING_DELAYS_MS]) {
+  // Paused between listings as a void answer is asked again: ~5 s in all.
+  for (const delay of [0, ...ASK_AGAIN_DELAYS_MS]) {
     if (delay > 0) await sleep(delay, undefined, { signal: ctx.signal });
     const listed = (await conn.request<IndexedSymbol[] | null>('workspace/symbol', { query: '' }, { signal: ctx.signal })) ?? [];
     const dirs = new Set(listed.map((s) => uriToPath(s.location.uri)).filter((p): p is string => p !== undefined).map((p) => dirname(p)));
@@ -99,9 +101,6 @@ async function notIndexed(ctx: ToolContext, conn: LspConnection, files: readonly
   }
   return missing;
 }
-
-/** Pauses between listings while a directory is not indexed: ~5 s in all. */
-const INDEXING_DELAYS_MS = [50, 150, 300, 500, 1000, 1000, 1000, 1000];
 
 /** Not ready while a directory the search covers was not indexed (indexesOpenedDirectories). */
 export function coverageNotReady(ctx: ToolContext, conn: LspConnection, coverage: ProjectCoverage): NotReadyResult | undefined {
