@@ -61,7 +61,7 @@ const lines = [
   'preview_edit that must see an edit break something. ✓ passed; **lacks**: the server does not',
   'offer it (its capabilities say so, or the reason is given below), recorded, never counted as a',
   'pass; ✗ failed. Cold start is start_lsp until the server is ready; memory is the RSS of the',
-  'server process and its children after the battery.',
+  'server process (and a paired server\'s companion) and their children after the battery.',
   '',
   `${passing.length} of ${rows.length} rows ran the whole battery without a failure here (an item a server lacks is not a pass)${seconds !== undefined ? ` (the matrix took ${seconds} s on ${cpus().length} cores)` : ''}; ${rows.length - ran.length} did not run.`,
   '',

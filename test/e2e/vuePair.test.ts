@@ -73,14 +73,21 @@ describe.skipIf(!resolved)(title, () => {
     expect(diags.some((d) => d.line === 6 && d.severity === 'error'), answer.text).toBe(true);
   });
 
+  /** The pids start_lsp reports of the pair: vtsls's and its companion's. */
+  async function reportedPids(): Promise<{ pid?: number; companion_pid?: number; text: string }> {
+    const answer = await agent.call('start_lsp', { root_dir: root, language_id: 'vue', ready_timeout_seconds: 120 });
+    const server = ((answer.data['servers'] ?? []) as { pid?: number; companion_pid?: number }[])[0];
+    return { ...server, text: answer.text };
+  }
+
+  it('reports both processes of the pair in start_lsp: vtsls and vue-language-server (through a broker: test/broker/vuePairPids)', async () => {
+    const started = await reportedPids();
+    expect(cmdline(started.pid ?? 0), started.text).toContain('vtsls');
+    expect(cmdline(started.companion_pid ?? 0), started.text).toContain('vue-language-server');
+    expect(started.text).toContain(`companion pid ${started.companion_pid}`);
+  });
+
   it('ends both halves when one dies, and the next call restarts the pair', async () => {
-    const cmdline = (pid: number) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      } catch {
-        return '';
-      }
-    };
     const halves = () => descendants(agent.pid).filter((pid) => /vue-language-server|vtsls/.test(cmdline(pid)) && !/tsserver/.test(cmdline(pid)));
     const before = halves();
     const companion = before.find((pid) => cmdline(pid).includes('vue-language-server'));
@@ -93,5 +100,17 @@ describe.skipIf(!resolved)(title, () => {
     if (answer.isError && /stopped unexpectedly/.test(answer.text)) answer = await agent.call('list_symbols', { file_path: 'src/App.vue', format: 'flat', ready_timeout_seconds: 120 });
     expect(((answer.data['symbols'] ?? []) as { name: string }[]).map((s) => s.name), answer.text).toContain('template');
     expect(halves().filter((pid) => before.includes(pid))).toEqual([]);
+    // The pids reported are the new pair's.
+    const now = await reportedPids();
+    expect(cmdline(now.companion_pid ?? 0), now.text).toContain('vue-language-server');
+    expect([now.pid, now.companion_pid].filter((pid) => before.includes(pid as number)), now.text).toEqual([]);
   });
 });
+
+function cmdline(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}

@@ -33,8 +33,9 @@ export interface RowRun {
   done: Promise<void>;
 }
 
-function treeRss(pid: number): number {
-  return [pid, ...descendantPids(pid)].reduce((sum, p) => sum + (rssBytes(p) ?? 0), 0);
+/** The processes' and their children's RSS (a paired server's companion too: a sibling, not a child). */
+function treeRss(pids: readonly number[]): number {
+  return [...new Set(pids.flatMap((pid) => [pid, ...descendantPids(pid)]))].reduce((sum, p) => sum + (rssBytes(p) ?? 0), 0);
 }
 
 function deferred(): { promise: Promise<ItemOutcome>; resolve: (o: ItemOutcome) => void } {
@@ -61,7 +62,7 @@ export function runRow(c: LanguageCase, fixture: string, row: RowFacts, versionF
       const began = performance.now();
       const answer = await agent.call('start_lsp', { root_dir: root, language_id: c.languageId, ready_timeout_seconds: 120 });
       row.coldStartMs = Math.round(performance.now() - began);
-      const server = ((answer.data['servers'] ?? []) as { server: string; ready: boolean; pid?: number; version?: string }[])[0];
+      const server = ((answer.data['servers'] ?? []) as { server: string; ready: boolean; pid?: number; companion_pid?: number; version?: string }[])[0];
       const started: ItemOutcome = !answer.isError && answer.data['ready'] === true && server?.ready === true ? { status: 'pass' } : { status: 'fail', detail: answer.text.slice(0, 300) };
       row.items.start = started;
       if (started.status !== 'pass') {
@@ -77,8 +78,8 @@ export function runRow(c: LanguageCase, fixture: string, row: RowFacts, versionF
         row.items[item] = answered;
         outcome.resolve(answered);
       }
-      // The server's memory (its process and children) after the whole battery ran on it.
-      if (server?.pid) row.rssBytes = treeRss(server.pid);
+      // The server's memory (its process, its companion's, and their children) after the whole battery ran on it.
+      if (server?.pid) row.rssBytes = treeRss([server.pid, ...(server.companion_pid !== undefined ? [server.companion_pid] : [])]);
     } catch (e) {
       start.resolve(failure(e));
     } finally {

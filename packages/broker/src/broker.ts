@@ -173,6 +173,7 @@ export class Broker implements BrokerHost<BrokerClient>, LeaseHost {
     const out: BrokerStatusParams = { state: this.stopping ? 'stopping' : state, ready: ready && !this.stopping };
     if (progress && !out.ready) out.progress = progress;
     if (connection?.pid !== undefined) out.serverPid = connection.pid;
+    if (connection?.companionPid !== undefined) out.companionPid = connection.companionPid;
     return out;
   }
 

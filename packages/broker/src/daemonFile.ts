@@ -14,7 +14,7 @@ export interface DaemonInfo {
   profile: string;
   socket: string;
   broker: { pid: number; version: string; startedAt: string };
-  server: { name: string; version?: string; command: string[]; pid?: number };
+  server: { name: string; version?: string; command: string[]; pid?: number; companionPid?: number };
   state: BrokerState;
   ready: boolean;
   readyAt?: string;

@@ -39,6 +39,7 @@ export function daemonInfo(b: DaemonInfoSource): DaemonInfo {
   };
   if (conn?.serverInfo?.version) info.server.version = conn.serverInfo.version;
   if (conn?.pid !== undefined) info.server.pid = conn.pid;
+  if (conn?.companionPid !== undefined) info.server.companionPid = conn.companionPid;
   if (conn?.readiness.readyAt) info.readyAt = new Date(conn.readiness.readyAt).toISOString();
   if (status.progress) info.progress = status.progress;
   return info;

@@ -212,7 +212,7 @@ export class ServerInstance {
     });
     const conn = await next;
     this.reportHealth({ state: 'recovered', ...(conn.pid !== undefined ? { pid: conn.pid } : {}) });
-    return { ...(previousPid !== undefined ? { previousPid } : {}), ...(conn.pid !== undefined ? { pid: conn.pid } : {}) };
+    return { ...(previousPid !== undefined ? { previousPid } : {}), ...(conn.pid !== undefined ? { pid: conn.pid } : {}), ...(conn.companionPid !== undefined ? { companionPid: conn.companionPid } : {}) };
   }
 
   /** Server notifications reach every client; a client's own progress reaches that client only. */

@@ -25,8 +25,10 @@ export interface DaemonStatus {
   idleTimeoutMs: number;
   brokerPid: number;
   serverPid?: number;
+  /** A paired server's companion (vue-language-server beside vtsls): a second child of the broker. */
+  companionPid?: number;
   server: string;
-  /** Broker plus server and the server's children (tsserver), from /proc. */
+  /** Broker plus server, its companion and their children (tsserver), from /proc. */
   rssBytes?: number;
   socket: string;
 }
@@ -51,8 +53,8 @@ export interface DaemonsReport {
 }
 
 function toStatus(dir: string, info: DaemonInfo, now: number): DaemonStatus {
-  const serverPids = info.server.pid !== undefined && pidAlive(info.server.pid) ? [info.server.pid, ...descendantPids(info.server.pid)] : [];
-  const rss = [info.broker.pid, ...serverPids].map(rssBytes).filter((x): x is number => x !== undefined);
+  const serverPids = [info.server.pid, info.server.companionPid].flatMap((pid) => (pid !== undefined && pidAlive(pid) ? [pid, ...descendantPids(pid)] : []));
+  const rss = [info.broker.pid, ...new Set(serverPids)].map(rssBytes).filter((x): x is number => x !== undefined);
   const status: DaemonStatus = {
     key: info.key,
     dir,
@@ -72,6 +74,7 @@ function toStatus(dir: string, info: DaemonInfo, now: number): DaemonStatus {
   };
   if (info.progress) status.progress = info.progress;
   if (info.server.pid !== undefined) status.serverPid = info.server.pid;
+  if (info.server.companionPid !== undefined) status.companionPid = info.server.companionPid;
   if (rss.length) status.rssBytes = rss.reduce((a, b) => a + b, 0);
   return status;
 }
@@ -135,7 +138,7 @@ export function formatDaemons(report: DaemonsReport, budget?: MemoryBudget): str
     lines.push(`${d.language} ${d.root}`);
     lines.push(`  state ${d.state}${progress} · clients ${d.clients} · up ${duration(d.uptimeMs)} · idle ${duration(d.idleMs)} (stops after ${duration(d.idleTimeoutMs)})`);
     for (const c of d.clientList) lines.push(`  client ${c.kind}${c.name && c.kind === 'editor' ? ` (${c.name})` : ''} pid ${c.pid ?? '-'} since ${c.since}`);
-    lines.push(`  broker pid ${d.brokerPid} · ${d.server} pid ${d.serverPid ?? '-'} · RSS ${d.rssBytes !== undefined ? `${Math.round(d.rssBytes / 1048576)} MiB` : '?'} · key ${d.key}`);
+    lines.push(`  broker pid ${d.brokerPid} · ${d.server} pid ${d.serverPid ?? '-'}${d.companionPid !== undefined ? `, companion pid ${d.companionPid}` : ''} · RSS ${d.rssBytes !== undefined ? `${Math.round(d.rssBytes / 1048576)} MiB` : '?'} · key ${d.key}`);
     lines.push(`  last activity ${d.clients > 0 ? 'now (in use)' : `${d.lastActivityAt} (${duration(d.idleMs)} ago)`}`);
   }
   for (const s of report.stale) lines.push(`STALE ${s.dir}: ${s.reason} (daemon-stop --all cleans it)`);

@@ -75,10 +75,11 @@ export async function awaitBrokerStopped(d: DaemonStatus, force = false): Promis
       kill(d.brokerPid, 'SIGKILL');
     }
   }
-  // The server runs in its own process group: end it whatever the broker managed.
-  if (d.serverPid !== undefined && pidAlive(d.serverPid)) {
-    kill(d.serverPid, 'SIGKILL', true);
-    await waitGone(d.serverPid, 2_000);
+  // The server (and a paired server's companion) runs in its own process group: end it whatever the broker managed.
+  for (const server of [d.serverPid, d.companionPid]) {
+    if (server === undefined || !pidAlive(server)) continue;
+    kill(server, 'SIGKILL', true);
+    await waitGone(server, 2_000);
   }
   const gone = await waitGone(d.brokerPid, 2_000);
   removeDaemonFiles(d.dir, d.socket);
@@ -104,12 +105,13 @@ export async function killWedgedBroker(info: DaemonInfo, key: string, env: NodeJ
   if (!(await isBrokerProcess(pid, key))) return !pidAlive(pid);
   const home = brokerHome(pid);
   if (home !== undefined && home !== daemonsHome(env)) return false;
-  // Its server is ours to end only while it is still the broker's child (a pid may be reused later).
-  const server = info.server.pid !== undefined && descendantPids(pid).includes(info.server.pid) ? info.server.pid : undefined;
+  // Its server (and companion) is ours to end only while it is still the broker's child (a pid may be reused later).
+  const children = descendantPids(pid);
+  const servers = [info.server.pid, info.server.companionPid].filter((p): p is number => p !== undefined && children.includes(p));
   kill(pid, 'SIGKILL'); // works on a stopped process too
-  if (server !== undefined) kill(server, 'SIGKILL', true);
+  for (const server of servers) kill(server, 'SIGKILL', true);
   const gone = await waitGone(pid, 5_000);
-  if (server !== undefined) await waitGone(server, 2_000);
+  for (const server of servers) await waitGone(server, 2_000);
   return gone;
 }
 

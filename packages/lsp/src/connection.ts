@@ -49,8 +49,8 @@ export class LspConnection implements Disposable {
   private initResult: InitializeResult | undefined;
   private folders: string[];
   private readonly access: ExclusiveAccess<LspConnection>;
-  /** The server's pid as a peer that owns it (a broker) reports it; it changes when that server restarts. */
-  private peerServerPid: number | undefined;
+  /** The server's pids as a peer that owns it (a broker) reports them; they change when that server restarts. */
+  private peerPids: { serverPid?: number; companionPid?: number } = {};
   private changes = 0;
 
   readonly documents: DocumentStore;
@@ -88,9 +88,7 @@ export class LspConnection implements Disposable {
       catchUp: () => (this.broker ? this.brokerEpoch().then(() => undefined, () => undefined) : Promise.resolve()),
       onRegistrationChange: (listener) => this.events.registration.on(listener),
     }));
-    this.disposables.add(this.progress);
-    this.disposables.add(this.readiness);
-    this.disposables.add(this.events);
+    for (const owned of [this.progress, this.readiness, this.events]) this.disposables.add(owned);
     installServerHandlers(this.rpc, {
       settings: options.resolved.settings,
       logger: options.logger,
@@ -135,7 +133,11 @@ export class LspConnection implements Disposable {
   }
   /** The language server's pid: our child's, or the one the peer that runs it reports. */
   get pid(): number | undefined {
-    return this.options.transport.pid ?? this.peerServerPid;
+    return this.options.transport.pid ?? this.peerPids.serverPid;
+  }
+  /** A paired server's second process (CompanionServer: vue-language-server beside vtsls), known the same way. */
+  get companionPid(): number | undefined {
+    return this.options.transport.companionPid ?? this.peerPids.companionPid;
   }
   get capabilities(): ServerCapabilities {
     return this.initResult?.capabilities ?? {};
@@ -197,7 +199,7 @@ export class LspConnection implements Disposable {
   async restartServer(): Promise<boolean> {
     if (!this.broker) return false;
     const result = await this.request(BrokerRestartServerRequest.type, null);
-    this.peerServerPid = result.pid;
+    this.peerPids = { serverPid: result.pid, companionPid: result.companionPid };
     return true;
   }
 
@@ -224,9 +226,10 @@ export class LspConnection implements Disposable {
 
   private async initialize(timeoutMs: number): Promise<void> {
     this.initResult = await this.request<InitializeResult>('initialize', initializeParams(this.options, this.folders), { timeoutMs });
-    this.peerServerPid = this.broker?.serverPid;
+    this.peerPids = { serverPid: this.broker?.serverPid, companionPid: this.broker?.companionPid };
     if (this.broker) {
-      this.disposables.add(this.onNotification(BrokerStatusNotification.type, (st) => (this.peerServerPid = st.serverPid ?? this.peerServerPid)));
+      // A status without pids (the server restarting) keeps the last ones known.
+      this.disposables.add(this.onNotification(BrokerStatusNotification.type, (st) => (this.peerPids = st.serverPid === undefined ? this.peerPids : { serverPid: st.serverPid, companionPid: st.companionPid })));
       // Files changed on disk that the broker told its server of: diagnostics pushed before may be stale.
       this.disposables.add(this.onNotification(BrokerFilesChangedNotification.type, () => this.diagnostics.workspaceChanged()));
     }
@@ -298,13 +301,7 @@ export class LspConnection implements Disposable {
     if (added.length || removed.length) this.notify('workspace/didChangeWorkspaceFolders', { event: { added: toWorkspaceFolders(added, pathToUri), removed: toWorkspaceFolders(removed, pathToUri) } });
   }
 
-  /**
-   * Why a request failed to go out. A write the transport refused (EPIPE, ECONNRESET, a closed
-   * stream) means the peer is gone, even if the close event has not arrived yet: report it as such
-   * (and so let a caller retry elsewhere). A message that could not be serialized (JSON.stringify
-   * overflowing on deep nesting, a cycle, a BigInt) never reached the transport: that is the
-   * caller's error, and the peer is fine.
-   */
+  /** Why a request failed to go out: the peer gone, or a message that could not be serialized (sendFailure.ts). */
   private failedSend(method: string, err: unknown): Error {
     return sendFailure(method, err, () => this.crashError, (detail) => this.onPeerGone(detail));
   }

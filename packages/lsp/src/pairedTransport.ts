@@ -150,7 +150,7 @@ export function pairServers(main: ServerTransport, companionTransport: ServerTra
   ]);
   // One side gone is the pair gone: the other is ended, and the connection restarts both.
   void exited.then(() => terminate(500));
-  return { input: toClient, output: fromClient, pid: main.pid, exited, terminate };
+  return { input: toClient, output: fromClient, pid: main.pid, companionPid: companionTransport.pid, exited, terminate };
 }
 
 /** An answer with nothing in it: the other server is asked. */

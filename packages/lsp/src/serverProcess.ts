@@ -19,6 +19,8 @@ export interface ServerTransport {
   readonly output: Writable;
   /** Process id of the server, when this transport owns a process. */
   readonly pid: number | undefined;
+  /** A paired transport's second process (pairedTransport.ts): the companion server's pid. */
+  readonly companionPid?: number | undefined;
   /** Settles when the peer is gone, whatever the cause. */
   readonly exited: Promise<ExitInfo>;
   /** Ends the peer (for a child: its whole process group), escalating to SIGKILL. */

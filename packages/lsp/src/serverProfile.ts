@@ -114,7 +114,10 @@ export interface ServerDefinition {
    * The server takes its settings only from a `workspace/didChangeConfiguration` that carries them
    * (Perl::LanguageServer reads the workspace only then), as Neovim and VS Code send after
    * `initialized`: the connection sends the resolved settings once, right after `initialized`.
-   * Other servers ask by workspace/configuration and are sent nothing.
+   * Other servers ask by workspace/configuration and are sent nothing: pyright, gopls, vtsls, tsgo,
+   * yaml-language-server, ansible-language-server, prisma and vscode-css-language-server all pull
+   * (checked on the real servers); pushed settings made pyright and gopls fetch their configuration
+   * again and pyright enumerate its source files again, work a push to every server would add.
    */
   settingsPushedAfterInitialized?: boolean;
   /** How to install it when it is missing. */

@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, extname, isAbsolute, join } from 'node:path';
+import { basename, dirname, extname, isAbsolute } from 'node:path';
 import { UserError } from '@agent-lsp/protocol';
 import { BUILTIN_SERVERS } from './builtinServers.js';
 import { KNOWN_SERVER_DEFINITIONS } from './knownServerDefinitions.js';
+import { ProjectMarkers, type MarkerFiles } from './projectMarkers.js';
 import type { ServerDefinition } from './serverProfile.js';
 import { DEFAULT_TS_SERVER, TS_SERVER_IDS, TS_SERVERS, type TsServer } from './typescriptServerChoice.js';
 
@@ -34,9 +34,12 @@ export class ServerRegistry {
   private readonly installed = new Map<string, boolean>();
   /** The TypeScript server chosen (`--ts-server`, typescriptServerChoice.ts). */
   readonly typescriptServer: TsServer;
+  /** The claimsUnder markers found above a directory, each package.json read once while it stays the same. */
+  private readonly markers: ProjectMarkers;
 
-  constructor(custom: readonly ServerDefinition[] = [], options: { typescriptServer?: TsServer } = {}) {
+  constructor(custom: readonly ServerDefinition[] = [], options: { typescriptServer?: TsServer; markerFiles?: MarkerFiles } = {}) {
     this.typescriptServer = options.typescriptServer ?? DEFAULT_TS_SERVER;
+    this.markers = new ProjectMarkers(options.markerFiles);
     const notChosen = new Set(TS_SERVERS.filter((t) => t !== this.typescriptServer).map((t) => TS_SERVER_IDS[t]));
     const taken = new Set([...custom, ...BUILTIN_SERVERS].map((s) => s.id));
     this.servers = [...custom, ...BUILTIN_SERVERS, ...KNOWN_SERVER_DEFINITIONS.filter((s) => !taken.has(s.id))];
@@ -68,7 +71,8 @@ export class ServerRegistry {
     const candidates = this.routed.filter((s) => s.extensions[ext] !== undefined);
     if (candidates.some((s) => !s.claimsUnder && this.routed.indexOf(s) < this.customCount)) return undefined;
     const dir = dirname(path);
-    const server = candidates.find((s) => s.claimsUnder && markerAbove(dir, s.claimsUnder) && this.isInstalled(s, dir));
+    // Installed first: that answer is remembered, and a server that is not needs no look up the tree.
+    const server = candidates.find((s) => s.claimsUnder && this.isInstalled(s, dir) && this.markers.above(dir, s.claimsUnder));
     return server ? { server, languageId: server.extensions[ext] as string } : undefined;
   }
 
@@ -119,28 +123,5 @@ export class ServerRegistry {
 
   knownExtensions(): string[] {
     return [...new Set(this.routed.flatMap((s) => Object.keys(s.extensions)))];
-  }
-}
-
-/**
- * Whether `dir` or a directory above it holds one of `markers`: a file name, or `file#dependency`
- * for a package.json that depends on that package (`package.json#vue`).
- */
-function markerAbove(dir: string, markers: readonly string[]): boolean {
-  for (let at = dir; ; at = dirname(at)) {
-    if (markers.some((m) => markerIn(at, m))) return true;
-    if (dirname(at) === at) return false;
-  }
-}
-
-function markerIn(dir: string, marker: string): boolean {
-  const [file = marker, dependency] = marker.split('#');
-  const path = join(dir, file);
-  if (!dependency) return existsSync(path);
-  try {
-    const pkg = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-    return ['dependencies', 'devDependencies', 'peerDependencies'].some((k) => Object.hasOwn(pkg[k] ?? {}, dependency));
-  } catch {
-    return false;
   }
 }

@@ -31,6 +31,8 @@ export interface AgentLspExperimental {
   progress?: BrokerProgress;
   /** Pid of the broker's language server, while it runs. */
   serverPid?: number;
+  /** Pid of its companion, for a paired server (vue-language-server beside vtsls). */
+  companionPid?: number;
 }
 
 export interface BrokerStatusParams {
@@ -39,6 +41,8 @@ export interface BrokerStatusParams {
   progress?: BrokerProgress;
   /** Pid of the broker's language server, while it runs (it changes when the server restarts). */
   serverPid?: number;
+  /** Pid of its companion, for a paired server (vue-language-server beside vtsls). */
+  companionPid?: number;
 }
 
 /** Broker → client: readiness changed. */
@@ -109,6 +113,8 @@ export interface BrokerRestartServerResult {
   previousPid?: number;
   /** The server started in its place (initialized; readiness follows in `$/agentLsp/status`). */
   pid?: number;
+  /** The new server's companion, for a paired server. */
+  companionPid?: number;
 }
 /**
  * Client → broker: stop the shared language server (its whole process group) and start a new one

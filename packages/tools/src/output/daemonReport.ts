@@ -18,6 +18,8 @@ export interface DaemonOut {
   broker_pid: number;
   server: string;
   server_pid?: number;
+  /** A paired server's second process (vue-language-server beside vtsls). */
+  companion_pid?: number;
   rss_mib?: number;
   socket: string;
 }
@@ -46,6 +48,7 @@ function daemonOut(d: DaemonStatus): DaemonOut {
   };
   if (d.progress) out.progress = d.progress;
   if (d.serverPid !== undefined) out.server_pid = d.serverPid;
+  if (d.companionPid !== undefined) out.companion_pid = d.companionPid;
   if (d.rssBytes !== undefined) out.rss_mib = Math.round(d.rssBytes / 1048576);
   return out;
 }

@@ -21,7 +21,8 @@ const daemonOut = z.object({
   broker_pid: z.number(),
   server: z.string(),
   server_pid: z.number().optional(),
-  rss_mib: z.number().optional().describe('Resident memory of broker, server and its children.'),
+  companion_pid: z.number().optional().describe('A paired server\'s second process (vue-language-server beside vtsls).'),
+  rss_mib: z.number().optional().describe('Resident memory of broker, server (and companion) and their children.'),
   socket: z.string().describe('The broker\'s Unix socket.'),
 });
 
@@ -45,7 +46,7 @@ export const getDaemonStatus = defineTool({
   text: (r) => {
     const lines = (r.daemons ?? []).map((d) => {
       const progress = d.ready ? '' : ` (${[d.progress?.title, d.progress?.message].filter(Boolean).join(': ')})`;
-      return `${d.language} ${d.root}: ${d.state}${progress} · clients ${d.clients}${kinds(d.client_list)} · up ${d.uptime_seconds}s · idle ${d.idle_seconds}s · broker pid ${d.broker_pid}, ${d.server} pid ${d.server_pid ?? '-'} · ${d.rss_mib ?? '?'} MiB`;
+      return `${d.language} ${d.root}: ${d.state}${progress} · clients ${d.clients}${kinds(d.client_list)} · up ${d.uptime_seconds}s · idle ${d.idle_seconds}s · broker pid ${d.broker_pid}, ${d.server} pid ${d.server_pid ?? '-'}${d.companion_pid !== undefined ? `, companion pid ${d.companion_pid}` : ''} · ${d.rss_mib ?? '?'} MiB`;
     });
     if (lines.length === 0) lines.push(`No broker daemons running (home: ${r.home}).`);
     for (const s of r.stale ?? []) lines.push(`STALE ${s.dir}: ${s.reason}`);

@@ -16,6 +16,7 @@ const serverOut = z.object({
   state: z.string(),
   ready: z.boolean(),
   pid: z.number().optional(),
+  companion_pid: z.number().optional().describe('A paired server\'s second process (vue-language-server beside vtsls).'),
   previous_pid: z.number().optional().describe('restart_lsp_server: the pid of the server it replaced (a shared server is restarted for every agent using it).'),
   version: z.string().optional(),
 });
@@ -29,14 +30,16 @@ function describeConnection(conn: LspConnection): ServerOut {
     ready: conn.readiness.snapshot().ready,
   };
   if (conn.pid !== undefined) out.pid = conn.pid;
+  if (conn.companionPid !== undefined) out.companion_pid = conn.companionPid;
   if (conn.serverInfo?.version) out.version = conn.serverInfo.version;
   return out;
 }
 
 function pidText(s: ServerOut): string {
   if (s.pid === undefined) return '';
-  if (s.previous_pid === undefined) return ` (pid ${s.pid})`;
-  return s.previous_pid === s.pid ? ` (pid ${s.pid}: the same process, NOT restarted)` : ` (pid ${s.pid}, was ${s.previous_pid})`;
+  const companion = s.companion_pid !== undefined ? `, companion pid ${s.companion_pid}` : '';
+  if (s.previous_pid === undefined) return ` (pid ${s.pid}${companion})`;
+  return s.previous_pid === s.pid ? ` (pid ${s.pid}: the same process, NOT restarted)` : ` (pid ${s.pid}${companion}, was ${s.previous_pid})`;
 }
 
 function serversText(servers: readonly ServerOut[]): string {
