@@ -50,13 +50,14 @@ describe('HealthProbe', () => {
 });
 
 describe('probeTimingFromEnv', () => {
-  it('probes every 5 s (answer within 10 s) unless AGENT_LSP_HEALTH_PROBE_MS says otherwise; a bad value is the default, with a warning', () => {
+  it('probes every 5 s (answer within 10 s, a working server silent up to a minute) unless AGENT_LSP_HEALTH_PROBE_MS / AGENT_LSP_HEALTH_BUSY_GRACE_MS say otherwise; a bad value is the default, with a warning', () => {
     const lines: string[] = [];
     const logger = createLogger({ level: 'warn', sink: (l) => lines.push(l) });
-    expect(probeTimingFromEnv({}, logger)).toEqual({ intervalMs: 5_000, timeoutMs: 10_000 });
-    expect(probeTimingFromEnv({ AGENT_LSP_HEALTH_PROBE_MS: '250' }, logger)).toEqual({ intervalMs: 250, timeoutMs: 500 });
+    expect(probeTimingFromEnv({}, logger)).toEqual({ intervalMs: 5_000, timeoutMs: 10_000, busyGraceMs: 60_000 });
+    expect(probeTimingFromEnv({ AGENT_LSP_HEALTH_PROBE_MS: '250', AGENT_LSP_HEALTH_BUSY_GRACE_MS: '800' }, logger)).toEqual({ intervalMs: 250, timeoutMs: 500, busyGraceMs: 800 });
     expect(lines).toEqual([]);
-    expect(probeTimingFromEnv({ AGENT_LSP_HEALTH_PROBE_MS: 'soon' }, logger)).toEqual({ intervalMs: 5_000, timeoutMs: 10_000 });
+    expect(probeTimingFromEnv({ AGENT_LSP_HEALTH_PROBE_MS: 'soon', AGENT_LSP_HEALTH_BUSY_GRACE_MS: '-1' }, logger)).toEqual({ intervalMs: 5_000, timeoutMs: 10_000, busyGraceMs: 60_000 });
     expect(lines.join('\n')).toContain('AGENT_LSP_HEALTH_PROBE_MS: "soon" is not a positive integer');
+    expect(lines.join('\n')).toContain('AGENT_LSP_HEALTH_BUSY_GRACE_MS: "-1" is not a positive integer');
   });
 });

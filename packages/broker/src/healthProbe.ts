@@ -9,27 +9,31 @@ const PROBE_METHOD = '$/agentLsp/healthProbe';
 /**
  * A server that used at least this share of a CPU while a probe went unanswered is working, not
  * hung: pyright answers nothing while it computes a long request on its one thread (a Django-wide
- * find-references). It counts as unresponsive only once it has not answered for BUSY_GRACE_MS.
+ * find-references). It counts as unresponsive only once it has not answered for a grace (a minute).
  * A stopped or deadlocked server uses none and counts at once.
  */
 const BUSY_CPU_SHARE = 0.02;
-const BUSY_GRACE_MS = 60_000;
+export const DEFAULT_BUSY_GRACE_MS = 60_000;
 
 /** Between probes by default; the answer may take twice as long. */
 export const DEFAULT_PROBE_INTERVAL_MS = 5_000;
 
 /**
  * The probe's timing in a broker: AGENT_LSP_HEALTH_PROBE_MS (a positive integer, in ms) sets the
- * interval, the timeout is twice it (tests shorten it; docs/broker.md). Anything else: the default,
- * and a warning in the broker log.
+ * interval, the timeout is twice it; AGENT_LSP_HEALTH_BUSY_GRACE_MS sets the busy grace (tests
+ * shorten both; docs/broker.md). Anything else: the default, and a warning in the broker log.
  */
-export function probeTimingFromEnv(env: NodeJS.ProcessEnv, logger: Logger): { intervalMs: number; timeoutMs: number } {
-  const text = env['AGENT_LSP_HEALTH_PROBE_MS'];
+export function probeTimingFromEnv(env: NodeJS.ProcessEnv, logger: Logger): { intervalMs: number; timeoutMs: number; busyGraceMs: number } {
+  const intervalMs = positiveMs(env, 'AGENT_LSP_HEALTH_PROBE_MS', DEFAULT_PROBE_INTERVAL_MS, logger);
+  return { intervalMs, timeoutMs: 2 * intervalMs, busyGraceMs: positiveMs(env, 'AGENT_LSP_HEALTH_BUSY_GRACE_MS', DEFAULT_BUSY_GRACE_MS, logger) };
+}
+
+function positiveMs(env: NodeJS.ProcessEnv, name: string, fallback: number, logger: Logger): number {
+  const text = env[name];
   const n = Number(text);
   const valid = text !== undefined && Number.isInteger(n) && n > 0;
-  if (text !== undefined && !valid) logger.warn(`AGENT_LSP_HEALTH_PROBE_MS: "${text}" is not a positive integer of milliseconds; probing every ${DEFAULT_PROBE_INTERVAL_MS} ms`);
-  const intervalMs = valid ? n : DEFAULT_PROBE_INTERVAL_MS;
-  return { intervalMs, timeoutMs: 2 * intervalMs };
+  if (text !== undefined && !valid) logger.warn(`${name}: "${text}" is not a positive integer of milliseconds; using the default, ${fallback} ms`);
+  return valid ? n : fallback;
 }
 
 export interface HealthProbeOptions {
@@ -42,6 +46,8 @@ export interface HealthProbeOptions {
   intervalMs?: number;
   /** How long an answer may take before the server counts as unresponsive; default 10 s. */
   timeoutMs?: number;
+  /** How long a working server may stay silent (see BUSY_CPU_SHARE); default 60 s. */
+  busyGraceMs?: number;
 }
 
 /**
@@ -58,10 +64,12 @@ export class HealthProbe {
   private busySince: number | undefined;
   private readonly intervalMs: number;
   readonly timeoutMs: number;
+  private readonly busyGraceMs: number;
 
   constructor(private readonly options: HealthProbeOptions) {
     this.intervalMs = options.intervalMs ?? DEFAULT_PROBE_INTERVAL_MS;
     this.timeoutMs = options.timeoutMs ?? 2 * DEFAULT_PROBE_INTERVAL_MS;
+    this.busyGraceMs = options.busyGraceMs ?? DEFAULT_BUSY_GRACE_MS;
   }
 
   get responsive(): boolean {
@@ -101,12 +109,12 @@ export class HealthProbe {
         const working = cpuBefore !== undefined && cpuAfter !== undefined && cpuAfter - cpuBefore >= (Date.now() - startedAt) * BUSY_CPU_SHARE;
         if (working) {
           this.busySince ??= startedAt;
-          if (Date.now() - this.busySince < BUSY_GRACE_MS) {
+          if (Date.now() - this.busySince < this.busyGraceMs) {
             this.options.logger.debug(`language server pid ${conn.pid} is busy: no answer to a health probe within ${this.timeoutMs / 1000} s, but it is working`);
             return;
           }
         }
-        if (this.responsive) this.options.logger.warn(`language server pid ${conn.pid} did not answer a health probe within ${this.timeoutMs / 1000} s${working ? ` (working, but silent for over ${BUSY_GRACE_MS / 1000} s)` : ''}: unresponsive`);
+        if (this.responsive) this.options.logger.warn(`language server pid ${conn.pid} did not answer a health probe within ${this.timeoutMs / 1000} s${working ? ` (working, but silent for over ${this.busyGraceMs / 1000} s)` : ''}: unresponsive`);
         this.set(false);
       } else if (conn.isAlive) {
         this.answered(conn); // an error answer is an answer
