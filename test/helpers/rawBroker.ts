@@ -23,9 +23,9 @@ export interface TestBroker {
   stop(): Promise<void>;
 }
 
-export async function startTestBroker(root: string, language: string, options: { config?: string; idleTimeoutMs?: number; maxInFlight?: number } = {}): Promise<TestBroker> {
+export async function startTestBroker(root: string, language: string, options: { config?: string; idleTimeoutMs?: number; maxInFlight?: number; env?: Record<string, string> } = {}): Promise<TestBroker> {
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'agent-lsp-raw-home-')));
-  const env: NodeJS.ProcessEnv = { ...process.env, AGENT_LSP_HOME: home, AGENT_LSP_LOG: 'debug' };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, AGENT_LSP_HOME: home, AGENT_LSP_LOG: 'debug' };
   if (options.config) env['AGENT_LSP_CONFIG'] = options.config;
   const registry = new ServerRegistry(options.config ? loadCustomServers(options.config) : []);
   const server = registry.forLanguage(language);
