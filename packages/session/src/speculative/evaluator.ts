@@ -130,7 +130,7 @@ export interface EvaluateOptions {
 async function settleOverlay(target: EvaluationTarget, buffers: ServerBuffers, files: readonly OverlayFile[], dependents: readonly Dependent[], timeoutMs: number): Promise<FileEvaluation[]> {
   const { conn } = target;
   for (const f of files) buffers.hold(f.uri, f.languageId, f.text);
-  for (const d of dependents) buffers.reopen(d.uri, d.languageId, d.text);
+  for (const d of dependents) buffers.reopen(d.uri, d.languageId, d.text, d.disk);
   await target.hooks?.overlayPushed?.();
   const settled = await Promise.all([...files.map((f) => f.uri), ...dependents.map((d) => d.uri)].map((uri) => settleWithin(conn, uri, timeoutMs)));
   const out: FileEvaluation[] = files.map((f, i) => ({
