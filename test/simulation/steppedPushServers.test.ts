@@ -192,9 +192,10 @@ describe.skipIf(!clangdInstalled)(clangdInstalled ? 'a clangd workspace evaluati
     // Its first section checks the dependents' baselines: the server holds them already, built
     // before the editor opened the header, so no push of theirs settles, and none comes unless the
     // broker has the server build them afresh (before: each waited out its 60 s, then not examined).
-    const answer = evaluationConclusion(await shared.preview(agent));
-    expect(answer.dependents).toEqual({ found: 2, examined: 2, not_examined: 0 });
-    expect(answer.files).toEqual(['cpp-basic/main.cpp true', 'cpp-basic/person.cpp true', 'cpp-basic/person.h true']);
+    const raw = await shared.preview(agent);
+    const answer = evaluationConclusion(raw);
+    expect(answer.dependents, raw.text).toEqual({ found: 2, examined: 2, not_examined: 0 });
+    expect(answer.files, raw.text).toEqual(['cpp-basic/main.cpp true', 'cpp-basic/person.cpp true', 'cpp-basic/person.h true']);
     expect(answer.confidence).toBe('high');
     // Both users break on the new signature (clangd runs with --use-dirty-headers).
     expect(answer.introduced).toEqual(expect.arrayContaining([expect.stringMatching(/^cpp-basic\/main\.cpp:7: Too few arguments/), expect.stringMatching(/^cpp-basic\/person\.cpp:7: Out-of-line definition of 'ageIn'/)]));

@@ -18,10 +18,11 @@ export interface DocumentStateHost extends Omit<DiagnosticsHost, 'documents'> {
  */
 export function documentState(host: DocumentStateHost): { documents: DocumentStore; diagnostics: DiagnosticsCollector } {
   const documents: DocumentStore = new DocumentStore({
-    didOpen: (p) => {
+    didOpen: (p, reopened) => {
       host.notify('textDocument/didOpen', p);
-      // Text that is not the disk's (an overlay) changes what other files see; the disk's does not.
-      if (documents.get(p.textDocument.uri)?.disk === undefined) host.changedForOthers(p.textDocument.uri);
+      // Text that is not the disk's (an overlay) changes what other files see; the disk's does not,
+      // nor does the text the server held a moment ago (a reopen, for the server to build it afresh).
+      if (!reopened && documents.get(p.textDocument.uri)?.disk === undefined) host.changedForOthers(p.textDocument.uri);
       diagnostics.textSent(p.textDocument.uri, p.textDocument.version);
     },
     didChange: (p, previous) => {
@@ -29,10 +30,11 @@ export function documentState(host: DocumentStateHost): { documents: DocumentSto
       host.changedForOthers(p.textDocument.uri);
       diagnostics.textSent(p.textDocument.uri, p.textDocument.version);
     },
-    didClose: (p, closed) => {
+    didClose: (p, closed, reopening) => {
       host.notify('textDocument/didClose', p);
-      // The server goes back to the disk's text: a change for other files when it held another.
-      if (closed.disk === undefined) host.changedForOthers(p.textDocument.uri);
+      // The server goes back to the disk's text: a change for other files when it held another
+      // (not when it is given the same text again at once).
+      if (!reopening && closed.disk === undefined) host.changedForOthers(p.textDocument.uri);
       // What the server pushed for the closed text says nothing about a later one.
       diagnostics.forget(p.textDocument.uri);
     },

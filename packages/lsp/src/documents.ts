@@ -25,11 +25,12 @@ export interface OpenDocument {
 
 /** The notifications a document store sends; the connection provides them. */
 export interface DocumentNotifier {
-  didOpen(params: DidOpenTextDocumentParams): void;
+  /** `reopened`: the second half of a reopen, the text the server held a moment ago. */
+  didOpen(params: DidOpenTextDocumentParams, reopened?: boolean): void;
   /** `previous`: the text the server held before this change. */
   didChange(params: DidChangeTextDocumentParams, previous: string): void;
-  /** `closed`: the document as the server held it until now. */
-  didClose(params: DidCloseTextDocumentParams, closed: OpenDocument): void;
+  /** `closed`: the document as the server held it until now; `reopening`: it is opened again with that text at once. */
+  didClose(params: DidCloseTextDocumentParams, closed: OpenDocument, reopening?: boolean): void;
 }
 
 export interface SyncOptions {
@@ -112,6 +113,10 @@ export class DocumentStore {
    * document as the server now sees it.
    */
   sync(uri: string, languageId: string, text: string, options: SyncOptions = {}): OpenDocument {
+    return this.syncAs(uri, languageId, text, options, false);
+  }
+
+  private syncAs(uri: string, languageId: string, text: string, options: SyncOptions, reopened: boolean): OpenDocument {
     const internal = options.internal === true;
     const doc = this.docs.get(uri);
     if (doc && !internal) doc.internal = false;
@@ -120,7 +125,7 @@ export class DocumentStore {
       const opened: OpenDocument = { uri, languageId, version, text, syncedAt: Date.now(), internal, disk: options.disk };
       this.docs.set(uri, opened);
       this.lastVersion.set(uri, version);
-      this.notifier.didOpen({ textDocument: { uri, languageId, version, text } });
+      this.notifier.didOpen({ textDocument: { uri, languageId, version, text } }, reopened);
       this.sent.fire({ kind: 'open', doc: opened });
       return opened;
     }
@@ -148,10 +153,14 @@ export class DocumentStore {
   }
 
   close(uri: string): boolean {
+    return this.closeAs(uri, false);
+  }
+
+  private closeAs(uri: string, reopening: boolean): boolean {
     const doc = this.docs.get(uri);
     if (!doc) return false;
     this.docs.delete(uri);
-    this.notifier.didClose({ textDocument: { uri } }, doc);
+    this.notifier.didClose({ textDocument: { uri } }, doc, reopening);
     this.sent.fire({ kind: 'close', doc });
     return true;
   }
@@ -159,12 +168,13 @@ export class DocumentStore {
   /**
    * Closes `uri` and opens it again with the same text, origin and internal flag: the server builds
    * it afresh against what it holds now (clangd builds nothing on its own for an unchanged file).
+   * What the other documents see is unchanged, and the notifier is told so.
    */
   reopen(uri: string): boolean {
     const doc = this.docs.get(uri);
     if (!doc) return false;
-    this.close(uri);
-    this.sync(uri, doc.languageId, doc.text, { internal: doc.internal, ...(doc.disk ? { disk: doc.disk } : {}) });
+    this.closeAs(uri, true);
+    this.syncAs(uri, doc.languageId, doc.text, { internal: doc.internal, ...(doc.disk ? { disk: doc.disk } : {}) }, true);
     return true;
   }
 

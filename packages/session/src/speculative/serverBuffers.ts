@@ -34,7 +34,14 @@ export class ServerBuffers {
    */
   reopen(uri: string, languageId: string, text: string, disk?: DiskState): void {
     const internal = this.internal(uri);
-    if (this.conn.documents.get(uri)) this.conn.documents.close(uri);
+    const held = this.conn.documents.get(uri);
+    // Held with this text already (its baseline was taken in this section): what the other
+    // documents see does not change, so their answers settled before still hold.
+    if (held?.text === text && held.languageId === languageId) {
+      this.conn.documents.reopen(uri);
+      return;
+    }
+    if (held) this.conn.documents.close(uri);
     this.conn.diagnostics.forget(uri);
     this.conn.documents.sync(uri, languageId, text, disk ? { internal, disk } : { internal });
   }
