@@ -20,10 +20,9 @@ export class ServerBuffers {
     return this.snapshot.before(uri)?.internal ?? true;
   }
 
-  /** Makes the server hold `text` for `uri` (opening it when needed; with `disk`, as the disk's: see reopen). */
-  hold(uri: string, languageId: string, text: string, disk?: DiskState): void {
-    const internal = this.internal(uri);
-    this.conn.documents.sync(uri, languageId, text, disk ? { internal, disk } : { internal });
+  /** Makes the server hold `text` for `uri` (opening it when needed). */
+  hold(uri: string, languageId: string, text: string): void {
+    this.conn.documents.sync(uri, languageId, text, { internal: this.internal(uri) });
   }
 
   /**

@@ -1,5 +1,5 @@
 import { pathToUri } from '@agent-lsp/protocol';
-import { readRegularFileSync, type DiskState } from '@agent-lsp/lsp';
+import { readRegularFileSync } from '@agent-lsp/lsp';
 import { findDependents, type ServerAsk } from './dependents.js';
 import type { EvaluationSteps } from './evaluationSteps.js';
 import type { Dependent, DependentsSearch, EvaluationTarget } from './evaluationTypes.js';
@@ -9,15 +9,15 @@ import { BASELINE_TIMEOUT_MS, settleWithin, unconfirmed } from './serverBuffers.
 /**
  * The baseline of `text` (a file's on-disk text), settled in the evaluation's steps by `deadline`
  * and cached (unconfirmed ones are not). A settling the end of a step cut short is asked again in
- * the next step; the server's buffer holds `text` in each (as the disk's, with `disk`: see ServerBuffers.reopen).
+ * the next step; the server's buffer holds `text` in each.
  */
-export async function baselineInSteps(target: EvaluationTarget, steps: EvaluationSteps, uri: string, languageId: string, text: string, deadline: number, disk?: DiskState): Promise<Baseline> {
+export async function baselineInSteps(target: EvaluationTarget, steps: EvaluationSteps, uri: string, languageId: string, text: string, deadline: number): Promise<Baseline> {
   const hash = contentHash(text);
   const cached = target.cache.get(uri, hash);
   const settled = await steps.ask(
     cached ? Date.now() + 1 : deadline,
     async (buffers, timeoutMs) => {
-      buffers.hold(uri, languageId, text, disk);
+      buffers.hold(uri, languageId, text);
       return cached ? { uri, ...cached } : settleWithin(target.conn, uri, timeoutMs);
     },
     (s) => !cached && unconfirmed(s.settledBy),
@@ -56,7 +56,7 @@ export async function dependentsInSteps(target: EvaluationTarget, steps: Evaluat
     const uri = pathToUri(path);
     const languageId = Object.entries(target.server.extensions).find(([ext]) => path.toLowerCase().endsWith(ext))?.[1] ?? files[0]?.languageId ?? 'plaintext';
     const { text, state: disk } = file;
-    dependents.push({ path, uri, languageId, text, disk, baseline: await baselineInSteps(target, steps, uri, languageId, text, Date.now() + Math.min(BASELINE_TIMEOUT_MS, remaining), disk) });
+    dependents.push({ path, uri, languageId, text, disk, baseline: await baselineInSteps(target, steps, uri, languageId, text, Date.now() + Math.min(BASELINE_TIMEOUT_MS, remaining)) });
   }
   return {
     dependents,
