@@ -108,13 +108,17 @@ export class EvaluationSteps {
    * (`cut(result)`: an answer not confirmed when its time ran out), the step ends — the server gets
    * the disk's text back and the others' waiting requests run — and `fn` runs again, from the start,
    * in a step twice as long, until one is not cut or is given the whole `timeoutMs`: then its answer
-   * is the one a single section gives. Only the answer of that last run is returned.
+   * is the one a single section gives. Only the answer of that last run is returned. With `uncut`,
+   * `fn` runs once, in a step given the whole `timeoutMs` (a server whose settling a step's end must
+   * not cut: see evaluateFiles).
    */
-  async settle<T>(timeoutMs: number, fn: (buffers: ServerBuffers, timeoutMs: number) => Promise<T>, cut: (result: T) => boolean): Promise<T> {
+  async settle<T>(timeoutMs: number, fn: (buffers: ServerBuffers, timeoutMs: number) => Promise<T>, cut: (result: T) => boolean, options: { uncut?: boolean } = {}): Promise<T> {
+    if (options.uncut) this.growth = Math.max(this.growth, Math.ceil(timeoutMs / this.options.stepMs));
     try {
       for (;;) {
-        // A run begun near a step's end would only be cut: it starts in a step with half its length left.
-        const step = await this.current(Math.min(timeoutMs, this.stepLength() / 2));
+        // A run begun near a step's end would only be cut: it starts in a step with half its length left
+        // (uncut: with all of timeoutMs left).
+        const step = await this.current(options.uncut ? timeoutMs : Math.min(timeoutMs, this.stepLength() / 2));
         const stepLeft = step.endsAt - Date.now();
         const byStep = stepLeft < timeoutMs;
         const runMs = Math.max(1, Math.min(stepLeft, timeoutMs));

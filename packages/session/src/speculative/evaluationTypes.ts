@@ -1,4 +1,4 @@
-import type { LspConnection, ServerDefinition } from '@agent-lsp/lsp';
+import type { DiskState, LspConnection, ServerDefinition } from '@agent-lsp/lsp';
 import type { BaselineCache } from './baselineCache.js';
 import type { Baseline } from './overlay.js';
 
@@ -37,5 +37,7 @@ export interface Dependent {
   uri: string;
   languageId: string;
   text: string;
+  /** The file as `text` was read from it: the server is given the disk's text, which changes nothing for the other files. */
+  disk?: DiskState;
   baseline: Baseline;
 }

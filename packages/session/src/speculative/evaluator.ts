@@ -74,20 +74,22 @@ export async function exclusive<T>(conn: LspConnection, leaseMs: number, fn: (lo
 
 export { unconfirmed } from './serverBuffers.js';
 
+/** Whether the server's diagnostics only come as pushes (clangd, a gopls too old to answer pulls): no request settles them. */
+function onlyPushes(conn: LspConnection): boolean {
+  return !conn.supportsPullDiagnostics() && conn.server.exactDiagnostics !== 'tsserver';
+}
+
 /**
- * How long a step may hold the server: EVALUATION_STEP_MS where diagnostics are settled by a request
- * (pull — pyright, gopls v0.23 —, tsserver's exact query), which a step's end can cut and the next
- * step ask again on the same text. Where they only come as pushes (clangd, an older gopls), a step's
- * end can leave the server building the session's text: clangd then publishes it after the step,
- * stamped with a version no longer held (the broker drops it), and never again for the same text
- * given back in the next step, so the settling never ends (otherServers' clangd cases time out);
- * those evaluations keep one section (docs/broker.md). A test may choose another length, or
- * `Infinity` for one section, the reference a stepped evaluation is compared with.
+ * How long a step may hold the server: EVALUATION_STEP_MS, unless diagnostics only come as pushes
+ * and no broker shares the server: then the section is a local lock that holds only this front's
+ * own calls, and one section spares the server a rebuild of the disk's text at every step's end. A
+ * test may choose another length, or `Infinity` for one section, the reference a stepped
+ * evaluation is compared with.
  */
 function stepMsFor(target: EvaluationTarget): number {
   if (target.hooks?.stepMs !== undefined) return target.hooks.stepMs;
   const { conn } = target;
-  return conn.supportsPullDiagnostics() || conn.server.exactDiagnostics === 'tsserver' ? EVALUATION_STEP_MS : Infinity;
+  return onlyPushes(conn) && !conn.broker ? Infinity : EVALUATION_STEP_MS;
 }
 
 /** The steps of one evaluation (or of one baseline) on `files`. */
@@ -130,7 +132,7 @@ export interface EvaluateOptions {
 async function settleOverlay(target: EvaluationTarget, buffers: ServerBuffers, files: readonly OverlayFile[], dependents: readonly Dependent[], timeoutMs: number): Promise<FileEvaluation[]> {
   const { conn } = target;
   for (const f of files) buffers.hold(f.uri, f.languageId, f.text);
-  for (const d of dependents) buffers.reopen(d.uri, d.languageId, d.text);
+  for (const d of dependents) buffers.reopen(d.uri, d.languageId, d.text, d.disk);
   await target.hooks?.overlayPushed?.();
   const settled = await Promise.all([...files.map((f) => f.uri), ...dependents.map((d) => d.uri)].map((uri) => settleWithin(conn, uri, timeoutMs)));
   const out: FileEvaluation[] = files.map((f, i) => ({
@@ -185,7 +187,14 @@ export async function evaluateFiles(target: EvaluationTarget, files: readonly Ov
     let coverage: DependentsSearch | undefined;
     if (options.scope === 'workspace') ({ dependents, coverage } = await dependentsInSteps(target, steps, files, options.timeoutMs * DEPENDENTS_BUDGET_FACTOR));
     else changed = await changedNames(target.conn, files, options.timeoutMs, namingProblems, askInSteps(target, steps));
-    const out = await steps.settle(options.timeoutMs, (buffers, timeoutMs) => settleOverlay(target, buffers, files, dependents, timeoutMs), unsettled);
+    // Where diagnostics only come as pushes, the settling is not cut by its step's end: a run cut
+    // short leaves the server building the session's text, which it publishes after the step, under
+    // a version no longer held (the broker drops it), and clangd does not publish a text again when
+    // given it back in the next run (its ASTWorker skips inputs it reported, whatever the version);
+    // building the files afresh in every run instead redoes their preambles, work a closed file's
+    // build does not stop, and in short steps the server is buried (docs/broker.md). So it runs once,
+    // in one step of up to timeout_ms, as a single section's settling does.
+    const out = await steps.settle(options.timeoutMs, (buffers, timeoutMs) => settleOverlay(target, buffers, files, dependents, timeoutMs), unsettled, { uncut: onlyPushes(target.conn) });
     // A dependent is read from disk when it is found, and the steps leave time between two for
     // anyone to write it: one written since was evaluated on a text that is no longer the file's,
     // so its count would be stale — it counts for nothing and says why (a field test found its old

@@ -1,4 +1,4 @@
-import type { DocumentSnapshot, LspConnection, SettledBy, SettledDiagnostics } from '@agent-lsp/lsp';
+import type { DiskState, DocumentSnapshot, LspConnection, SettledBy, SettledDiagnostics } from '@agent-lsp/lsp';
 import { RequestTimeoutError } from '@agent-lsp/lsp';
 
 /**
@@ -28,8 +28,10 @@ export class ServerBuffers {
   /**
    * Closes and opens `uri` again with `text`: the server analyses it afresh against the other
    * buffers as they are now (clangd and gopls do not re-check an unchanged open file on their own).
+   * With `disk` (the file as `text` was read), the text is the disk's: giving it changes nothing
+   * for the other files, so it does not make their pushes wait for a later answer to count.
    */
-  reopen(uri: string, languageId: string, text: string): void {
+  reopen(uri: string, languageId: string, text: string, disk?: DiskState): void {
     const internal = this.internal(uri);
     const held = this.conn.documents.get(uri);
     // Held with this text already (its baseline was taken in this section): what the other
@@ -40,7 +42,7 @@ export class ServerBuffers {
     }
     if (held) this.conn.documents.close(uri);
     this.conn.diagnostics.forget(uri);
-    this.conn.documents.sync(uri, languageId, text, { internal });
+    this.conn.documents.sync(uri, languageId, text, disk ? { internal, disk } : { internal });
   }
 
   /** Every changed document back as it was (or closed again); throws after trying them all. */

@@ -48,14 +48,15 @@ export async function dependentsInSteps(target: EvaluationTarget, steps: Evaluat
       unexamined.push(path);
       continue;
     }
-    const text = readRegularFileSync(path)?.text;
-    if (text === undefined) {
+    const file = readRegularFileSync(path);
+    if (file === undefined) {
       found.problems.push(`${path} could not be read (missing, not a regular file, or over 64 MiB)`);
       continue;
     }
     const uri = pathToUri(path);
     const languageId = Object.entries(target.server.extensions).find(([ext]) => path.toLowerCase().endsWith(ext))?.[1] ?? files[0]?.languageId ?? 'plaintext';
-    dependents.push({ path, uri, languageId, text, baseline: await baselineInSteps(target, steps, uri, languageId, text, Date.now() + Math.min(BASELINE_TIMEOUT_MS, remaining)) });
+    const { text, state: disk } = file;
+    dependents.push({ path, uri, languageId, text, disk, baseline: await baselineInSteps(target, steps, uri, languageId, text, Date.now() + Math.min(BASELINE_TIMEOUT_MS, remaining)) });
   }
   return {
     dependents,
