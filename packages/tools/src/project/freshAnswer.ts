@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { Location, LocationLink, Range } from 'vscode-languageserver-protocol';
-import { uriToPath } from '@agent-lsp/protocol';
+import { startupMark, uriToPath } from '@agent-lsp/protocol';
 import { readDiskText, type LspConnection, type ServerRegistry } from '@agent-lsp/lsp';
 
 type Locations = Location | Location[] | LocationLink[] | null;
@@ -62,6 +62,7 @@ export async function requestLocations(
   query: QueryFn = (c, m, p, s) => c.request(m, p, { signal: s }),
 ): Promise<Locations> {
   const first = await query<Locations>(conn, method, params, signal);
+  startupMark('query first answer');
   // Opening a file moves the workspace epoch: the second request is never answered from the cache.
   if ((await openChangedFiles(conn, registry, urisOf(first))) === 0) return first;
   return query<Locations>(conn, method, params, signal);

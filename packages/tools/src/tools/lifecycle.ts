@@ -1,6 +1,6 @@
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
-import { UserError } from '@agent-lsp/protocol';
+import { startupMark, UserError } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import { resolveDirectory } from '@agent-lsp/workspace';
 import { checkedScope, scopeInput, scopeOutcome, scopeOutput, scopeText } from '../project/indexScope.js';
@@ -56,6 +56,7 @@ function absoluteRootDir(input: string): string {
 
 async function startAndMaybeWait(ctx: ToolContext, language: string, args: z.infer<z.ZodObject<typeof readinessInput>>) {
   const conn = await ctx.workspace.connection(ctx.workspace.registry.forLanguage(language));
+  startupMark('start_lsp connected');
   const notReady = await awaitReady(conn, args, ctx);
   return { conn, notReady };
 }
@@ -79,8 +80,10 @@ export const startLsp = defineTool({
     const server = args.language_id ? ctx.workspace.registry.forLanguage(args.language_id) : undefined;
     if (args.connect !== undefined && !server) throw new UserError('invalid_argument', 'connect needs language_id: say which language the server at that address speaks.');
     const scope = checkedScope(absoluteRootDir(args.root_dir), args.scope ?? []);
+    startupMark('start_lsp arguments resolved');
     const root = await ctx.workspace.setRoot(args.root_dir);
     await ctx.workspace.setScope(scope);
+    startupMark('start_lsp root set');
     if (args.connect !== undefined && server) await ctx.workspace.attachPassive(server, args.connect);
     // Told the language, it does not count the tree's files by language: that walk grew with the
     // workspace (0.4–0.5 s of a fresh agent's start on Django) to say what the caller already said.
@@ -92,8 +95,10 @@ export const startLsp = defineTool({
       files: d.files,
       installed: installed.includes(d.server),
     }));
+    startupMark('start_lsp languages known');
     let notReady: NotReadyResult | undefined;
     if (args.language_id) notReady = (await startAndMaybeWait(ctx, args.language_id, args)).notReady;
+    startupMark('start_lsp server ready');
     const servers = (await ctx.workspace.liveConnections()).map(describeConnection);
     return { ...(notReady ?? { ready: true }), root, ...(detected ? { detected } : {}), servers, ...(scope.length ? { scope: scopeOutcome(scope, installed) } : {}) };
   },
