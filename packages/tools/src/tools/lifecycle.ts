@@ -88,7 +88,9 @@ export const startLsp = defineTool({
     // Told the language, it does not count the tree's files by language: that walk grew with the
     // workspace (0.4–0.5 s of a fresh agent's start on Django) to say what the caller already said.
     const found = server ? undefined : await detectLanguages(root, ctx.workspace.registry);
-    const installed = (found?.map((d) => d.server) ?? [server!]).filter((s) => s.resolve(root) !== undefined);
+    // Which servers resolve matters to the detected languages and to a scope's outcome only: told
+    // the language without a scope, its server is resolved once, by the connection that starts it.
+    const installed = found || scope.length ? (found?.map((d) => d.server) ?? [server!]).filter((s) => s.resolve(root) !== undefined) : [];
     const detected = found?.map((d) => ({
       language: d.server.languageIds[0] ?? d.server.id,
       server: d.server.displayName,
