@@ -2,12 +2,15 @@
 // builds of agent-lsp (each with its own warm daemon on the same copy) and the original's, spawned
 // alternately; every mark a front writes (AGENT_LSP_STARTUP_TRACE=1) as milliseconds from spawn,
 // median over the runs. `node test/bench/warmTimeline.mjs [--runs N] [--corpus django|stdlib]
-// [--build label=/path/to/bin/agent-lsp]...` (default: this checkout's bin/agent-lsp as "ours").
+// [--build label=/path/to/bin/agent-lsp]...` (default: this checkout's bin/agent-lsp as "ours");
+// `pnpm bench --only warmtimeline` writes its section of docs/benchmarks.md.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { clearInterval, setInterval } from 'node:timers';
 import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { stopDaemons } from '@agent-lsp/broker';
@@ -50,8 +53,19 @@ async function ourFront(bin, env, corpus) {
   at('tools listed');
   const started = await client.callTool({ name: 'start_lsp', arguments: { root_dir: corpus.root, language_id: corpus.language } }, undefined, LONG);
   at('start_lsp answered');
+  // The front's CPU sampled while it waits for the server: work of its own then, or the answer's parse at the end.
+  const samples = [];
+  const sampler = setInterval(() => samples.push([now() - t0, cpuMs(transport.pid)]), 100);
   const r = await client.callTool({ name: 'find_references', arguments: { file_path: corpus.file, position_pattern: corpus.pattern, limit: 100_000 } }, undefined, LONG);
+  clearInterval(sampler);
   at('find_references answered');
+  // The last sample at least 200 ms before the server's answer reached the front: what the wait itself cost.
+  const answeredAt = marks.get('query first answer');
+  const beforeAnswer = answeredAt === undefined ? undefined : samples.filter(([t]) => t <= answeredAt - 200).at(-1);
+  if (beforeAnswer) {
+    marks.set('SAMPLE 200 ms before the answer reached the front', beforeAnswer[0]);
+    cpus.set('SAMPLE 200 ms before the answer reached the front', beforeAnswer[1]);
+  }
   const cpu = cpuMs(transport.pid);
   const daemonUsed = daemonCpu(ourBrokerPids(env.AGENT_LSP_HOME)) - daemon;
   const brokerUsed = ourBrokerPids(env.AGENT_LSP_HOME).reduce((s, pid) => s + (cpuMs(pid) || 0), 0) - broker;
@@ -106,63 +120,108 @@ async function untilComplete(label, attempt) {
 }
 
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, corpus: { type: 'string', default: 'django' }, build: { type: 'string', multiple: true }, 'no-original': { type: 'boolean' } } });
-const builds = (values.build ?? [`ours=${BIN}`]).map((b) => ({ label: b.split('=')[0], bin: b.slice(b.indexOf('=') + 1) }));
-const tmp = mkdtempSync(join(tmpdir(), 'agent-lsp-timeline-'));
-const corpus = values.corpus === 'stdlib' ? pythonStdlib(tmp, 'stdlib-timeline') : djangoSources(tmp);
-if (corpus.notRun) throw new Error(corpus.notRun);
-const original = values['no-original'] ? { notRun: 'not asked' } : originalBinary();
-const text = readFileSync(join(corpus.root, corpus.file), 'utf8');
-const pos = resolvePositionPattern(text, corpus.pattern, corpus.file);
-const position = { line: pos.line, column: pos.column };
-const runners = builds.map((b) => {
-  const home = join(tmp, `home-${b.label}`);
-  const env = { ...process.env, AGENT_LSP_HOME: home, AGENT_LSP_SNAPSHOT_DIR: join(home, 'snapshot') };
-  return { label: b.label, env, bin: b.bin, run: () => ourFront(b.bin, env, corpus), stop: () => stopDaemons({ all: true, force: true }, env), rows: [] };
-});
-if (original.bin) {
-  const env = peerEnv(join(tmp, 'original'));
-  runners.push({ label: 'original', run: () => originalFront(original.bin, env, corpus, position), stop: () => stopOriginalDaemons(original.bin, env, env.HOME), rows: [] });
-}
-const loads = [];
-try {
-  for (const r of runners) {
-    log(`${r.label}: warming its daemon on ${corpus.label}…`);
-    await untilComplete(r.label, r.run);
-    if (r.env) log(`  snapshot ${(await waitForSnapshot(r.env.AGENT_LSP_SNAPSHOT_DIR)) ? 'built' : 'NOT built'}`);
+export const WARM_TIMELINE_HEADING = '## A fresh agent on a warm daemon, mark by mark';
+
+/**
+ * Fronts of each build and the original's, alternating on one corpus (each with its own warm
+ * daemon on the same copy): a Markdown table of every mark's median time from spawn (and the
+ * front's CPU time there), the front's and the daemon's CPU, the total.
+ */
+export async function timeline({ tmp, corpus, builds, runs, withOriginal = true }) {
+  const original = withOriginal ? originalBinary() : { notRun: 'not asked' };
+  const text = readFileSync(join(corpus.root, corpus.file), 'utf8');
+  const pos = resolvePositionPattern(text, corpus.pattern, corpus.file);
+  const position = { line: pos.line, column: pos.column };
+  const runners = builds.map((b) => {
+    const home = mkdtempSync(join(tmp, `home-${b.label}-`));
+    const env = { ...process.env, AGENT_LSP_HOME: home, AGENT_LSP_SNAPSHOT_DIR: join(home, 'snapshot') };
+    return { label: b.label, env, run: () => ourFront(b.bin, env, corpus), stop: () => stopDaemons({ all: true, force: true }, env), rows: [] };
+  });
+  if (original.bin) {
+    const env = peerEnv(mkdtempSync(join(tmp, 'original-')));
+    runners.push({ label: 'original', run: () => originalFront(original.bin, env, corpus, position), stop: () => stopOriginalDaemons(original.bin, env, env.HOME), rows: [] });
   }
-  const runs = Number(values.runs);
-  for (let i = 0; i < runs; i++) {
-    loads.push(loadavg()[0]);
+  const loads = [];
+  try {
     for (const r of runners) {
-      const row = await r.run();
-      if (!row.complete) throw new Error(`${r.label}: incomplete answer ${row.error}`);
-      r.rows.push(row);
+      log(`${r.label}: warming its daemon on ${corpus.label}…`);
+      await untilComplete(r.label, r.run);
+      if (r.env) log(`  snapshot ${(await waitForSnapshot(r.env.AGENT_LSP_SNAPSHOT_DIR)) ? 'built' : 'NOT built'}`);
     }
-    log(`  ${i + 1}/${runs} (load ${loads.at(-1).toFixed(1)}): ${runners.map((r) => `${r.label} ${Math.round(r.rows.at(-1).total)} ms`).join(', ')}`);
+    for (let i = 0; i < runs; i++) {
+      loads.push(loadavg()[0]);
+      for (const r of runners) {
+        const row = await r.run();
+        if (!row.complete) throw new Error(`${r.label}: incomplete answer ${row.error}`);
+        r.rows.push(row);
+      }
+      log(`  ${i + 1}/${runs} (load ${loads.at(-1).toFixed(1)}): ${runners.map((r) => `${r.label} ${Math.round(r.rows.at(-1).total)} ms`).join(', ')}`);
+    }
+  } finally {
+    for (const r of runners) await r.stop();
   }
-} finally {
-  for (const r of runners) await r.stop();
+  // Marks in the order of their median time; a column per runner.
+  const names = [...new Set(runners.flatMap((r) => r.rows.flatMap((row) => [...row.marks.keys()])))];
+  const cell = (r, name) => {
+    const xs = r.rows.map((row) => row.marks.get(name)).filter((x) => x !== undefined);
+    return xs.length ? median(xs) : undefined;
+  };
+  const order = (name) => Math.min(...runners.map((r) => cell(r, name) ?? Infinity));
+  names.sort((a, b) => order(a) - order(b));
+  const fmt = (x) => (x === undefined ? '' : `${x.toFixed(0)}`);
+  const cpuCell = (r, name) => {
+    const xs = r.rows.map((row) => row.cpus.get(name)).filter((x) => x !== undefined);
+    return xs.length ? ` (cpu ${median(xs).toFixed(0)})` : '';
+  };
+  const out = [
+    `${corpus.label}, \`${corpus.pattern}\` in ${corpus.file}; ms from spawn (the front's CPU ms there), median of ${runners[0].rows.length} fronts each, alternating; load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${cpus().length} cores; references: ${runners.map((r) => `${r.label} ${r.rows[0].references}`).join(', ')}`,
+    '',
+    `| mark | ${runners.map((r) => r.label).join(' | ')} |`,
+    `| --- | ${runners.map(() => '---').join(' | ')} |`,
+    ...names.map((name) => `| ${name} | ${runners.map((r) => `${fmt(cell(r, name))}${cpuCell(r, name)}`).join(' | ')} |`),
+    `| front process CPU at the answer (/proc) | ${runners.map((r) => fmt(median(r.rows.map((x) => x.cpu)))).join(' | ')} |`,
+    `| daemon + server CPU during the front (/proc) | ${runners.map((r) => fmt(median(r.rows.map((x) => x.daemonCpu)))).join(' | ')} |`,
+    `| &nbsp;&nbsp;of which the broker itself (ours) | ${runners.map((r) => (r.rows[0].brokerCpu === undefined ? '' : fmt(median(r.rows.map((x) => x.brokerCpu))))).join(' | ')} |`,
+    `| **total (spawn → answer), min–max** | ${runners.map((r) => `**${fmt(median(r.rows.map((x) => x.total)))}** (${fmt(Math.min(...r.rows.map((x) => x.total)))}–${fmt(Math.max(...r.rows.map((x) => x.total)))})`).join(' | ')} |`,
+  ];
+  return out.join('\n');
 }
-// Marks in the order of their median time; a column per runner.
-const names = [...new Set(runners.flatMap((r) => r.rows.flatMap((row) => [...row.marks.keys()])))];
-const cell = (r, name) => {
-  const xs = r.rows.map((row) => row.marks.get(name)).filter((x) => x !== undefined);
-  return xs.length ? median(xs) : undefined;
-};
-const order = (name) => Math.min(...runners.map((r) => cell(r, name) ?? Infinity));
-names.sort((a, b) => order(a) - order(b));
-const fmt = (x) => (x === undefined ? '' : `${x.toFixed(0)}`);
-const cpuCell = (r, name) => {
-  const xs = r.rows.map((row) => row.cpus.get(name)).filter((x) => x !== undefined);
-  return xs.length ? ` (cpu ${median(xs).toFixed(0)})` : '';
-};
-console.log(`${corpus.label}, \`${corpus.pattern}\` in ${corpus.file}; ms from spawn, median of ${runners[0].rows.length} fronts each, alternating; load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${cpus().length} cores; references: ${runners.map((r) => `${r.label} ${r.rows[0].references}`).join(', ')}\n`);
-console.log(`| mark | ${runners.map((r) => r.label).join(' | ')} |`);
-console.log(`| --- | ${runners.map(() => '---').join(' | ')} |`);
-for (const name of names) console.log(`| ${name} | ${runners.map((r) => `${fmt(cell(r, name))}${cpuCell(r, name)}`).join(' | ')} |`);
-console.log(`| front process CPU at the answer (/proc) | ${runners.map((r) => fmt(median(r.rows.map((x) => x.cpu)))).join(' | ')} |`);
-console.log(`| daemon + server CPU during the front (/proc) | ${runners.map((r) => fmt(median(r.rows.map((x) => x.daemonCpu)))).join(' | ')} |`);
-console.log(`| &nbsp;&nbsp;of which the broker itself (ours) | ${runners.map((r) => (r.rows[0].brokerCpu === undefined ? '' : fmt(median(r.rows.map((x) => x.brokerCpu))))).join(' | ')} |`);
-console.log(`| **total (spawn → answer), min–max** | ${runners.map((r) => `**${fmt(median(r.rows.map((x) => x.total)))}** (${fmt(Math.min(...r.rows.map((x) => x.total)))}–${fmt(Math.max(...r.rows.map((x) => x.total)))})`).join(' | ')} |`);
-rmSync(tmp, { recursive: true, force: true });
+
+/** The bench section (`--only warmtimeline`): this checkout beside the original, on Django and the stdlib, 3 fronts each. */
+export async function warmTimelineSection(tmp, logTo = log) {
+  const tables = [];
+  for (const corpus of [djangoSources(tmp), pythonStdlib(tmp, 'stdlib-timeline')]) {
+    if (corpus.notRun) {
+      tables.push(`Not run: ${corpus.notRun}`);
+      continue;
+    }
+    logTo(`warm timeline, ${corpus.label}…`);
+    tables.push(await timeline({ tmp, corpus, builds: [{ label: 'ours', bin: BIN }], runs: 3 }));
+  }
+  return `${WARM_TIMELINE_HEADING}
+
+Where the time of the previous section goes, step by step: each mark a fresh front of ours writes
+(AGENT_LSP_STARTUP_TRACE=1; \`agent-lsp-mark <name> <epoch ms> cpu=<ms>\`), as its median time from
+spawn and the front's CPU time at that mark; CLIENT rows are the bench client's own, the only ones
+the original (a Go binary) gives. Fronts of ours and the original's alternate, each with its own warm
+daemon on the same copy; the daemons' CPU (broker or daemon, and the language server) is read from
+/proc around each front. \`node test/bench/warmTimeline.mjs [--corpus django|stdlib] [--build label=bin]...\`
+compares builds the same way.
+
+${tables.join('\n\n')}
+`;
+}
+
+const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (isMain) {
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, corpus: { type: 'string', default: 'django' }, build: { type: 'string', multiple: true }, 'no-original': { type: 'boolean' } } });
+  const builds = (values.build ?? [`ours=${BIN}`]).map((b) => ({ label: b.split('=')[0], bin: b.slice(b.indexOf('=') + 1) }));
+  const tmp = mkdtempSync(join(tmpdir(), 'agent-lsp-timeline-'));
+  try {
+    const corpus = values.corpus === 'stdlib' ? pythonStdlib(tmp, 'stdlib-timeline') : djangoSources(tmp);
+    if (corpus.notRun) throw new Error(corpus.notRun);
+    console.log(await timeline({ tmp, corpus, builds, runs: Number(values.runs), withOriginal: !values['no-original'] }));
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}

@@ -102,7 +102,6 @@ export class Prefetcher {
   /** A read-only query of a tool call: from the cache, joined to one on its way, or sent. */
   async request<R>(conn: LspConnection, method: string, params: unknown, signal: AbortSignal, timeoutMs?: number): Promise<R> {
     const options = timeoutMs === undefined ? { signal } : { signal, timeoutMs };
-    startupMark('query epoch asked');
     const cacheable = this.usable(conn, method) && (await this.keys.refreshEpoch(conn, signal));
     startupMark('query epoch refreshed');
     if (!cacheable) return conn.request<R>(method, params, options);
