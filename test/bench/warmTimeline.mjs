@@ -122,6 +122,75 @@ async function untilComplete(label, attempt) {
 
 export const WARM_TIMELINE_HEADING = '## A fresh agent on a warm daemon, mark by mark';
 
+/** Where the gap is, measured finer than the section's tables (written by hand, dated; before/after: the builds compared). */
+const WARM_TIMELINE_FINDINGS = `Where the gap to the original is (2026-11-28, measured with this bench's marks and
+\`node test/bench/warmTimeline.mjs --build before=<main> --build after=<this branch>\`, fronts of the
+two builds and the original's alternating, each with its own warm daemon; Django 5 fronts each at
+load 24–26, the stdlib 3 each at load 17–23, 2 cores; CPU from the marks and /proc):
+
+| stage (wall ms from the medians of the marks; the front's CPU ms) | Django: before | Django: after | Django: original | stdlib: before | stdlib: after | stdlib: original |
+| --- | --- | --- | --- | --- | --- | --- |
+| spawn → our first line (sh, node, deserializing the 10 MB snapshot) | 1707 (cpu 159) | 830 (cpu 143) | | 934 (cpu 130) | 968 (cpu 142) | |
+| → connected (listen on stdio, MCP handshake) | 2100 | 929 | 107 | 1091 | 1140 | 99 |
+| tools/list: ours to answer (cpu) / the client's parse and schema compile (wall) | cpu 18 / 232 | cpu 16 / 89 | 68 in all | cpu 16 / 98 | cpu 15 / 52 | 82 in all |
+| start_lsp {root_dir, language_id} | 226 (cpu 41) | 319 (cpu 29) | 24 | 233 (cpu 25) | 37 (cpu 23) | 2 |
+| &nbsp;&nbsp;of which the broker attach (socket, initialize through the broker) | 81 (cpu 21) | 121 (cpu 16) | | 89 (cpu 12) | 14 (cpu 13) | |
+| &nbsp;&nbsp;of which resolving the server for start_lsp itself (fixed) | 8 (cpu 4) | 0 (cpu 0) | | 29 (cpu 2) | 2 (cpu 0) | |
+| find_references | 1367 (cpu 43) | 1980 (cpu 38) | 989 | 7547 (cpu ~240) | 8100 (cpu ~230) | 10063 |
+| &nbsp;&nbsp;of which the answer cache's probe, cache off (fixed) | 25 (cpu 6) | 10 (cpu 1) | | 21 (cpu 4) | 0 (cpu 0) | |
+| &nbsp;&nbsp;of which open the document, ready?, sync, epoch | 70 (cpu 9) | 101 (cpu 11) | | 64 (cpu 17) | 11 (cpu 11) | |
+| &nbsp;&nbsp;of which the server's answer (broker hop + pyright; the front idle until the answer arrives, then reading it) | 1134 (cpu 7) | 1719 (cpu 4) | | 7068 (cpu 24) | 7566 (cpu 74) | |
+| &nbsp;&nbsp;of which files of the answer changed since the connection began? (stats; fixed) | 15 (cpu 2) | 12 (cpu 2) | | 69 (cpu 50) | 76 (cpu 28) | |
+| &nbsp;&nbsp;of which converting the locations (reading their files) | 55 (cpu 10) | 71 (cpu 16) | | 246 (cpu 122) | 357 (cpu 100) | |
+| &nbsp;&nbsp;of which text, output check, send, client parse | 51 (cpu 8) | 45 (cpu 3) | | 39 (cpu 23) | 88 (cpu 17) | |
+| **spawn → first complete answer** (median of the totals) | **3958** | **3338** | **1188** | **8996** | **9384** | **10246** |
+| the front's CPU at the answer (/proc) | 270 | 240 | 20 | 430 | 420 | 60 |
+| the daemon's and the server's CPU during the front (/proc) | 270 | 240 | 160 | 2130 | 2270 | 2550 |
+| &nbsp;&nbsp;of which our broker itself | 20 | 10 | | 20 | 20 | |
+
+- **Reading the table.** At these loads wall time is mostly the scheduler's: the two builds are
+  identical up to our first line, yet took 1707 and 830 ms to reach it on Django. Compare CPU; the
+  wall times say where the order of magnitude is, and the totals only side by side in one run.
+- **Nothing waits.** On a warm broker no step of ours waits for readiness, settling, diagnostics,
+  pushes or a fixed delay: the broker's \`initialize\` answer says the server is ready (the
+  readiness gate passes at once), pyright publishes nothing the query waits for, no step walks the
+  workspace. Between the marks the front either computes or waits for one round trip: the broker
+  attach (a socket and \`initialize\` through the broker), the answer cache's \`$/agentLsp/epoch\`, the
+  request. While pyright computes, the front is idle (its CPU sampled 200 ms before the answer
+  arrived equals its CPU when the request left).
+- **The gap is CPU, and wall time on a loaded machine follows CPU**: at load L on 2 cores a process
+  gets about 2/L of a core, so every millisecond of CPU costs L/2 of wall. Our front uses 240–270 ms
+  of CPU to its first answer on Django, the original's front 20 ms; the daemon side is about the same
+  (our broker itself 10–20 ms, the rest pyright). Of our front's CPU, 130–160 ms are spent before our
+  first line of JavaScript runs (\`node -e 0\` alone: 60–120 ms at these loads; deserializing the 10 MB
+  snapshot ~50 ms more), ~15 ms to listen, ~16 ms for the handshake and tools/list, ~25–40 ms for
+  start_lsp, ~40 ms for find_references (Django).
+- **First calls pay for compiling.** In one front (Django, 7 fronts, load 24), start_lsp then
+  find_references cost 30 + 40 ms of CPU; the same two calls again in the same front 10 + 20 ms.
+  Part of it is one-time work (the broker attach), the rest compiling: the code a front runs for
+  its first tool calls (the broker client, the LSP connection, the tool paths) is not run while the
+  snapshot is built, so each front compiles it; warming those paths in the snapshot
+  (scripts/snapshotEntry.cjs, without reading any process state) is the next lever.
+- **The client's work on tools/list** (its parse, and the MCP SDK client compiling our output
+  schemas) is the largest single step after Node's start: 50–230 ms of wall time here against the
+  original's whole tools/list in 68–82 ms (issue 33 target 2).
+- **Fixed here** (behaviour tests, no timings): the answer cache's probe no longer resolves the
+  server and hashes its settings for a workspace that did not opt in (5 ms of CPU off every first
+  query: packages/tools/src/answerCache/cachedAnswers.test.ts); start_lsp told the language without
+  a scope leaves resolving the server (its binary, the Python interpreter on PATH) to the connection,
+  which did it again (startLsp.test.ts); the files an answer names are stat'ed synchronously to know
+  whether they changed since the connection began (each async stat was a round trip through libuv's
+  thread pool: 50 → 28 ms of CPU on the stdlib's 1723 references; freshAnswer.test.ts pins what is
+  opened). Together ~10 ms of CPU on Django and ~30 ms on the stdlib: real, but small against the
+  whole.
+- **What parity would take.** A Go front starts in ~5 ms of CPU; any Node front pays 60–120 ms
+  before its first line at these loads. The original's 0.4–1.2 s (Django) is out of reach for a
+  Node process per session, whatever the front does after its start; a front that is not a fresh
+  Node process (a small native relay from the agent's stdio to a long-lived front) would be a change
+  of DESIGN's process model, not an optimisation. Within it: warm the first calls' code in the
+  snapshot, shrink the snapshot, and the client's tools/list work (target 2). On the stdlib, the
+  rest is converting 1723 locations (reading their ~hundreds of files: ~100 ms of CPU).`;
+
 /**
  * Fronts of each build and the original's, alternating on one corpus (each with its own warm
  * daemon on the same copy): a Markdown table of every mark's median time from spawn (and the
@@ -209,6 +278,8 @@ daemon on the same copy; the daemons' CPU (broker or daemon, and the language se
 compares builds the same way.
 
 ${tables.join('\n\n')}
+
+${WARM_TIMELINE_FINDINGS}
 `;
 }
 
