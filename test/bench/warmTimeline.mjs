@@ -181,8 +181,10 @@ load 24–26, the stdlib 3 each at load 17–23, 2 cores; CPU from the marks and
   which did it again (startLsp.test.ts); the files an answer names are stat'ed synchronously to know
   whether they changed since the connection began (each async stat was a round trip through libuv's
   thread pool: 50 → 28 ms of CPU on the stdlib's 1723 references; freshAnswer.test.ts pins what is
-  opened). Together ~10 ms of CPU on Django and ~30 ms on the stdlib: real, but small against the
-  whole.
+  opened). Together ~10 ms of CPU on Django and ~30 ms on the stdlib in the marks, below the noise
+  of a total: Django again, 7 fronts of each build alternating at load 14, before 1419 ms
+  (874–1757), after 1533 ms (1078–1836), the front's CPU at the answer 230 and 230 ms (the marks:
+  the probe 7 → 1 ms, start_lsp's own resolution 3 → 0 ms).
 - **What parity would take.** A Go front starts in ~5 ms of CPU; any Node front pays 60–120 ms
   before its first line at these loads. The original's 0.4–1.2 s (Django) is out of reach for a
   Node process per session, whatever the front does after its start; a front that is not a fresh
