@@ -159,7 +159,8 @@ loadAndWarm().catch((err) => {
 });
 
 startupSnapshot.setDeserializeMainFunction(() => {
-  const mark = (name) => process.env.AGENT_LSP_STARTUP_TRACE === '1' && process.stderr.write(`agent-lsp-mark ${name} ${(performance.timeOrigin + performance.now()).toFixed(2)}\n`);
+  const cpuMs = () => ((({ user, system }) => (user + system) / 1000)(process.cpuUsage())).toFixed(1);
+  const mark = (name) => process.env.AGENT_LSP_STARTUP_TRACE === '1' && process.stderr.write(`agent-lsp-mark ${name} ${(performance.timeOrigin + performance.now()).toFixed(2)} cpu=${cpuMs()}\n`);
   mark('entry');
   mark('started from the snapshot');
   for (const [event, listener] of signalListeners) process.on(event, listener);

@@ -24,6 +24,7 @@ import { PYTHON_SERVERS_HEADING, pythonServersSection } from './pythonServers.mj
 import { STARTUP_HEADING, startupSection } from './startup.mjs';
 import { TOOLS_LIST_HEADING, toolListingSection } from './toolListing.mjs';
 import { WARM_FRONT_HEADING, warmFrontSection } from './warmFront.mjs';
+import { WARM_TIMELINE_HEADING, warmTimelineSection } from './warmTimeline.mjs';
 import { AGENTS_MEMORY_HEADING, agentsMemorySection } from './agentsMemory.mjs';
 import { withHome } from './benchHome.mjs';
 import { PEERS_HEADING, peersSection } from './peers.mjs';
@@ -121,6 +122,7 @@ const SECTIONS = [
   { key: 'fairness', heading: '## Fairness under load', run: (ctx) => fairness(ctx.corpus('effect'), log) },
   { key: 'toolslist', heading: TOOLS_LIST_HEADING, run: () => toolListingSection(log) },
   { key: 'warmfront', heading: WARM_FRONT_HEADING, run: (ctx) => warmFrontSection(ctx.tmp, log) },
+  { key: 'warmtimeline', heading: WARM_TIMELINE_HEADING, run: (ctx) => warmTimelineSection(ctx.tmp, log) },
   { key: 'memory', heading: AGENTS_MEMORY_HEADING, run: (ctx) => agentsMemorySection(ctx.tmp, log) },
   { key: 'sharing', heading: "## Sharing a broker with an agent's workspace preview", run: () => previewSharing(log) },
   { key: 'startup', heading: STARTUP_HEADING, run: () => startupSection(log) },

@@ -66,7 +66,7 @@ export async function freshFront(env, corpus, { languageId } = {}) {
     while ((nl = buffered.indexOf('\n')) >= 0) {
       const line = buffered.slice(0, nl);
       buffered = buffered.slice(nl + 1);
-      const m = /^agent-lsp-mark (.+) (\d+(?:\.\d+)?)$/.exec(line);
+      const m = /^agent-lsp-mark (.+?) (\d+(?:\.\d+)?)(?: cpu=\d+(?:\.\d+)?)?$/.exec(line);
       if (m && !marks.has(m[1])) marks.set(m[1], Number(m[2]));
     }
   });

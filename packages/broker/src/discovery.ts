@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
-import { AGENT_LSP_PROTOCOL_VERSION, UserError } from '@agent-lsp/protocol';
+import { AGENT_LSP_PROTOCOL_VERSION, startupMark, UserError } from '@agent-lsp/protocol';
 import { attachReadinessStrategy, connectSocketTransport, LspConnection, resolveScoped, type ResolvedServer, type ConnectOptions } from '@agent-lsp/lsp';
 import { BrokerLeaseAccess, type BrokerLeaseOptions } from './brokerLease.js';
 import { SOCKET_CHECK_MS } from './acceptLoop.js';
@@ -46,6 +46,7 @@ export async function connectToBroker(options: BrokerConnectOptions): Promise<Ls
   if (!resolved) {
     throw new UserError('server_not_found', `${server.displayName} was not found. ${server.installHint} Run \`agent-lsp doctor\` to check every server.`);
   }
+  startupMark('broker server resolved');
   const key = brokerKey(rootDir, resolved.profileFingerprint);
   const dir = daemonDir(key);
   ensurePrivateDir(dir);
@@ -186,6 +187,7 @@ async function initializeThrough(socket: string, key: string, resolved: Resolved
   let transport;
   try {
     transport = await connectSocketTransport({ path: socket }, 5000);
+    startupMark('broker socket connected');
   } catch (err) {
     return { kind: 'dead', why: `its socket ${socket} refused the connection (${(err as Error).message})` };
   }

@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { getParseErrorMessage } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import { CallToolRequestSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { startupMark } from '@agent-lsp/protocol';
 import { checkArgumentNames, inferredRootOutput, type AnyToolDefinition } from '@agent-lsp/tools';
 import { phaseWarningOutput } from './phaseGate.js';
 
@@ -35,6 +36,7 @@ export function serveToolCalls(mcp: McpServer, tools: ReadonlyMap<string, AnyToo
   };
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const name = request.params.name;
+    startupMark(`${name} call received`);
     try {
       const def = tools.get(name);
       if (!def) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
@@ -44,12 +46,15 @@ export function serveToolCalls(mcp: McpServer, tools: ReadonlyMap<string, AnyToo
       if (named.error !== undefined) throw new McpError(ErrorCode.InvalidParams, named.error);
       const parsed = await input.safeParseAsync(named.args);
       if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Input validation error: Invalid arguments for tool ${name}: ${getParseErrorMessage(parsed.error)}`);
+      startupMark(`${name} arguments checked`);
       const result = await run(def, parsed.data, extra);
+      startupMark(`${name} result made`);
       // A task request's answer is not the tool's result (the SDK does not check it either).
       if (request.params.task || result.isError) return result;
       if (!result.structuredContent) throw new McpError(ErrorCode.InvalidParams, `Output validation error: Tool ${name} has an output schema but no structured content was provided`);
       const checked = await output.safeParseAsync(result.structuredContent);
       if (!checked.success) throw new McpError(ErrorCode.InvalidParams, `Output validation error: Invalid structured content for tool ${name}: ${getParseErrorMessage(checked.error)}`);
+      startupMark(`${name} output checked`);
       return result;
     } catch (error) {
       if (error instanceof McpError && error.code === (ErrorCode.UrlElicitationRequired as number)) throw error;

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { toolAnswered, UserError, WireError } from '@agent-lsp/protocol';
+import { startupMark, toolAnswered, UserError, WireError } from '@agent-lsp/protocol';
 import type { Logger } from '@agent-lsp/lsp';
 import { describeRecovery, fileSystemUserError, SessionError, type AgentLedger, type LeftoverRecovery } from '@agent-lsp/session';
 import { inferredRootText, type AnyToolDefinition, type ProgressReport, type RunnerConfig, type ToolContext } from '@agent-lsp/tools';
@@ -72,14 +72,21 @@ export async function runTool(
   const recoveryLines = () => recoveries.flatMap((r) => (r ? [describeRecovery(r, (p) => workspace.display(p))] : []));
   try {
     recoveries.push(await ledger.transactions.recoverWorkspace(env.signal));
+    startupMark(`${def.name} recovery checked`);
     const result = await workspace.prefetch.observe(
       () => call.noteServedFromCache(),
-      () => workspace.runCall({ name: def.name, concurrency: def.concurrency ?? 'shared', readOnly: def.annotations.readOnlyHint }, () => def.handler(args, ctx)),
+      () => workspace.runCall({ name: def.name, concurrency: def.concurrency ?? 'shared', readOnly: def.annotations.readOnlyHint }, () => {
+        startupMark(`${def.name} handler started`);
+        return def.handler(args, ctx);
+      }),
     );
+    startupMark(`${def.name} handler returned`);
     recoveries.push(await ledger.transactions.recoverWorkspace(env.signal));
     ledger.finishCall(call, args, 'ok');
     toolAnswered(def.name);
+    startupMark(`${def.name} recovery checked after`);
     const text = [def.text(result), ...recoveryLines()].join('\n');
+    startupMark(`${def.name} text made`);
     const inferred = workspace.inferredRoot;
     if (inferred === undefined) return { content: [{ type: 'text', text }], structuredContent: result };
     return {

@@ -56,6 +56,10 @@ async function probe(tool: string, args: Record<string, unknown>, ctx: ToolConte
   await ctx.workspace.ensureRoots(filePath);
   const root = ctx.workspace.primaryRoot;
   if (root === undefined || ctx.workspace.rootList.length !== 1) return undefined;
+  // Off (the default) before anything else: a query of a workspace that did not opt in does not
+  // resolve its server and hash its settings for a key nobody reads (a fresh front's first query).
+  const store = AnswerStore.forRoot(root);
+  if (!answerCacheEnabled(store)) return undefined;
   const path = ctx.workspace.resolveFile(filePath);
   const file = ctx.workspace.display(path);
   if (file.startsWith('/') || inNotIndexedDir(root, path)) return undefined;
@@ -63,8 +67,6 @@ async function probe(tool: string, args: Record<string, unknown>, ctx: ToolConte
   const server = typeof language === 'string' ? ctx.workspace.registry.forLanguage(language) : ctx.workspace.registry.forFile(path)?.server;
   const identity = server ? serverIdentity(server, root, ctx.workspace.indexScope) : undefined;
   if (identity === undefined) return undefined;
-  const store = AnswerStore.forRoot(root);
-  if (!answerCacheEnabled(store)) return undefined;
   const keyArgs = Object.fromEntries(Object.entries({ ...args, file_path: file }).filter(([k, v]) => !NOT_IN_KEY.has(k) && v !== undefined));
   const state = await workspaceState(root, ctx.signal);
   return { store, root, entry: { tool, args: keyArgs, server: identity, state: state.hash }, files: state.files };

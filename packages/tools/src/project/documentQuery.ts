@@ -1,5 +1,5 @@
 import type { Position } from 'vscode-languageserver-protocol';
-import { resolvePositionPattern, toLspPosition, toLspRange, UserError, type UserRange } from '@agent-lsp/protocol';
+import { startupMark, resolvePositionPattern, toLspPosition, toLspRange, UserError, type UserRange } from '@agent-lsp/protocol';
 import type { DocumentHandle } from '@agent-lsp/workspace';
 import { untilAnalysed } from './documentAnalysis.js';
 import { awaitReady, type NotReadyResult, type ReadinessArgs } from './readinessGate.js';
@@ -26,14 +26,18 @@ export async function openReadyDocument(
   args: { file_path: string; language_id?: string | undefined } & ReadinessArgs,
 ): Promise<ReadyDocument | NotReadyResult> {
   await ctx.workspace.ensureRoots(args.file_path);
+  startupMark('document roots ensured');
   const path = ctx.workspace.resolveFile(args.file_path);
   const handle = await ctx.workspace.openDocument(path, args.language_id);
+  startupMark('document opened');
   const label = ctx.workspace.display(path);
   const notReady = await awaitReady(handle.conn, args, ctx);
   if (notReady) return notReady;
+  startupMark('document server ready');
   // A file can change on disk while we waited; the server must see the current text (a stat
   // tells whether it did; the file is read again only then).
   await ctx.workspace.syncFromDisk([path]);
+  startupMark('document synced');
   const doc = handle.conn.documents.get(handle.uri);
   if (doc) {
     const notAnalysed = await untilAnalysed(handle.conn, handle.uri, label);

@@ -1,6 +1,6 @@
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
-import { UserError } from '@agent-lsp/protocol';
+import { startupMark, UserError } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import { resolveDirectory } from '@agent-lsp/workspace';
 import { checkedScope, scopeInput, scopeOutcome, scopeOutput, scopeText } from '../project/indexScope.js';
@@ -59,6 +59,7 @@ function absoluteRootDir(input: string): string {
 
 async function startAndMaybeWait(ctx: ToolContext, language: string, args: z.infer<z.ZodObject<typeof readinessInput>>) {
   const conn = await ctx.workspace.connection(ctx.workspace.registry.forLanguage(language));
+  startupMark('start_lsp connected');
   const notReady = await awaitReady(conn, args, ctx);
   return { conn, notReady };
 }
@@ -82,21 +83,27 @@ export const startLsp = defineTool({
     const server = args.language_id ? ctx.workspace.registry.forLanguage(args.language_id) : undefined;
     if (args.connect !== undefined && !server) throw new UserError('invalid_argument', 'connect needs language_id: say which language the server at that address speaks.');
     const scope = checkedScope(absoluteRootDir(args.root_dir), args.scope ?? []);
+    startupMark('start_lsp arguments resolved');
     const root = await ctx.workspace.setRoot(args.root_dir);
     await ctx.workspace.setScope(scope);
+    startupMark('start_lsp root set');
     if (args.connect !== undefined && server) await ctx.workspace.attachPassive(server, args.connect);
     // Told the language, it does not count the tree's files by language: that walk grew with the
     // workspace (0.4–0.5 s of a fresh agent's start on Django) to say what the caller already said.
     const found = server ? undefined : await detectLanguages(root, ctx.workspace.registry);
-    const installed = (found?.map((d) => d.server) ?? [server!]).filter((s) => s.resolve(root) !== undefined);
+    // Which servers resolve matters to the detected languages and to a scope's outcome only: told
+    // the language without a scope, its server is resolved once, by the connection that starts it.
+    const installed = found || scope.length ? (found?.map((d) => d.server) ?? [server!]).filter((s) => s.resolve(root) !== undefined) : [];
     const detected = found?.map((d) => ({
       language: d.server.languageIds[0] ?? d.server.id,
       server: d.server.displayName,
       files: d.files,
       installed: installed.includes(d.server),
     }));
+    startupMark('start_lsp languages known');
     let notReady: NotReadyResult | undefined;
     if (args.language_id) notReady = (await startAndMaybeWait(ctx, args.language_id, args)).notReady;
+    startupMark('start_lsp server ready');
     const servers = (await ctx.workspace.liveConnections()).map(describeConnection);
     return { ...(notReady ?? { ready: true }), root, ...(detected ? { detected } : {}), servers, ...(scope.length ? { scope: scopeOutcome(scope, installed) } : {}) };
   },

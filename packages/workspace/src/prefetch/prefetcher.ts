@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { LspConnection } from '@agent-lsp/lsp';
+import { startupMark } from '@agent-lsp/protocol';
 import { AdaptiveThreshold } from './adaptiveThreshold.js';
 import { answerStatus, LearnedTransitions } from './learnedTransitions.js';
 import { QueryCache, type CacheEntry } from './queryCache.js';
@@ -101,7 +102,9 @@ export class Prefetcher {
   /** A read-only query of a tool call: from the cache, joined to one on its way, or sent. */
   async request<R>(conn: LspConnection, method: string, params: unknown, signal: AbortSignal, timeoutMs?: number): Promise<R> {
     const options = timeoutMs === undefined ? { signal } : { signal, timeoutMs };
-    if (!this.usable(conn, method) || !(await this.keys.refreshEpoch(conn, signal))) return conn.request<R>(method, params, options);
+    const cacheable = this.usable(conn, method) && (await this.keys.refreshEpoch(conn, signal));
+    startupMark('query epoch refreshed');
+    if (!cacheable) return conn.request<R>(method, params, options);
     this.trail.note(method, params);
     const key = this.keys.keyOf(conn, method, params);
     this.agentQueries++;
