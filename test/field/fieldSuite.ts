@@ -121,14 +121,14 @@ export async function trueSymbols(raw: RawServer, root: string, query: string): 
   const answer = (await raw.request<RawSymbol[] | null>('workspace/symbol', { query })) ?? [];
   return answer.map((s) => {
     const l = raw.location(s.location!.uri, s.location!.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
-    return `${s.name}@${locationKeys(root, [l])[0]!.replace(/-.*$/, '')}`;
+    return `${s.name}@${locationKeys(root, [l])[0]!.replace(/-\d+:\d+$/, '')}`;
   });
 }
 
 /** find_symbol's answer for a query, as trueSymbols gives the server's. */
 export async function ourSymbols(agent: AgentLspClient, root: string, query: string, languageId: string): Promise<{ keys: string[]; complete: boolean }> {
   const data = ok(await agent.call('find_symbol', { query, language_id: languageId, limit: 1_000_000, ready_timeout_seconds: READY_TIMEOUT_S }));
-  const keys = ((data['symbols'] as (FieldLocation & { name: string })[] | undefined) ?? []).map((s) => `${s.name}@${locationKeys(root, [s])[0]!.replace(/-.*$/, '')}`);
+  const keys = ((data['symbols'] as (FieldLocation & { name: string })[] | undefined) ?? []).map((s) => `${s.name}@${locationKeys(root, [s])[0]!.replace(/-\d+:\d+$/, '')}`);
   return { keys, complete: claimsComplete(data) };
 }
 
