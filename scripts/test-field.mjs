@@ -105,7 +105,12 @@ ${versions().map((v) => `- ${v}`).join('\n')}
   the name, end of the whole symbol); workspace symbols (name, file, start).
 - **get_diagnostics**: a file with a planted error, against the command-line checker: pyright's
   CLI (the same pyright package), tsc with the corpus's tsconfig.json, \`go build -gcflags=-e\`,
-  \`gcc -fsyntax-only\`, \`cargo check\`; the errors' line:column sets compared.
+  \`gcc -fsyntax-only\`, \`cargo check\`, \`basedpyright --outputjson\` (errors and warnings), vue-tsc with
+  the corpus's tsconfig.json; the errors' line:column sets compared. Some are asked right after
+  start_lsp, several at once, before the server has loaded the workspace.
+- **Vue (VitePress's default theme)**: find_references and go_to_definition of a name that occurs in
+  the theme only as one function: every occurrence of the name is a reference, its declaration the
+  definition (test/field/vueVitepress.full.test.ts).
 - **Outside edits between calls** (find_references after outside edits): comment lines inserted by \`sed -i\`, many files
   switched by \`git checkout\`, a file deleted then restored (and, for the sqlite includer, 80 times
   over, each answer asked within the watcher's 100 ms batch), a file written beside and renamed
@@ -166,5 +171,7 @@ function versions() {
     `Go standard-library packages of ${run('go', ['env', 'GOVERSION'])} (go/ast, go/token, go/scanner, go/parser, go/printer, go/doc/comment, go/build/constraint, encoding/json ...), with ${run('gopls', ['version'])}`,
     `the sqlite amalgamation ${sqlite} (npm better-sqlite3 ${attempt(() => pkg('better-sqlite3'))}), with ${run('clangd', ['--version'])}; checker ${run('gcc', ['--version'])}`,
     `the regex-syntax crate (crates.io; test/field/crateCorpus.ts), with ${run('rust-analyzer', ['--version'])}; checker ${run('cargo', ['--version'])}`,
+    `Django again with ${run('basedpyright', ['--version'])}; checker its CLI`,
+    `VitePress's default theme (npm; test/field/vueCorpus.ts), with vue-language-server ${run('vue-language-server', ['--version'])} and vtsls ${run('vtsls', ['--version'])}; checker vue-tsc`,
   ];
 }

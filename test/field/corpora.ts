@@ -1,8 +1,8 @@
 // Real code nobody here wrote, for the field tests (DESIGN.md, Field tests): each corpus is a
 // private temporary copy (a test may edit it) of sources this machine got from a registry —
 // Django 3.2 from Debian's python3-django, rxjs 7.8.2 and the sqlite amalgamation (in
-// better-sqlite3) from npm, packages of Go's own standard library, and the regex-syntax crate
-// from crates.io. A corpus that cannot be had
+// better-sqlite3) from npm, packages of Go's own standard library, the regex-syntax crate
+// from crates.io, and VitePress's default theme (Vue single-file components) from npm. A corpus that cannot be had
 // here is `{ notRun }` with the reason, so its tests say they did not run instead of passing.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,15 +10,16 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { copyRegexSyntax, REGEX_SYNTAX_VERSION } from './crateCorpus.js';
+import { copyVitepress, VITEPRESS_VERSION } from './vueCorpus.js';
 
-export type CorpusName = 'django' | 'rxjs' | 'go-std' | 'sqlite' | 'regex-syntax';
+export type CorpusName = 'django' | 'rxjs' | 'go-std' | 'sqlite' | 'regex-syntax' | 'vitepress';
 
 export interface Corpus {
   readonly name: CorpusName;
   /** What it is, for test titles and docs/field.md. */
   readonly label: string;
   /** The language id the tools take for it. */
-  readonly language: 'python' | 'typescript' | 'go' | 'c' | 'rust';
+  readonly language: 'python' | 'typescript' | 'go' | 'c' | 'rust' | 'vue';
   /** The private copy's root (a realpath): the workspace root to start servers on. */
   readonly root: string;
   /** Removes the copy. */
@@ -82,8 +83,9 @@ const LABELS: Record<CorpusName, string> = {
   'go-std': `Go ${goVersion() ?? ''} standard library: ${GO_STD_PACKAGES.join(', ')}`,
   sqlite: 'the sqlite amalgamation (npm better-sqlite3 12)',
   'regex-syntax': `the regex-syntax ${REGEX_SYNTAX_VERSION} crate (crates.io)`,
+  vitepress: `VitePress ${VITEPRESS_VERSION}'s default theme (npm): Vue single-file components`,
 };
-const LANGUAGES: Record<CorpusName, Corpus['language']> = { django: 'python', rxjs: 'typescript', 'go-std': 'go', sqlite: 'c', 'regex-syntax': 'rust' };
+const LANGUAGES: Record<CorpusName, Corpus['language']> = { django: 'python', rxjs: 'typescript', 'go-std': 'go', sqlite: 'c', 'regex-syntax': 'rust', vitepress: 'vue' };
 
 /** Copies the corpus into `root`; returns why it cannot, when it cannot. */
 function copyInto(name: CorpusName, root: string): string | undefined {
@@ -98,6 +100,8 @@ function copyInto(name: CorpusName, root: string): string | undefined {
       return copySqlite(root);
     case 'regex-syntax':
       return copyRegexSyntax(root);
+    case 'vitepress':
+      return copyVitepress(root);
   }
 }
 

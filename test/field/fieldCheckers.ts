@@ -23,15 +23,33 @@ export const pyrightCli: Checker = (root, rel) => {
   const server = BUILTIN_SERVERS.find((s) => s.id === 'pyright')?.resolve(root);
   if (!server) throw new Error('pyright is not installed');
   const cli = join(dirname(server.command[1]!), 'index.js');
-  const out = run(process.execPath, [cli, '--outputjson', rel], root);
+  return pyrightJson(root, [rel], run(process.execPath, [cli, '--outputjson', rel], root), ['error']).get(rel) ?? [];
+};
+
+/**
+ * basedpyright's CLI (on PATH, beside its language server) on several files in one run: each
+ * file's errors and warnings as `severity line:column` keys.
+ */
+export function basedpyrightCli(root: string, rels: readonly string[]): Map<string, string[]> {
+  return pyrightJson(root, rels, run('basedpyright', ['--outputjson', ...rels], root), ['error', 'warning']);
+}
+
+/** The keys of a pyright-style `--outputjson` report, per file asked about; the severity leads a key when several are kept. */
+function pyrightJson(root: string, rels: readonly string[], out: string, severities: readonly string[]): Map<string, string[]> {
   const json = JSON.parse(out.slice(out.indexOf('{'), out.lastIndexOf('}') + 1)) as {
     generalDiagnostics: { file: string; severity: string; range: { start: { line: number; character: number } } }[];
   };
-  const lines = readFileSync(join(root, rel), 'utf8').split(/\r\n|\r|\n/);
-  return json.generalDiagnostics
-    .filter((d) => d.severity === 'error' && relative(root, d.file) === rel)
-    .map((d) => `${d.range.start.line + 1}:${[...(lines[d.range.start.line] ?? '').slice(0, d.range.start.character)].length + 1}`);
-};
+  const keys = new Map<string, string[]>();
+  for (const rel of rels) {
+    const lines = readFileSync(join(root, rel), 'utf8').split(/\r\n|\r|\n/);
+    const at = (d: (typeof json.generalDiagnostics)[number]): string => `${d.range.start.line + 1}:${[...(lines[d.range.start.line] ?? '').slice(0, d.range.start.character)].length + 1}`;
+    keys.set(
+      rel,
+      json.generalDiagnostics.filter((d) => severities.includes(d.severity) && relative(root, d.file) === rel).map((d) => (severities.length > 1 ? `${d.severity} ${at(d)}` : at(d))),
+    );
+  }
+  return keys;
+}
 
 /**
  * tsc with the corpus's tsconfig.json, on the one file (and what it imports): a config beside the

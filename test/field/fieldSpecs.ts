@@ -27,6 +27,7 @@ export const RXJS_QUICK: FieldSpec = {
   hovers: [{ file: 'src/internal/operators/map.ts', needle: 'operate((source' }],
   outlines: ['src/internal/Observable.ts'],
   symbols: ['isFunction'],
+  askSymbolRightAfterStart: true,
   diagnostics: [{ file: 'src/internal/util/isFunction.ts', planted: "export const fieldPlanted: number = 'not a number';", checker: tsc }],
   outside: { file: 'src/internal/util/isFunction.ts', needle: 'isFunction(value' },
   outsideKinds: ['git checkout', 'delete and restore'],
@@ -60,6 +61,7 @@ export const GO_STD_QUICK: FieldSpec = {
   hovers: [{ file: 'go/printer/nodes.go', needle: 'ast.Inspect(px.X', at: 4 }],
   outlines: ['go/ast/walk.go'],
   symbols: ['Inspect'],
+  askSymbolRightAfterStart: true,
   diagnostics: [{ file: 'go/ast/walk.go', planted: 'var fieldPlanted int = "not an int"', checker: goBuild }],
   outside: { file: 'go/ast/walk.go', needle: 'func Inspect(', at: 5 },
   outsideKinds: ['sed', 'delete and restore'],
@@ -147,6 +149,7 @@ export const DJANGO_FULL: FieldSpec = {
   hovers: [...DJANGO_QUICK.hovers, { file: 'django/db/models/fields/related.py', needle: '@cached_property', at: 1 }, { file: 'django/utils/html.py', needle: 'def escape(', at: 4 }],
   outlines: [...DJANGO_QUICK.outlines, 'django/utils/functional.py', 'django/db/models/fields/__init__.py', 'django/utils/html.py'],
   symbols: ['force_str', 'cached_property', 'slugify'],
+  askSymbolRightAfterStart: true,
   diagnostics: [...DJANGO_QUICK.diagnostics, { file: 'django/utils/text.py', planted: 'field_planted: str = slugify(1, 2, 3)', checker: pyrightCli }],
   outsideKinds: EVERY_OUTSIDE_EDIT,
 };

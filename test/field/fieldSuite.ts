@@ -49,6 +49,11 @@ export interface FieldSpec {
    * workspace gives a wrong answer there.
    */
   askFirstRightAfterStart?: boolean;
+  /**
+   * The first workspace-symbol question (symbols[0]) is asked right after start_lsp, before the
+   * server has indexed the workspace: an index still empty or partial must not answer as complete.
+   */
+  askSymbolRightAfterStart?: boolean;
 }
 
 /** Per case and for the servers' start: Django's references and sqlite3.c's outline take minutes on a loaded machine. */
@@ -111,6 +116,22 @@ interface RawSymbol {
   children?: RawSymbol[];
 }
 
+/** The server's own workspace symbols for a query, as `name@file:line:column`. */
+export async function trueSymbols(raw: RawServer, root: string, query: string): Promise<string[]> {
+  const answer = (await raw.request<RawSymbol[] | null>('workspace/symbol', { query })) ?? [];
+  return answer.map((s) => {
+    const l = raw.location(s.location!.uri, s.location!.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
+    return `${s.name}@${locationKeys(root, [l])[0]!.replace(/-\d+:\d+$/, '')}`;
+  });
+}
+
+/** find_symbol's answer for a query, as trueSymbols gives the server's. */
+export async function ourSymbols(agent: AgentLspClient, root: string, query: string, languageId: string): Promise<{ keys: string[]; complete: boolean }> {
+  const data = ok(await agent.call('find_symbol', { query, language_id: languageId, limit: 1_000_000, ready_timeout_seconds: READY_TIMEOUT_S }));
+  const keys = ((data['symbols'] as (FieldLocation & { name: string })[] | undefined) ?? []).map((s) => `${s.name}@${locationKeys(root, [s])[0]!.replace(/-\d+:\d+$/, '')}`);
+  return { keys, complete: claimsComplete(data) };
+}
+
 export function defineFieldSuite(spec: FieldSpec, tier: string): void {
   const missing = spec.binary !== undefined && !onPath(spec.binary) ? `${spec.binary} is not installed` : undefined;
   const prepared = missing ? { notRun: missing } : prepareCorpus(spec.corpus);
@@ -122,6 +143,7 @@ export function defineFieldSuite(spec: FieldSpec, tier: string): void {
   describe.skipIf(notRun !== undefined)(`field, ${spec.corpus} on ${spec.server}, ${tier}${notRun ? ` (NOT RUN: ${notRun})` : ''}`, { timeout: FIELD_TIMEOUT_MS }, () => {
     const ctx = {} as FieldContext;
     let askedRightAfterStart: { target: Target; answer: { keys: string[]; complete: boolean } } | undefined;
+    let symbolRightAfterStart: { query: string; answer: { keys: string[]; complete: boolean } } | undefined;
     const root = (): string => ctx.corpus.root;
     const record = (tool: string, label: string, result: { outcome: Outcome; detail?: string }): void =>
       judge({ tool, corpus: spec.corpus, case: label, ...result });
@@ -135,7 +157,13 @@ export function defineFieldSuite(spec: FieldSpec, tier: string): void {
       const starting = RawServer.start(spec.server, root());
       try {
         const first = spec.askFirstRightAfterStart ? spec.references[0] : undefined;
-        if (first) askedRightAfterStart = { target: first, answer: await ourReferences(ctx, first) };
+        const query = spec.askSymbolRightAfterStart ? spec.symbols[0] : undefined;
+        const [references, symbols] = await Promise.all([
+          first ? ourReferences(ctx, first) : undefined,
+          query ? ourSymbols(ctx.agent, root(), query, spec.languageId) : undefined,
+        ]);
+        if (first && references) askedRightAfterStart = { target: first, answer: references };
+        if (query && symbols) symbolRightAfterStart = { query, answer: symbols };
       } finally {
         ctx.raw = await starting;
       }
@@ -154,6 +182,15 @@ export function defineFieldSuite(spec: FieldSpec, tier: string): void {
         const truth = await trueReferences(ctx, target);
         expect(truth.length, 'the server finds the symbol').toBeGreaterThan(0);
         record('find_references', `${describeTarget(target)}, asked right after start_lsp`, compareSets(answer.keys, truth, answer.complete));
+      });
+    }
+
+    if (spec.askSymbolRightAfterStart) {
+      it('find_symbol asked right after start_lsp is the server\'s own workspace symbols once it has indexed', async () => {
+        const { query, answer } = symbolRightAfterStart!;
+        const truth = await trueSymbols(ctx.raw, root(), query);
+        expect(truth.length, 'the server finds symbols').toBeGreaterThan(0);
+        record('find_symbol', `"${query}", asked right after start_lsp`, compareSets(answer.keys, truth, answer.complete));
       });
     }
 
@@ -205,15 +242,10 @@ export function defineFieldSuite(spec: FieldSpec, tier: string): void {
     });
 
     it.each(spec.symbols)('find_symbol "%s" is the server\'s workspace symbols', async (query) => {
-      const raw = (await ctx.raw.request<RawSymbol[] | null>('workspace/symbol', { query })) ?? [];
-      const truth = raw.map((s) => {
-        const l = ctx.raw.location(s.location!.uri, s.location!.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
-        return `${s.name}@${locationKeys(root(), [l])[0]!.replace(/-.*$/, '')}`;
-      });
+      const truth = await trueSymbols(ctx.raw, root(), query);
       expect(truth.length, 'the server finds symbols').toBeGreaterThan(0);
-      const data = ok(await ctx.agent.call('find_symbol', { query, language_id: spec.languageId, limit: 1_000_000 }));
-      const ours = ((data['symbols'] as (FieldLocation & { name: string })[] | undefined) ?? []).map((s) => `${s.name}@${locationKeys(root(), [s])[0]!.replace(/-.*$/, '')}`);
-      record('find_symbol', query, compareSets(ours, truth, claimsComplete(data)));
+      const ours = await ourSymbols(ctx.agent, root(), query, spec.languageId);
+      record('find_symbol', query, compareSets(ours.keys, truth, ours.complete));
     });
 
     it.each(spec.diagnostics)('get_diagnostics of $file with a planted error is what the CLI checker says', async ({ file, planted, checker }) => {

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
-import { BUILTIN_SERVERS } from '@agent-lsp/lsp';
+import { BUILTIN_SERVERS, findExecutable, KNOWN_SERVERS } from '@agent-lsp/lsp';
 
 export interface FieldLocation {
   file: string;
@@ -27,7 +27,7 @@ interface LspRange {
   end: LspPosition;
 }
 
-export type ServerId = 'pyright' | 'typescript' | 'gopls' | 'clangd' | 'rust-analyzer';
+export type ServerId = 'pyright' | 'basedpyright' | 'typescript' | 'gopls' | 'clangd' | 'rust-analyzer';
 
 /** LSP's ContentModified and ServerCancelled: the answer is to ask again (RETRIES times at most). */
 const CONTENT_MODIFIED = -32801;
@@ -41,7 +41,7 @@ const QUIET_MS = 1500;
  * The log line a server writes once it knows the workspace's files (pyright reports no progress
  * while it enumerates them, and answers references from the files it has found so far).
  */
-const READY_LOG: Partial<Record<ServerId, RegExp>> = { pyright: /Found \d+ source files?/ };
+const READY_LOG: Partial<Record<ServerId, RegExp>> = { pyright: /Found \d+ source files?/, basedpyright: /Found \d+ source files?/ };
 
 /**
  * Servers whose cross-file answers come from a background index, reported as $/progress once the
@@ -55,6 +55,13 @@ const READY_AFTER_PROGRESS: ReadonlySet<ServerId> = new Set(['clangd']);
  * quiescent: its progress ends between loading phases): idle only while their last status says so.
  */
 const READY_BY_STATUS: ReadonlySet<ServerId> = new Set(['rust-analyzer']);
+
+/** A known (not bundled) server's command on PATH, as agent-lsp starts it: basedpyright. */
+function knownServer(id: ServerId): { command: string[]; settings?: Readonly<Record<string, unknown>>; initializationOptions?: Readonly<Record<string, unknown>> } | undefined {
+  const known = KNOWN_SERVERS.find((s) => s.id === id);
+  const command = known && findExecutable(known.command);
+  return command ? { command: [command, ...known.args], settings: known.settings, initializationOptions: known.initializationOptions } : undefined;
+}
 
 export class RawServer {
   private readonly inProgress = new Set<string | number>();
@@ -76,8 +83,7 @@ export class RawServer {
 
   /** Starts the server agent-lsp would start for `root`, initialized on it. */
   static async start(id: ServerId, root: string): Promise<RawServer> {
-    const definition = BUILTIN_SERVERS.find((s) => s.id === id);
-    const resolved = definition?.resolve(root);
+    const resolved = BUILTIN_SERVERS.find((s) => s.id === id)?.resolve(root) ?? knownServer(id);
     if (!resolved) throw new Error(`${id} cannot be resolved on this machine`);
     const [command, ...args] = resolved.command;
     const child = spawn(command!, args, { cwd: root, stdio: ['pipe', 'pipe', 'ignore'] });
