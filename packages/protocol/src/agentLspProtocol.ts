@@ -39,6 +39,8 @@ export interface BrokerStatusParams {
   progress?: BrokerProgress;
   /** Pid of the broker's language server, while it runs (it changes when the server restarts). */
   serverPid?: number;
+  /** Ready, but the server's workspace index misses part of the workspace (ReadinessSnapshot.partial). */
+  partial?: string;
 }
 
 /** Broker → client: readiness changed. */
