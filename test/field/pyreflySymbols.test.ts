@@ -32,4 +32,10 @@ describe.skipIf(!broken.c)(broken.title, () => {
     expect(servers.find((s) => s.server === 'pyrefly')?.partial).toMatch(/holds 0 of the \d+ Python files.*open the file that should hold a symbol/);
     expect(answer.text).toMatch(/^INCOMPLETE: pyrefly \(python\) searched part of the workspace/);
   }, 180_000);
+
+  it('a symbol_path looked up through that index says the search did not cover the workspace, never "No symbol matches … in the workspace"', async () => {
+    const answer = await agent.call('get_symbol_source', { symbol_path: 'SessionBase', language_id: 'python' });
+    expect(answer.isError).toBe(true);
+    expect(answer.text).toMatch(/in the files examined of the workspace\. The search did not cover the whole workspace: pyrefly's workspace index holds 0 of/);
+  }, 180_000);
 });
