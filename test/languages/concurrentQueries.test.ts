@@ -18,11 +18,11 @@ import { OTHER_CASES } from './otherCases.js';
  */
 
 const WAIT = { ready_timeout_seconds: 120 };
-// firstSearch: a workspace symbol search before any file is open finds the symbol (pyrefly's
-// workspace/symbol covers only open files: not asked of it here).
+// firstSearch: a workspace symbol search before any file is open finds the symbol (pyrefly
+// answered "No symbol(s)" while it built its workspace index after start-up).
 const ROWS: { c: LanguageCase; binary: string; rename: boolean; firstSearch: boolean }[] = [
   { name: 'python (basedpyright)', binary: 'basedpyright-langserver', rename: true, firstSearch: true },
-  { name: 'python (pyrefly)', binary: 'pyrefly', rename: true, firstSearch: false },
+  { name: 'python (pyrefly)', binary: 'pyrefly', rename: true, firstSearch: true },
   { name: 'python (ty)', binary: 'ty', rename: true, firstSearch: true },
   { name: 'terraform (terraform-ls)', binary: 'terraform-ls', rename: false, firstSearch: true },
 ].map((row) => ({ ...row, c: [...LANGUAGE_CASES, ...OTHER_CASES].find((r) => r.name === row.name)! }));

@@ -172,6 +172,8 @@ export class Broker implements BrokerHost<BrokerClient>, LeaseHost {
     const { state, isReady: ready, progress, connection } = this.instance;
     const out: BrokerStatusParams = { state: this.stopping ? 'stopping' : state, ready: ready && !this.stopping };
     if (progress && !out.ready) out.progress = progress;
+    const partial = connection?.readiness.snapshot().partial;
+    if (partial && out.ready) out.partial = partial;
     if (connection?.pid !== undefined) out.serverPid = connection.pid;
     if (connection?.companionPid !== undefined) out.companionPid = connection.companionPid;
     return out;

@@ -8,6 +8,8 @@ export interface ReadinessSnapshot {
   state: ReadinessState;
   ready: boolean;
   progress?: ProgressInfo;
+  /** Ready, but its workspace index misses part of the workspace: what it misses and what to do (pyrefly's walk can stop short). */
+  partial?: string;
 }
 
 export class NotReadyYet extends Error {
@@ -24,6 +26,7 @@ export class Readiness implements Disposable {
   private stateValue: ReadinessState = 'starting';
   private progressValue: ProgressInfo | undefined = { title: 'starting the language server' };
   private reloadingValue = false;
+  private partialValue: string | undefined;
   /** Why calls fail at once while the state is `unresponsive`. */
   private unresponsiveError: Error | undefined;
   private readonly emitter = new Emitter<ReadinessSnapshot>();
@@ -37,6 +40,7 @@ export class Readiness implements Disposable {
   snapshot(): ReadinessSnapshot {
     const snap: ReadinessSnapshot = { state: this.stateValue, ready: this.stateValue === 'ready' };
     if (this.stateValue !== 'ready' && this.progressValue) snap.progress = { ...this.progressValue };
+    if (this.stateValue === 'ready' && this.partialValue) snap.partial = this.partialValue;
     return snap;
   }
 
@@ -61,8 +65,10 @@ export class Readiness implements Disposable {
     this.emitter.fire(this.snapshot());
   }
 
-  ready(): void {
+  /** `partial`: the server is as ready as it gets, but its index misses part of the workspace (ReadinessSnapshot.partial). */
+  ready(partial?: string): void {
     if (this.stateValue !== 'ready') this.readyAt = Date.now();
+    this.partialValue = partial;
     this.stateValue = 'ready';
     this.unresponsiveError = undefined;
     this.reloadingValue = false;

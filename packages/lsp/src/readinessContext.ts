@@ -1,4 +1,4 @@
-import type { DisposableStore } from '@agent-lsp/protocol';
+import type { Disposable, DisposableStore } from '@agent-lsp/protocol';
 import type { LspConnection } from './connection.js';
 
 /** When no signal comes at all, stop calling the server "indexing" after this long. */
@@ -10,6 +10,8 @@ export interface ReadinessContext {
   store: DisposableStore;
   /** A timer disposed with the store. */
   later: (ms: number, fn: () => void) => void;
+  /** The server's stderr, line by line, when agent-lsp runs it as a child (ServerTransport.onStderrLine). */
+  stderrLines?: (listener: (line: string) => void) => Disposable;
 }
 
 /** One family of servers: drives `conn.readiness` from the signals that family gives. */

@@ -6,6 +6,7 @@ import { graphqlReadiness } from './graphqlReadiness.js';
 import type { LspConnection } from './connection.js';
 import { canaryReadiness, initializedReadiness, progressReadiness } from './progressReadiness.js';
 import { pyrightReadiness } from './pyrightReadiness.js';
+import { pyreflyReadiness } from './pyreflyReadiness.js';
 import { rustAnalyzerReadiness } from './rustAnalyzerReadiness.js';
 import { SIGNAL_FALLBACK_MS, type ReadinessContext, type ReadinessFamily } from './readinessContext.js';
 import type { ReadinessStrategy } from './serverProfile.js';
@@ -16,6 +17,7 @@ export { CLANGD_OPEN_LIMIT } from './clangdReadiness.js';
 /** One small strategy per family of servers (see each file for what that family signals). */
 const FAMILIES: Record<ReadinessStrategy, ReadinessFamily> = {
   pyright: pyrightReadiness,
+  pyrefly: pyreflyReadiness,
   tsserver: tsserverReadiness,
   tsgo: tsgoReadiness,
   vtsls: vtslsReadiness,
@@ -29,15 +31,15 @@ const FAMILIES: Record<ReadinessStrategy, ReadinessFamily> = {
   initialized: initializedReadiness,
 };
 
-/** Drives `conn.readiness` from the signals its kind of server gives. */
-export function attachReadinessStrategy(conn: LspConnection): Disposable {
+/** Drives `conn.readiness` from the signals its kind of server gives (`stderrLines`: its child's stderr, when it is one). */
+export function attachReadinessStrategy(conn: LspConnection, stderrLines?: ReadinessContext['stderrLines']): Disposable {
   const store = new DisposableStore();
   const { readiness, progress, logger } = conn;
   const broker = conn.broker;
   if (broker) {
     // A broker tracks its server's readiness and tells every client.
     const apply = (st: BrokerStatusParams) => {
-      if (st.ready) readiness.ready();
+      if (st.ready) readiness.ready(st.partial);
       else if (st.state === 'unresponsive') readiness.unresponsive(new ServerUnresponsiveError(conn.server.displayName, conn.rootDir, st.progress?.message ?? 'it did not answer the broker\'s health probe'), st.progress);
       else readiness.indexing(st.progress ?? { title: st.state });
     };
@@ -47,7 +49,7 @@ export function attachReadinessStrategy(conn: LspConnection): Disposable {
   }
 
   const timers: NodeJS.Timeout[] = [];
-  const ctx: ReadinessContext = { conn, store, later: (ms, fn) => timers.push(setTimeout(fn, ms)) };
+  const ctx: ReadinessContext = { conn, store, later: (ms, fn) => timers.push(setTimeout(fn, ms)), ...(stderrLines ? { stderrLines } : {}) };
   store.add(toDisposable(() => timers.forEach(clearTimeout)));
   ctx.later(SIGNAL_FALLBACK_MS, () => {
     if (readiness.state !== 'ready') {

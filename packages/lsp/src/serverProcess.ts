@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { pipeline, type Readable, type Writable } from 'node:stream';
+import { Emitter, type Disposable } from '@agent-lsp/protocol';
 import type { Logger } from './logger.js';
 import { StrayOutputFilter } from './strayOutputFilter.js';
 
@@ -25,6 +26,8 @@ export interface ServerTransport {
   readonly exited: Promise<ExitInfo>;
   /** Ends the peer (for a child: its whole process group), escalating to SIGKILL. */
   terminate(graceMs?: number): Promise<void>;
+  /** Each line the server writes to stderr (a child's; pyrefly says only there when its workspace index is built). */
+  onStderrLine?(listener: (line: string) => void): Disposable;
 }
 
 const STDERR_TAIL_BYTES = 4096;
@@ -50,10 +53,15 @@ export function spawnServerProcess(options: SpawnOptions): Promise<ServerTranspo
     detached: true,
   });
   let stderrTail = '';
+  let partialLine = '';
+  const stderrLines = new Emitter<string>();
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk: string) => {
     stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_BYTES);
     options.logger.debug(`stderr: ${chunk.trimEnd()}`);
+    const lines = (partialLine + chunk).split('\n');
+    partialLine = lines.pop() ?? '';
+    for (const line of lines) stderrLines.fire(line);
   });
   // Writes after the server died raise EPIPE on stdin; the exit path reports the cause.
   child.stdin.on('error', (err) => options.logger.debug(`stdin: ${err.message}`));
@@ -88,6 +96,7 @@ export function spawnServerProcess(options: SpawnOptions): Promise<ServerTranspo
     output: child.stdin,
     pid: child.pid,
     exited,
+    onStderrLine: (listener) => stderrLines.on(listener),
     async terminate(graceMs = 2000) {
       if (!exitedFlag) {
         killGroup('SIGTERM');
@@ -103,6 +112,7 @@ export function spawnServerProcess(options: SpawnOptions): Promise<ServerTranspo
       child.stdout.destroy();
       input.destroy();
       child.stderr.destroy();
+      stderrLines.dispose();
     },
   };
 

@@ -55,7 +55,8 @@ export async function startDirectConnection(options: ConnectOptions): Promise<Ls
     transport = pairServers(main, companion, resolved.companion, logger);
   }
   try {
-    return await LspConnection.start({ ...options, transport, resolved, logger, exclusiveAccess: new LocalExclusiveAccess(options.section), attachReadiness: attachReadinessStrategy });
+    const stderrLines = transport.onStderrLine?.bind(transport);
+    return await LspConnection.start({ ...options, transport, resolved, logger, exclusiveAccess: new LocalExclusiveAccess(options.section), attachReadiness: (conn) => attachReadinessStrategy(conn, stderrLines) });
   } catch (err) {
     throw new UserError('server_failed', `${server.displayName} failed to initialize: ${(err as Error).message}`);
   }

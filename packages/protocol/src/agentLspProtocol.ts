@@ -43,6 +43,8 @@ export interface BrokerStatusParams {
   serverPid?: number;
   /** Pid of its companion, for a paired server (vue-language-server beside vtsls). */
   companionPid?: number;
+  /** Ready, but the server's workspace index misses part of the workspace (ReadinessSnapshot.partial). */
+  partial?: string;
 }
 
 /** Broker → client: readiness changed. */

@@ -6,6 +6,7 @@ export const serverOutcomeOutput = z.object({
   language: z.string(),
   server: z.string(),
   error: z.string().optional().describe('Why this server gave no answer; the result holds the other servers\' answers and is not complete.'),
+  partial: z.string().optional().describe('This server answered from an index that misses part of the workspace (what it misses, what to do); the result is not complete.'),
 });
 export type ServerOutcome = z.infer<typeof serverOutcomeOutput>;
 
@@ -30,6 +31,8 @@ export interface FanOutResult<T> {
   servers: ServerOutcome[];
   /** true when every server answered. */
   allAnswered: boolean;
+  /** true when every server answered from an index of the whole workspace (none is `partial`). */
+  complete: boolean;
 }
 
 /**
@@ -47,7 +50,9 @@ export async function fanOut<T, S>(
   const settled = await Promise.all(
     servers.map(async (server) => {
       try {
-        return { server, answer: await ask(await connect(server)) };
+        const conn = await connect(server);
+        const answer = await ask(conn);
+        return { server, answer, partial: conn.readiness.snapshot().partial };
       } catch (err) {
         if (signal.aborted) throw err;
         return { server, err: err ?? new Error('failed') };
@@ -63,12 +68,16 @@ export async function fanOut<T, S>(
     }
     if ('stop' in s.answer) return { stop: s.answer.stop };
     values.push(s.answer.value);
-    outcomes.push(serverOutcome(s.server));
+    outcomes.push({ ...serverOutcome(s.server), ...(s.partial ? { partial: s.partial } : {}) });
   }
-  return { values, servers: outcomes, allAnswered: outcomes.every((o) => o.error === undefined) };
+  const allAnswered = outcomes.every((o) => o.error === undefined);
+  return { values, servers: outcomes, allAnswered, complete: allAnswered && outcomes.every((o) => o.partial === undefined) };
 }
 
-/** The text lines that make a failed server visible to an agent that reads only the text. */
+/** The text lines that make a failed or partial server visible to an agent that reads only the text. */
 export function failedServersText(servers: readonly ServerOutcome[] | undefined): string[] {
-  return (servers ?? []).filter((s) => s.error !== undefined).map((s) => `INCOMPLETE: ${s.server} (${s.language}) gave no answer: ${s.error}`);
+  return (servers ?? []).flatMap((s) => [
+    ...(s.error !== undefined ? [`INCOMPLETE: ${s.server} (${s.language}) gave no answer: ${s.error}`] : []),
+    ...(s.partial !== undefined ? [`INCOMPLETE: ${s.server} (${s.language}) searched part of the workspace: ${s.partial}`] : []),
+  ]);
 }

@@ -94,7 +94,7 @@ export async function findSymbolCandidates(
   ctx: ToolContext,
   parsed: ParsedSymbolPath,
   args: ReadinessArgs & { language_id?: string | undefined },
-): Promise<{ candidates: SymbolCandidate[]; near: string[]; unexamined: number } | NotReadyResult> {
+): Promise<{ candidates: SymbolCandidate[]; near: string[]; unexamined: number; partial?: string } | NotReadyResult> {
   const last = parsed.segments[parsed.segments.length - 1] as string;
   const container = parsed.segments.length > 1 ? parsed.segments[parsed.segments.length - 2] : undefined;
   const path = parsed.segments.join('.');
@@ -110,6 +110,8 @@ export async function findSymbolCandidates(
   };
   const others: string[] = [];
   const conns: { conn: LspConnection; projectFiles: ProjectCoverage }[] = [];
+  // A server whose index misses part of the workspace (ReadinessSnapshot.partial): the search is not all of it.
+  const partials: string[] = [];
   for (const server of await symbolServers(ctx, args.language_id)) {
     const conn = await ctx.workspace.connection(server);
     if (!conn.supports('workspace/symbol')) continue;
@@ -117,6 +119,8 @@ export async function findSymbolCandidates(
     const notReady = (await awaitReady(conn, args, ctx)) ?? coverageNotReady(ctx, conn, projectFiles);
     if (notReady) return notReady;
     conns.push({ conn, projectFiles });
+    const partial = conn.readiness.snapshot().partial;
+    if (partial) partials.push(partial);
     add(await indexedFiles(ctx, conn, last, container, others, projectFiles));
   }
   // Nothing declares the last name: the files that declare its containers hold the close matches.
@@ -140,5 +144,5 @@ export async function findSymbolCandidates(
   candidates.sort((a, b) => a.rank - b.rank || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0) || a.node.selectionRange.start.line - b.node.selectionRange.start.line);
   // Files left out whose index entries all name another container cannot hold the path.
   const unexamined = ranked.slice(MAX_FILES).filter((f) => f.mayMatch).length;
-  return { candidates, near: (near.length ? near : others).slice(0, 5), unexamined };
+  return { candidates, near: (near.length ? near : others).slice(0, 5), unexamined, ...(partials.length ? { partial: partials.join(' ') } : {}) };
 }

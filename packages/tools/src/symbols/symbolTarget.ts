@@ -37,22 +37,23 @@ function targetOf(doc: ReadyDocument, node: SymbolNode): SymbolTarget {
   return { doc, node, qualified: qualifiedName(node), text, family, extent: symbolExtent(text.lines, node.range, family) };
 }
 
-/** What a search that stopped short left out (files declaring the last name it did not examine). */
-export function unexaminedNote(path: string, unexamined: number): string {
-  return unexamined > 0 ? ` ${unexamined} more file(s) declare "${path.split('.').pop() ?? path}" and were not examined: name the file (file.py:${path}) to search it.` : '';
+/** What a search that stopped short left out (files declaring the last name it did not examine; `partial`: what a server's index misses). */
+export function unexaminedNote(path: string, unexamined: number, partial?: string): string {
+  const more = unexamined > 0 ? ` ${unexamined} more file(s) declare "${path.split('.').pop() ?? path}" and were not examined: name the file (file.py:${path}) to search it.` : '';
+  return partial ? `${more} The search did not cover the whole workspace: ${partial} Name the file (file.py:${path}) to search it.` : more;
 }
 
-function ambiguous(path: string, candidates: readonly SymbolCandidate[], unexamined: number): UserError {
+function ambiguous(path: string, candidates: readonly SymbolCandidate[], unexamined: number, partial?: string): UserError {
   const list = candidates.slice(0, 10).map((c) => `  ${candidateLine(c)}`).join('\n');
   return new UserError(
     'invalid_argument',
-    `symbol_path "${path}" is ambiguous: ${unexamined > 0 ? 'at least ' : ''}${candidates.length} symbols match:\n${list}\nQualify it (Class.method, file.ts:Name) or give file_path with line and column.${unexaminedNote(path, unexamined)} Nothing was changed.`,
+    `symbol_path "${path}" is ambiguous: ${unexamined > 0 || partial ? 'at least ' : ''}${candidates.length} symbols match:\n${list}\nQualify it (Class.method, file.ts:Name) or give file_path with line and column.${unexaminedNote(path, unexamined, partial)} Nothing was changed.`,
   );
 }
 
-export function unknownPath(path: string, where: string, near: readonly string[], unexamined = 0): UserError {
+export function unknownPath(path: string, where: string, near: readonly string[], unexamined = 0, partial?: string): UserError {
   const hint = near.length ? ` Close matches: ${near.join(', ')}.` : ' list_symbols shows what a file declares; find_symbol searches by name.';
-  return new UserError('invalid_argument', `No symbol matches symbol_path "${path}" in ${unexamined > 0 ? 'the files examined of ' : ''}${where}.${unexaminedNote(path, unexamined)}${hint} Nothing was changed.`);
+  return new UserError('invalid_argument', `No symbol matches symbol_path "${path}" in ${unexamined > 0 || partial ? 'the files examined of ' : ''}${where}.${unexaminedNote(path, unexamined, partial)}${hint} Nothing was changed.`);
 }
 
 /**
@@ -72,7 +73,7 @@ export async function resolveSymbolTarget(ctx: ToolContext, args: SymbolTargetAr
       throw new UserError('invalid_argument', `symbol_path names ${parsed.file} but file_path is ${args.file_path}: pass one file.`);
     }
     const file = args.file_path ?? parsed.file;
-    let found: { candidates: SymbolCandidate[]; near: string[]; unexamined: number };
+    let found: { candidates: SymbolCandidate[]; near: string[]; unexamined: number; partial?: string };
     let where: string;
     if (file !== undefined) {
       const doc = await openReadyDocument(ctx, { ...args, file_path: file });
@@ -86,9 +87,9 @@ export async function resolveSymbolTarget(ctx: ToolContext, args: SymbolTargetAr
       where = 'the workspace';
     }
     const best = found.candidates.filter((c) => c.rank === Math.min(...found.candidates.map((x) => x.rank)));
-    if (best.length === 0) throw unknownPath(path, where, found.near, found.unexamined);
-    // One match among the files examined is not one match when others were not examined.
-    if (best.length > 1 || found.unexamined > 0) throw ambiguous(path, best, found.unexamined);
+    if (best.length === 0) throw unknownPath(path, where, found.near, found.unexamined, found.partial);
+    // One match among the files examined is not one match when others were not examined (or indexed).
+    if (best.length > 1 || found.unexamined > 0 || found.partial) throw ambiguous(path, best, found.unexamined, found.partial);
     const only = best[0] as SymbolCandidate;
     return targetOf(only.doc, only.node);
   }

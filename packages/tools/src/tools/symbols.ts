@@ -239,7 +239,7 @@ export const findSymbol = defineTool({
   output: () => ({
     ...readyOutput,
     ...pagingOutput,
-    servers: z.array(serverOutcomeOutput).optional().describe('Every server asked; one with an error gave no answer (complete is then false).'),
+    servers: z.array(serverOutcomeOutput).optional().describe('Every server asked; one with an error gave no answer, one partial searched part of the workspace (complete is then false).'),
     symbols: z.array(foundSymbolOut).optional(),
   }),
   annotations: READ_ONLY,
@@ -270,7 +270,7 @@ export const findSymbol = defineTool({
     const withHover = args.detail_level === 'hover';
     const p = page(all, args.offset, args.limit, withHover ? 20 : 100);
     if (withHover) await addHovers(ctx, p.items);
-    const complete = p.complete && asked.allAnswered;
+    const complete = p.complete && asked.complete;
     return { ready: true, total: p.total, complete, offset: p.offset, limit: p.limit, returned: p.returned, servers: asked.servers, symbols: p.items };
   },
   text: (r) => {
