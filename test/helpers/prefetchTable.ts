@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import type { LspConnection, Logger } from '@agent-lsp/lsp';
+import { Readiness, type LspConnection, type Logger } from '@agent-lsp/lsp';
 import { Prefetcher } from '../../packages/workspace/src/prefetch/prefetcher.js';
 
 /**
@@ -13,6 +13,8 @@ export class TableConnection {
   /** The server's profile, as far as the prefetcher reads it. */
   server: { uncancellable?: string[] } = {};
   changeEpoch = 0;
+  /** Ready unless a test says otherwise. */
+  readonly readiness = new Readiness();
   pid = 42;
   isAlive = true;
   readonly sent: { method: string; params: unknown; signal?: AbortSignal | undefined }[] = [];
@@ -23,6 +25,10 @@ export class TableConnection {
   /** Requests of these methods wait for their promise. */
   readonly hold = new Map<string, Promise<void>>();
   answer: (method: string, params: unknown) => unknown = (method, params) => ({ method, params, epoch: this.changeEpoch });
+
+  constructor() {
+    this.readiness.ready();
+  }
 
   readonly documents = { get: (uri: string) => this.docs.get(uri), uris: () => [...this.docs].filter(([, d]) => !d.internal).map(([u]) => u) };
   supports(): boolean {

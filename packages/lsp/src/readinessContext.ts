@@ -1,7 +1,7 @@
 import type { Disposable, DisposableStore } from '@agent-lsp/protocol';
 import type { LspConnection } from './connection.js';
 
-/** When no signal comes at all, stop calling the server "indexing" after this long. */
+/** When no readiness signal comes at all after the start, stop calling the server "indexing" after this long. */
 export const SIGNAL_FALLBACK_MS = 180_000;
 
 /** What a server family's readiness strategy works with; what it attaches goes into `store`. */

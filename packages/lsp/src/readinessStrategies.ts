@@ -51,8 +51,11 @@ export function attachReadinessStrategy(conn: LspConnection, stderrLines?: Readi
   const timers: NodeJS.Timeout[] = [];
   const ctx: ReadinessContext = { conn, store, later: (ms, fn) => timers.push(setTimeout(fn, ms)), ...(stderrLines ? { stderrLines } : {}) };
   store.add(toDisposable(() => timers.forEach(clearTimeout)));
+  // Only for a server that never signalled readiness: once it has been ready, a later 'indexing'
+  // is its strategy's own word (clangd's changed files not built yet), which a timer from the
+  // start must not overrule (it did: an answer from sqlite3.c's previous build, labelled complete).
   ctx.later(SIGNAL_FALLBACK_MS, () => {
-    if (readiness.state !== 'ready') {
+    if (readiness.readyAt === undefined) {
       logger.warn(`no readiness signal from ${conn.server.displayName} after ${SIGNAL_FALLBACK_MS / 1000} s; treating it as ready`);
       readiness.ready();
     }

@@ -28,6 +28,19 @@ describe('Prefetcher', () => {
     expect(bench.prefetch.snapshot()).toMatchObject({ hits: 0, misses: 2 });
   });
 
+  it('neither speculates nor keeps an answer while the server is not ready, so none computed then serves the agent once it is', async () => {
+    // As clangd is while a file the section's door resynced is being built: it answers from its
+    // previous build, and the epoch does not move when the build ends.
+    bench.conn.readiness.indexing({ title: 'indexing changed files' });
+    await query('textDocument/definition', at(A, 1));
+    await idle(bench.prefetch);
+    expect(bench.conn.sent.map((s) => s.method)).toEqual(['textDocument/definition']);
+    bench.conn.readiness.ready();
+    await query('textDocument/definition', at(A, 1));
+    expect(bench.conn.sent.filter((s) => s.method === 'textDocument/definition').length).toBe(2);
+    expect(bench.prefetch.snapshot()).toMatchObject({ hits: 0 });
+  });
+
   it('lets an agent call join a speculation on its way (partial hit)', async () => {
     const release = bench.conn.holdMethod('textDocument/hover');
     await query('textDocument/definition', at(A, 1));

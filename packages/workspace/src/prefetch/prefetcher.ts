@@ -205,8 +205,9 @@ export class Prefetcher {
     this.transitions = new LearnedTransitions();
   }
 
+  /** Not while the server is not ready: it has not caught up with the epoch (clangd building a changed file). */
   private usable(conn: LspConnection, method: string): boolean {
-    return this.options.enabled && !this.multiRoot && canSpeculate(method) && conn.isAlive;
+    return this.options.enabled && !this.multiRoot && canSpeculate(method) && conn.isAlive && conn.readiness.state === 'ready';
   }
 
   private begin(conn: LspConnection, key: string, method: string, rule: string): CacheEntry {
@@ -313,8 +314,7 @@ export class Prefetcher {
     this.inFlight++;
     try {
       await this.options.shared(async () => {
-        if (!conn.isAlive || !conn.supports(p.method) || !agentHolds(conn, p.params)) return;
-        if (!(await this.keys.refreshEpoch(conn))) return;
+        if (!conn.supports(p.method) || !agentHolds(conn, p.params) || !(await this.keys.refreshEpoch(conn)) || !this.usable(conn, p.method)) return;
         const key = this.keys.keyOf(conn, p.method, p.params);
         if (this.cache.has(key)) return;
         const entry = this.begin(conn, key, p.method, p.rule);
