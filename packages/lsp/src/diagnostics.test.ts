@@ -150,3 +150,19 @@ describe('DiagnosticsCollector: pull support registered while waiting for a push
     expect(listeners.size).toBe(0);
   });
 });
+
+describe('DiagnosticsCollector.publishedForText', () => {
+  it("waits for the server's own push of the current text (a push before the text was sent does not count)", async () => {
+    const { documents, collector } = host();
+    documents.sync(URI, 'typescript', 'const a = b;');
+    collector.onPublish({ uri: URI, diagnostics: [error("Cannot find name 'b'")] });
+    expect(await collector.publishedForText(URI, 50)).toBe(true);
+
+    await new Promise((r) => setTimeout(r, 2));
+    documents.sync(URI, 'typescript', 'const a = b + c;');
+    expect(await collector.publishedForText(URI, 50), 'the push was of the text before').toBe(false);
+    const waiting = collector.publishedForText(URI, 2000);
+    collector.onPublish({ uri: URI, diagnostics: [error("Cannot find name 'b'"), error("Cannot find name 'c'")] });
+    expect(await waiting).toBe(true);
+  });
+});

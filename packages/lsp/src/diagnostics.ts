@@ -1,12 +1,12 @@
 import type {
   Diagnostic,
-  DiagnosticSeverity,
   DocumentDiagnosticReport,
   PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol';
 import { ErrorCodes, uriToPath, Emitter, type Disposable } from '@agent-lsp/protocol';
 import type { DocumentStore } from './documents.js';
 import { WorkspaceChanges } from './workspaceChanges.js';
+import { fromTsDiagnostic, TSSERVER_DIAGNOSTIC_COMMANDS, type TsDiagnostic } from './tsserverDiagnostics.js';
 import { ConnectionClosedError, RequestCancelledError, RequestTimeoutError, ServerCrashedError } from './errors.js';
 
 /**
@@ -123,6 +123,29 @@ export class DiagnosticsCollector {
     const doc = this.host.documents.get(uri);
     if (!p || !doc || p.version === undefined) return false;
     return p.version >= doc.version || (p.text !== undefined && p.text === doc.text);
+  }
+
+  /**
+   * Resolves true once the server has pushed for `uri` after its current text was sent, false at
+   * `timeoutMs`. typescript-language-server offers a fix-all only for diagnostics it has published
+   * itself, so its code actions are complete only then (its answer to the exact query comes first).
+   */
+  publishedForText(uri: string, timeoutMs: number): Promise<boolean> {
+    const now = (): boolean => {
+      const doc = this.host.documents.get(uri);
+      const p = this.pushed.get(uri);
+      return doc !== undefined && p !== undefined && p.receivedAt >= doc.syncedAt;
+    };
+    if (now()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const finish = (published: boolean) => {
+        sub.dispose();
+        clearTimeout(timer);
+        resolve(published);
+      };
+      const sub = this.pushEmitter.on((pushedUri) => pushedUri === uri && now() && finish(true));
+      const timer = setTimeout(() => finish(false), timeoutMs);
+    });
   }
 
   /** How many changes the server has been sent (for serverRead). */
@@ -308,32 +331,4 @@ export class DiagnosticsCollector {
     this.pushEmitter.dispose();
     this.pushed.clear();
   }
-}
-
-/** tsserver's commands that answer a file's diagnostics for its current text. */
-export const TSSERVER_DIAGNOSTIC_COMMANDS = ['syntacticDiagnosticsSync', 'semanticDiagnosticsSync', 'suggestionDiagnosticsSync'] as const;
-
-export interface TsDiagnostic {
-  start: { line: number; offset: number };
-  end: { line: number; offset: number };
-  text: string;
-  code?: number;
-  category?: string;
-  source?: string;
-}
-
-const TS_SEVERITY: Record<string, DiagnosticSeverity> = { error: 1, warning: 2, message: 3, suggestion: 4 };
-
-export function fromTsDiagnostic(d: TsDiagnostic): Diagnostic {
-  const diagnostic: Diagnostic = {
-    range: {
-      start: { line: d.start.line - 1, character: d.start.offset - 1 },
-      end: { line: d.end.line - 1, character: d.end.offset - 1 },
-    },
-    message: d.text,
-    severity: TS_SEVERITY[d.category ?? 'error'] ?? 1,
-    source: d.source ?? 'typescript',
-  };
-  if (d.code !== undefined) diagnostic.code = d.code;
-  return diagnostic;
 }

@@ -14,6 +14,7 @@ export * from './progress.js';
 export * from './readiness.js';
 export * from './documents.js';
 export * from './diagnostics.js';
+export * from './tsserverDiagnostics.js';
 export * from './connection.js';
 export * from './startServer.js';
 export { attachReadinessStrategy } from './readinessStrategies.js';

@@ -1,6 +1,6 @@
 import { uriToPath } from '@agent-lsp/protocol';
 import type { ResponseMessage } from 'vscode-jsonrpc/node';
-import { fromTsDiagnostic, TSSERVER_DIAGNOSTIC_COMMANDS, type TsDiagnostic } from './diagnostics.js';
+import { fromTsDiagnostic, TSSERVER_DIAGNOSTIC_COMMANDS, type TsDiagnostic } from './tsserverDiagnostics.js';
 
 type Ask = (side: 'main' | 'companion', method: string, params: unknown) => Promise<ResponseMessage>;
 

@@ -35,6 +35,9 @@ export async function offeredActions(ctx: ToolContext, doc: ReadyDocument, range
   if (lacking) throw new UserError('not_supported', `${lacking}.`);
   const settled = await settledDiagnostics(ctx, conn, uri, 15_000);
   const diagnostics = settled.diagnostics.filter((d) => overlaps(d, range));
+  // typescript-language-server offers "fix all in file" only for diagnostics it has published
+  // itself, which may come after tsserver's exact answer (a file written a moment ago).
+  if (diagnostics.length > 0 && conn.server.exactDiagnostics === 'tsserver' && !conn.supportsPullDiagnostics()) await conn.diagnostics.publishedForText(uri, 10_000);
   // A listing only (resolving and executing are never cached): predictionRules.ts's
   // diagnostics→code actions rule builds these same params.
   const result = await ctx.workspace.query<(CodeAction | Command)[] | null>(
