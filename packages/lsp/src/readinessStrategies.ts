@@ -7,7 +7,7 @@ import type { LspConnection } from './connection.js';
 import { canaryReadiness, initializedReadiness, progressReadiness } from './progressReadiness.js';
 import { pyrightReadiness } from './pyrightReadiness.js';
 import { rustAnalyzerReadiness } from './rustAnalyzerReadiness.js';
-import { SIGNAL_FALLBACK_MS, type ReadinessContext, type ReadinessFamily } from './readinessContext.js';
+import { signalFallbackMs, type ReadinessContext, type ReadinessFamily } from './readinessContext.js';
 import type { ReadinessStrategy } from './serverProfile.js';
 import { tsgoReadiness, tsserverReadiness, volarReadiness, vtslsReadiness } from './tsserverReadiness.js';
 
@@ -49,9 +49,10 @@ export function attachReadinessStrategy(conn: LspConnection): Disposable {
   const timers: NodeJS.Timeout[] = [];
   const ctx: ReadinessContext = { conn, store, later: (ms, fn) => timers.push(setTimeout(fn, ms)) };
   store.add(toDisposable(() => timers.forEach(clearTimeout)));
-  ctx.later(SIGNAL_FALLBACK_MS, () => {
+  const fallbackMs = signalFallbackMs();
+  ctx.later(fallbackMs, () => {
     if (readiness.state !== 'ready') {
-      logger.warn(`no readiness signal from ${conn.server.displayName} after ${SIGNAL_FALLBACK_MS / 1000} s; treating it as ready`);
+      logger.warn(`no readiness signal from ${conn.server.displayName} after ${fallbackMs / 1000} s; treating it as ready`);
       readiness.ready();
     }
   });
