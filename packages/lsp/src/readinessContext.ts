@@ -17,6 +17,11 @@ export interface ReadinessContext {
   store: DisposableStore;
   /** A timer disposed with the store. */
   later: (ms: number, fn: () => void) => void;
+  /**
+   * The server's family always sends its signal (pyright: its end of finding source files): the
+   * no-signal fallback never calls it ready, however long the signal takes.
+   */
+  signalComing: () => void;
 }
 
 /** One family of servers: drives `conn.readiness` from the signals that family gives. */
