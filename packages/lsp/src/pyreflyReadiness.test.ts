@@ -15,7 +15,7 @@ function bench(pythonFiles: number) {
   const stderr = new Emitter<string>();
   const timers: (() => void)[] = [];
   const store = new DisposableStore();
-  pyreflyReadiness({ conn: conn as unknown as LspConnection, store, later: (_ms, fn) => timers.push(fn), stderrLines: (l) => stderr.on(l) });
+  pyreflyReadiness({ conn: conn as unknown as LspConnection, store, later: (_ms, fn) => timers.push(fn), signalComing: () => undefined, stderrLines: (l) => stderr.on(l) });
   const settled = () => new Promise((r) => setTimeout(r, 50));
   return {
     conn,

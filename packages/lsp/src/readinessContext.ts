@@ -4,6 +4,13 @@ import type { LspConnection } from './connection.js';
 /** When no readiness signal comes at all after the start, stop calling the server "indexing" after this long. */
 export const SIGNAL_FALLBACK_MS = 180_000;
 
+/** SIGNAL_FALLBACK_MS, or AGENT_LSP_READY_FALLBACK_MS where set (tests reach the fallback in milliseconds). */
+export function signalFallbackMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env['AGENT_LSP_READY_FALLBACK_MS'];
+  const ms = raw ? Number(raw) : NaN;
+  return Number.isFinite(ms) && ms >= 0 ? ms : SIGNAL_FALLBACK_MS;
+}
+
 /** What a server family's readiness strategy works with; what it attaches goes into `store`. */
 export interface ReadinessContext {
   conn: LspConnection;
@@ -12,6 +19,11 @@ export interface ReadinessContext {
   later: (ms: number, fn: () => void) => void;
   /** The server's stderr, line by line, when agent-lsp runs it as a child (ServerTransport.onStderrLine). */
   stderrLines?: (listener: (line: string) => void) => Disposable;
+  /**
+   * The server's family always sends its signal (pyright: its end of finding source files): the
+   * no-signal fallback never calls it ready, however long the signal takes.
+   */
+  signalComing: () => void;
 }
 
 /** One family of servers: drives `conn.readiness` from the signals that family gives. */

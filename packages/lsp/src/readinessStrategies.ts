@@ -8,7 +8,7 @@ import { canaryReadiness, initializedReadiness, progressReadiness } from './prog
 import { pyrightReadiness } from './pyrightReadiness.js';
 import { pyreflyReadiness } from './pyreflyReadiness.js';
 import { rustAnalyzerReadiness } from './rustAnalyzerReadiness.js';
-import { SIGNAL_FALLBACK_MS, type ReadinessContext, type ReadinessFamily } from './readinessContext.js';
+import { signalFallbackMs, type ReadinessContext, type ReadinessFamily } from './readinessContext.js';
 import type { ReadinessStrategy } from './serverProfile.js';
 import { tsgoReadiness, tsserverReadiness, volarReadiness, vtslsReadiness } from './tsserverReadiness.js';
 
@@ -49,14 +49,20 @@ export function attachReadinessStrategy(conn: LspConnection, stderrLines?: Readi
   }
 
   const timers: NodeJS.Timeout[] = [];
-  const ctx: ReadinessContext = { conn, store, later: (ms, fn) => timers.push(setTimeout(fn, ms)), ...(stderrLines ? { stderrLines } : {}) };
+  let signalComing = false;
+  const ctx: ReadinessContext = { conn, store, later: (ms, fn) => timers.push(setTimeout(fn, ms)), signalComing: () => (signalComing = true), ...(stderrLines ? { stderrLines } : {}) };
   store.add(toDisposable(() => timers.forEach(clearTimeout)));
-  // Only for a server that never signalled readiness: once it has been ready, a later 'indexing'
-  // is its strategy's own word (clangd's changed files not built yet), which a timer from the
-  // start must not overrule (it did: an answer from sqlite3.c's previous build, labelled complete).
-  ctx.later(SIGNAL_FALLBACK_MS, () => {
-    if (readiness.readyAt === undefined) {
-      logger.warn(`no readiness signal from ${conn.server.displayName} after ${SIGNAL_FALLBACK_MS / 1000} s; treating it as ready`);
+  // Only for a server that may give no signal at all and never did. One whose signal always comes
+  // is not ready until it comes: pyright answers references before it has found every source file,
+  // from the files it loaded so far (16 or 387 of the stdlib's 1,723 os.path.join references), and
+  // called ready by this fallback on a loaded machine, such answers went out as complete. Once a
+  // server has been ready, a later 'indexing' is its strategy's own word (clangd's changed files
+  // not built yet), which a timer from the start must not overrule (it did: an answer from
+  // sqlite3.c's previous build, labelled complete).
+  const fallbackMs = signalFallbackMs();
+  ctx.later(fallbackMs, () => {
+    if (readiness.readyAt === undefined && !signalComing) {
+      logger.warn(`no readiness signal from ${conn.server.displayName} after ${fallbackMs / 1000} s; treating it as ready`);
       readiness.ready();
     }
   });

@@ -26,7 +26,7 @@ function seedBench() {
     request: () => new Promise<void>((resolve) => (answerSeed = resolve)),
   };
   const store = new DisposableStore();
-  vtslsReadiness({ conn: conn as unknown as LspConnection, store, later: () => undefined });
+  vtslsReadiness({ conn: conn as unknown as LspConnection, store, later: () => undefined, signalComing: () => undefined });
   const progress = (token: string, value: { kind: 'begin'; title: string } | { kind: 'end' }) => conn.progress.handle(token, value);
   return { conn, progress, answerSeed: async () => { answerSeed(); await new Promise((r) => setImmediate(r)); }, dispose: () => { store.dispose(); rmSync(rootDir, { recursive: true, force: true }); } };
 }
