@@ -1,9 +1,13 @@
 import { statSync } from 'node:fs';
 
-/** A directory's identity on disk: its device and inode, or undefined when it is not there. */
+/**
+ * A directory's identity on disk: its device, inode and birth time, or undefined when it is not
+ * there. The inode alone is not enough: ext4 gives a directory made right after one was removed the
+ * freed inode (199 of 200 `rm -rf d && mkdir d` here), and the copy then looked like the old root.
+ */
 function identify(dir: string): string | undefined {
-  const st = statSync(dir, { throwIfNoEntry: false });
-  return st ? `${st.dev}:${st.ino}` : undefined;
+  const st = statSync(dir, { throwIfNoEntry: false, bigint: true });
+  return st ? `${st.dev}:${st.ino}:${st.birthtimeNs}` : undefined;
 }
 
 /**
