@@ -6,6 +6,7 @@ import { graphqlReadiness } from './graphqlReadiness.js';
 import type { LspConnection } from './connection.js';
 import { canaryReadiness, initializedReadiness, progressReadiness } from './progressReadiness.js';
 import { pyrightReadiness } from './pyrightReadiness.js';
+import { perlReadiness } from './perlReadiness.js';
 import { pyreflyReadiness } from './pyreflyReadiness.js';
 import { rustAnalyzerReadiness } from './rustAnalyzerReadiness.js';
 import { signalFallbackMs, type ReadinessContext, type ReadinessFamily } from './readinessContext.js';
@@ -18,6 +19,7 @@ export { CLANGD_OPEN_LIMIT } from './clangdReadiness.js';
 const FAMILIES: Record<ReadinessStrategy, ReadinessFamily> = {
   pyright: pyrightReadiness,
   pyrefly: pyreflyReadiness,
+  perl: perlReadiness,
   tsserver: tsserverReadiness,
   tsgo: tsgoReadiness,
   vtsls: vtslsReadiness,

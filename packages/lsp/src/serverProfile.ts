@@ -3,13 +3,15 @@
  * (the Python interpreter depends on it) into a concrete command and settings.
  */
 /** Every readiness strategy, as a server config may name one. */
-export const READINESS_STRATEGIES = ['pyright', 'pyrefly', 'tsserver', 'tsgo', 'vtsls', 'volar', 'graphql', 'progress', 'rust-analyzer', 'clangd', 'ccls', 'canary'] as const;
+export const READINESS_STRATEGIES = ['pyright', 'pyrefly', 'perl', 'tsserver', 'tsgo', 'vtsls', 'volar', 'graphql', 'progress', 'rust-analyzer', 'clangd', 'ccls', 'canary'] as const;
 
 export type ReadinessStrategy =
   /** pyright: complete answers once it logs "Found N source files". */
   | 'pyright'
   /** pyrefly: it builds its workspace index in the background after initialize and says it is done only on stderr. */
   | 'pyrefly'
+  /** Perl::LanguageServer: it parses the workspace in the background and says it is done only on stderr. */
+  | 'perl'
   /** typescript-language-server: per project, "Initializing JS/TS language features" progress ends. */
   | 'tsserver'
   /** typescript-go: a request on an open file answers once its project has loaded; later loads show as "Loading" progress. */
