@@ -62,3 +62,21 @@ export function processMemory(pid) {
     return { rss: 0, uss: 0, pss: 0, peak: 0 };
   }
 }
+
+/**
+ * Calls `onMark(name, ms, cpuMs)` for every start-up mark a front started with AGENT_LSP_STARTUP_TRACE
+ * writes on `stderr` (`agent-lsp-mark <name> <ms>[ cpu=<ms>]`, one per line; cpuMs undefined when absent).
+ */
+export function readMarks(stderr, onMark) {
+  let buffered = '';
+  stderr?.on('data', (chunk) => {
+    buffered += chunk.toString();
+    let nl;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      const m = /^agent-lsp-mark (.+?) (\d+(?:\.\d+)?)(?: cpu=(\d+(?:\.\d+)?))?$/.exec(line);
+      if (m) onMark(m[1], Number(m[2]), m[3] === undefined ? undefined : Number(m[3]));
+    }
+  });
+}

@@ -17,7 +17,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { stopDaemons } from '@agent-lsp/broker';
 import { createLogger, ServerRegistry, startDirectConnection } from '@agent-lsp/lsp';
 import { effectSources, openQueryTarget, pythonStdlib } from './corpora.mjs';
-import { BIN, snapshotsOff, waitForSnapshot } from './programFront.mjs';
+import { BIN, readMarks, snapshotsOff, waitForSnapshot } from './programFront.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const now = () => performance.timeOrigin + performance.now();
@@ -59,16 +59,8 @@ export async function freshFront(env, corpus, { languageId } = {}) {
   const marks = new Map();
   const t0 = now();
   const transport = new StdioClientTransport({ command: BIN, args: ['serve', '--daemon', 'always'], env: { ...env, AGENT_LSP_STARTUP_TRACE: '1' }, stderr: 'pipe' });
-  let buffered = '';
-  transport.stderr?.on('data', (chunk) => {
-    buffered += chunk.toString();
-    let nl;
-    while ((nl = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, nl);
-      buffered = buffered.slice(nl + 1);
-      const m = /^agent-lsp-mark (.+?) (\d+(?:\.\d+)?)(?: cpu=\d+(?:\.\d+)?)?$/.exec(line);
-      if (m && !marks.has(m[1])) marks.set(m[1], Number(m[2]));
-    }
+  readMarks(transport.stderr, (name, ms) => {
+    if (!marks.has(name)) marks.set(name, ms);
   });
   const client = new Client({ name: 'startup-bench', version: '0' });
   await client.connect(transport);

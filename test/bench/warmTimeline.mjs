@@ -17,7 +17,7 @@ import { stopDaemons } from '@agent-lsp/broker';
 import { resolvePositionPattern } from '@agent-lsp/protocol';
 import { djangoSources, pythonStdlib } from './corpora.mjs';
 import { originalArgs, originalBinary, peerEnv } from './originalBinary.mjs';
-import { BIN, waitForSnapshot } from './programFront.mjs';
+import { BIN, readMarks, waitForSnapshot } from './programFront.mjs';
 import { originalDaemonPids, ourBrokerPids, stopOriginalDaemons, tree } from './processTree.mjs';
 
 const now = () => performance.timeOrigin + performance.now();
@@ -33,17 +33,9 @@ async function ourFront(bin, env, corpus) {
   const broker = ourBrokerPids(env.AGENT_LSP_HOME).reduce((s, pid) => s + (cpuMs(pid) || 0), 0);
   const t0 = now();
   const transport = new StdioClientTransport({ command: bin, args: ['serve', '--daemon', 'always'], env: { ...env, AGENT_LSP_STARTUP_TRACE: '1' }, stderr: 'pipe' });
-  let buffered = '';
-  transport.stderr?.on('data', (chunk) => {
-    buffered += chunk.toString();
-    let nl;
-    while ((nl = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, nl);
-      buffered = buffered.slice(nl + 1);
-      const m = /^agent-lsp-mark (.+?) (\d+(?:\.\d+)?)(?: cpu=(\d+(?:\.\d+)?))?$/.exec(line);
-      if (m && !marks.has(m[1])) marks.set(m[1], Number(m[2]) - t0);
-      if (m?.[3] !== undefined && !cpus.has(m[1])) cpus.set(m[1], Number(m[3]));
-    }
+  readMarks(transport.stderr, (name, ms, cpu) => {
+    if (!marks.has(name)) marks.set(name, ms - t0);
+    if (cpu !== undefined && !cpus.has(name)) cpus.set(name, cpu);
   });
   const client = new Client({ name: 'timeline', version: '0' });
   const at = (name) => marks.set(`CLIENT ${name}`, now() - t0);
