@@ -38,4 +38,13 @@ describe.skipIf(!broken.c)(broken.title, () => {
     expect(answer.isError).toBe(true);
     expect(answer.text).toMatch(/in the files examined of the workspace\. The search did not cover the whole workspace: pyrefly's workspace index holds 0 of/);
   }, 180_000);
+
+  it('find_references from that index says it is partial (complete:false, INCOMPLETE first), never a bare list as if it were every reference', async () => {
+    const answer = await agent.call('find_references', { file_path: join(c.root, 'django/contrib/sessions/backends/base.py'), position_pattern: 'class @@SessionBase', ...WAIT });
+    const data = ok(answer);
+    expect(data['ready']).toBe(true);
+    expect(data['complete']).toBe(false);
+    expect(data['partial']).toMatch(/holds 0 of the \d+ Python files/);
+    expect(answer.text).toMatch(/^INCOMPLETE: the server answered from an index that misses part of the workspace/);
+  }, 180_000);
 });

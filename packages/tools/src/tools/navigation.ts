@@ -18,6 +18,7 @@ const locationListOutput = {
   files: z.number().optional().describe('How many distinct files the whole answer spans.'),
   locations: z.array(location).optional(),
   answered_by: z.string().optional().describe('Set when the server lacks the request and another answered: that request\'s method.'),
+  partial: z.string().optional().describe('The server answered from an index that misses part of the workspace (what it misses, what to do); the answer is not complete.'),
 };
 
 interface LocationToolSpec {
@@ -62,12 +63,15 @@ function locationToolLive(spec: LocationToolSpec): AnyToolDefinition {
       startupMark(`${spec.name} answer received`);
       const { page: p, files } = new PositionMapper(ctx.workspace, conn).locationsPage(result, args.offset, args.limit, DEFAULT_LOCATION_LIMIT);
       startupMark(`${spec.name} converted`);
-      return { ready: true, ...pageFields(p), files, locations: p.items, ...(fallback ? { answered_by: fallback } : {}) };
+      // A server ready on an index of part of the workspace (pyrefly's walk stopped): its answer may miss any file outside it.
+      const partial = conn.readiness.snapshot().partial;
+      return { ready: true, ...pageFields(p), ...(partial !== undefined ? { complete: false, partial } : {}), files, locations: p.items, ...(fallback ? { answered_by: fallback } : {}) };
     },
     text: (r) => {
       if (!r.ready) return notReadyText(r as NotReadyResult);
       const by = r.answered_by ? `\n(The server has no ${spec.method}; ${r.answered_by} answered: in this language a symbol's definition is its declaration.)` : '';
-      return `${pageHeader(r, `${spec.noun} in ${r.files ?? 0} file(s)`)}\n${locationsByFileText(r.locations ?? [])}`.trim() + by;
+      const partial = r.partial !== undefined ? `INCOMPLETE: the server answered from an index that misses part of the workspace: ${r.partial}\n` : '';
+      return partial + `${pageHeader(r, `${spec.noun} in ${r.files ?? 0} file(s)`)}\n${locationsByFileText(r.locations ?? [])}`.trim() + by;
     },
   });
 }
