@@ -27,12 +27,27 @@ import type { ReadinessContext } from './readinessContext.js';
 
 /** Closed files held open at once (an open sqlite3.c costs clangd hundreds of MB); the rest wait their turn. */
 export const MAX_HELD_FILES = 8;
-/** A text clangd has not built after this long is given up on (logged), so no state waits for ever. */
+/**
+ * A text clangd has not built after this long is given up on, so no state waits for ever: the
+ * server is ready again, but partial (its index may hold the file's previous text) until clangd
+ * builds that file.
+ */
 export const GIVE_UP_MS = 300_000;
+
+/** GIVE_UP_MS, or AGENT_LSP_BUILD_GIVE_UP_MS where set (tests reach the give-up in milliseconds). */
+export function buildGiveUpMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env['AGENT_LSP_BUILD_GIVE_UP_MS'];
+  const ms = raw ? Number(raw) : NaN;
+  return Number.isFinite(ms) && ms > 0 ? ms : GIVE_UP_MS;
+}
 
 export interface IndexFreshness {
   /** Nothing changed waits to be built. */
   readonly idle: boolean;
+  /** Files given up on and not built since: what answers may miss (ReadinessSnapshot.partial), if any. */
+  readonly partial: string | undefined;
+  /** How long a text waits to be built before it is given up on. */
+  readonly giveUpMs: number;
 }
 
 /** A text's sha256, as DiskState keeps it (`known`: the disk's hash, when the text is the disk's). */
@@ -45,7 +60,7 @@ const trackers = new WeakMap<LspConnection, IndexFreshness>();
 /**
  * A broker's door: a client's request passed its own readiness gate before the broker's watcher
  * and disk checks found the change, so the request waits here until what changed is built
- * (bounded: every text is built or given up on within GIVE_UP_MS).
+ * (bounded: every text is built or given up on within the give-up time).
  */
 export async function untilChangedFilesBuilt(conn: LspConnection): Promise<void> {
   const freshness = trackers.get(conn);
@@ -59,14 +74,17 @@ export async function untilChangedFilesBuilt(conn: LspConnection): Promise<void>
     };
     const sub = conn.readiness.onChange(() => freshness.idle && done());
     const crash = conn.onCrash(done);
-    const timer = setTimeout(done, GIVE_UP_MS);
+    const timer = setTimeout(done, freshness.giveUpMs);
   });
 }
 
 export function trackIndexFreshness({ conn, store }: ReadinessContext, onIdle: () => void): IndexFreshness {
   const { documents, diagnostics, readiness, logger, server } = conn;
+  const giveUpMs = buildGiveUpMs();
   /** URIs whose current text clangd has not built yet, with when they started waiting. */
   const pending = new Map<string, number>();
+  /** URIs given up on and not built since: clangd's index may hold a previous text of them. */
+  const givenUp = new Set<string>();
   /** Documents opened here, closed again once built. */
   const held = new Set<string>();
   /** The hash of the text clangd last built for each file (its dynamic index holds that text). */
@@ -101,15 +119,23 @@ export function trackIndexFreshness({ conn, store }: ReadinessContext, onIdle: (
         flipped = true;
         readiness.indexing({ title: 'indexing changed files', message: `${waiting} file(s) not built yet` });
       }
-      sweep ??= setTimeout(giveUpOnStale, GIVE_UP_MS / 4);
+      sweep ??= setTimeout(giveUpOnStale, giveUpMs / 4);
       return;
     }
     clearTimeout(sweep);
     sweep = undefined;
     if (flipped) {
       flipped = false;
-      readiness.ready();
+      readiness.ready(freshness.partial);
     } else onIdle();
+  };
+
+  /** clangd built the current text of `uri` (or its text is the one it built last): nothing to wait for. */
+  const builtNow = (uri: string): void => {
+    if (givenUp.delete(uri) && readiness.state === 'ready') readiness.ready(freshness.partial);
+    if (!pending.delete(uri)) return;
+    if (held.has(uri)) release(uri);
+    pump();
   };
 
   const release = (uri: string): void => {
@@ -152,9 +178,10 @@ export function trackIndexFreshness({ conn, store }: ReadinessContext, onIdle: (
     sweep = undefined;
     const now = Date.now();
     for (const [uri, since] of pending) {
-      if (now - since < GIVE_UP_MS) continue;
-      logger.warn(`${server.displayName} has not built ${uri} within ${GIVE_UP_MS / 1000} s; answering without waiting for it`);
+      if (now - since < giveUpMs) continue;
+      logger.warn(`${server.displayName} has not built ${uri} within ${giveUpMs / 1000} s; answering without waiting for it (partial until it is built)`);
       pending.delete(uri);
+      givenUp.add(uri);
       if (held.has(uri)) release(uri);
     }
     pump();
@@ -186,6 +213,12 @@ export function trackIndexFreshness({ conn, store }: ReadinessContext, onIdle: (
         update();
         return;
       }
+      // Changed back to the text clangd built last before it built the one in between: clangd
+      // skips inputs it has built already and never publishes again, so nothing is to come.
+      if (kind === 'change' && doc.disk !== undefined) {
+        builtNow(doc.uri);
+        return;
+      }
       if (kind !== 'close' || closing) return;
       const unbuilt = pending.delete(doc.uri);
       held.delete(doc.uri);
@@ -200,10 +233,7 @@ export function trackIndexFreshness({ conn, store }: ReadinessContext, onIdle: (
       const doc = documents.get(uri);
       if (!doc || !diagnostics.published(uri)) return;
       built.set(uri, hashOf(doc.text, doc.disk?.hash));
-      if (!pending.has(uri)) return;
-      pending.delete(uri);
-      if (held.has(uri)) release(uri);
-      pump();
+      builtNow(uri);
     }),
   );
 
@@ -211,6 +241,13 @@ export function trackIndexFreshness({ conn, store }: ReadinessContext, onIdle: (
     get idle() {
       return pending.size === 0 && queue.size === 0;
     },
+    get partial() {
+      if (givenUp.size === 0) return undefined;
+      const names = [...givenUp].slice(0, 5).map((uri) => uriToPath(uri) ?? uri);
+      const more = givenUp.size > names.length ? ` and ${givenUp.size - names.length} more` : '';
+      return `${server.displayName} did not build ${givenUp.size} changed file(s) within ${Math.round(giveUpMs / 1000)} s (${names.join(', ')}${more}): its index may still hold their previous text. Call again later; restart_lsp_server rebuilds the index.`;
+    },
+    giveUpMs,
   };
   trackers.set(conn, freshness);
   return freshness;

@@ -33,7 +33,7 @@ export const clangdReadiness: ReadinessFamily = (ctx) => {
     clearTimeout(settleTimer);
     if (!idle() || readiness.state === 'ready') return;
     // Indexing progress may begin just after the last parse: give it a moment to show up.
-    settleTimer = setTimeout(() => idle() && readiness.state !== 'ready' && readiness.ready(), 500);
+    settleTimer = setTimeout(() => idle() && readiness.state !== 'ready' && readiness.ready(freshness.partial), 500);
   };
   const freshness = trackIndexFreshness(ctx, maybeReady);
   store.add(conn.diagnostics.onPush((uri) => waiting.delete(uri) && maybeReady()));

@@ -41,6 +41,19 @@ describe('Prefetcher', () => {
     expect(bench.prefetch.snapshot()).toMatchObject({ hits: 0 });
   });
 
+  it('neither speculates nor keeps an answer while the server is ready on a partial index, which fills in with no change the epoch counts', async () => {
+    // As clangd is after giving up on building a changed file: ready, but its index may hold the
+    // file's previous text until it builds it.
+    bench.conn.readiness.ready('clangd did not build 1 changed file(s)');
+    await query('textDocument/definition', at(A, 1));
+    await idle(bench.prefetch);
+    expect(bench.conn.sent.map((s) => s.method)).toEqual(['textDocument/definition']);
+    bench.conn.readiness.ready();
+    await query('textDocument/definition', at(A, 1));
+    expect(bench.conn.sent.filter((s) => s.method === 'textDocument/definition').length).toBe(2);
+    expect(bench.prefetch.snapshot()).toMatchObject({ hits: 0 });
+  });
+
   it('lets an agent call join a speculation on its way (partial hit)', async () => {
     const release = bench.conn.holdMethod('textDocument/hover');
     await query('textDocument/definition', at(A, 1));

@@ -205,9 +205,15 @@ export class Prefetcher {
     this.transitions = new LearnedTransitions();
   }
 
-  /** Not while the server is not ready: it has not caught up with the epoch (clangd building a changed file). */
+  /**
+   * Not while the server is not ready: it has not caught up with the epoch (clangd building a
+   * changed file). Nor while it is ready on a partial index: the index fills in (clangd builds a
+   * file it was given up on) without a change the epoch counts.
+   */
   private usable(conn: LspConnection, method: string): boolean {
-    return this.options.enabled && !this.multiRoot && canSpeculate(method) && conn.isAlive && conn.readiness.state === 'ready';
+    if (!this.options.enabled || this.multiRoot || !canSpeculate(method) || !conn.isAlive) return false;
+    const readiness = conn.readiness.snapshot();
+    return readiness.ready && readiness.partial === undefined;
   }
 
   private begin(conn: LspConnection, key: string, method: string, rule: string): CacheEntry {

@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DisposableStore, Emitter } from '@agent-lsp/protocol';
+import type { LspConnection } from './connection.js';
+import { DiagnosticsCollector } from './diagnostics.js';
+import { DocumentStore } from './documents.js';
+import { buildGiveUpMs, GIVE_UP_MS, trackIndexFreshness } from './clangdIndexFreshness.js';
+import { Readiness } from './readiness.js';
+
+const URI = 'file:///w/point.c';
+const DISK_A = { hash: 'a', size: 6, mtimeNs: 1n, ino: 1n };
+const DISK_B = { ...DISK_A, hash: 'b', mtimeNs: 2n };
+
+/** The parts of a clangd connection the tracker reads: a real document store, diagnostics collector and readiness. */
+function clangdLike() {
+  const documents = new DocumentStore({ didOpen: () => undefined, didChange: () => undefined, didClose: () => undefined });
+  const diagnostics = new DiagnosticsCollector({ documents, supportsPullDiagnostics: () => false, exactDiagnostics: undefined, request: () => new Promise(() => undefined) });
+  const readiness = new Readiness();
+  const warnings: string[] = [];
+  const watchedFiles = new Emitter<unknown>();
+  const conn = {
+    documents,
+    diagnostics,
+    readiness,
+    server: { displayName: 'clangd', extensions: { '.c': 'c' } },
+    logger: { debug: () => undefined, info: () => undefined, warn: (m: string) => warnings.push(m), error: () => undefined },
+    onWatchedFilesSent: watchedFiles.on.bind(watchedFiles),
+    request: () => Promise.resolve(null),
+  };
+  const store = new DisposableStore();
+  const freshness = trackIndexFreshness({ conn: conn as unknown as LspConnection, store, later: () => undefined, signalComing: () => undefined }, () => readiness.ready(freshness.partial));
+  /** clangd built `version` of point.c and published for it. */
+  const publish = (version: number): void => diagnostics.onPublish({ uri: URI, version, diagnostics: [] });
+  return { documents, readiness, freshness, publish, warnings, store };
+}
+
+describe('clangd index freshness', () => {
+  let server: ReturnType<typeof clangdLike>;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    server = clangdLike();
+    server.documents.sync(URI, 'c', 'int a;', { disk: DISK_A });
+    server.publish(1);
+    server.readiness.ready();
+  });
+  afterEach(() => {
+    server.store.dispose();
+    vi.useRealTimers();
+  });
+
+  it('waits for the build of a changed text, and not for a text changed back to the one clangd built last', () => {
+    server.documents.sync(URI, 'c', 'int b;', { disk: DISK_B });
+    expect(server.readiness.state).toBe('indexing');
+    // Changed back before clangd built the text in between: clangd skips inputs it has built and
+    // publishes nothing more, so a wait for it would last until the give-up (300 s).
+    server.documents.sync(URI, 'c', 'int a;', { disk: DISK_A });
+    expect(server.freshness.idle).toBe(true);
+    expect(server.readiness.snapshot()).toEqual({ state: 'ready', ready: true });
+  });
+
+  it('is ready but partial, naming the file, once it gives up on a text clangd did not build; whole again when clangd builds it', () => {
+    server.documents.sync(URI, 'c', 'int b;', { disk: DISK_B });
+    expect(server.readiness.state).toBe('indexing');
+    vi.advanceTimersByTime(GIVE_UP_MS * 1.25);
+    const snap = server.readiness.snapshot();
+    expect(snap.ready).toBe(true);
+    expect(snap.partial).toMatch(/clangd did not build 1 changed file\(s\) within 300 s \(\/w\/point\.c\): its index may still hold their previous text/);
+    expect(server.warnings.join('\n')).toContain('has not built file:///w/point.c');
+    server.publish(2);
+    expect(server.readiness.snapshot()).toEqual({ state: 'ready', ready: true });
+  });
+
+  it('gives up after AGENT_LSP_BUILD_GIVE_UP_MS where set to a positive number of ms', () => {
+    expect(buildGiveUpMs({})).toBe(GIVE_UP_MS);
+    expect(buildGiveUpMs({ AGENT_LSP_BUILD_GIVE_UP_MS: '25' })).toBe(25);
+    expect(buildGiveUpMs({ AGENT_LSP_BUILD_GIVE_UP_MS: 'soon' })).toBe(GIVE_UP_MS);
+    expect(buildGiveUpMs({ AGENT_LSP_BUILD_GIVE_UP_MS: '0' })).toBe(GIVE_UP_MS);
+  });
+});

@@ -1,0 +1,78 @@
+// clangd's index is current only once clangd has built every file that changed
+// (clangdIndexFreshness.ts); a text it has not built within the give-up time is given up on so no
+// call waits for ever. Answers given after that must not look complete: clangd's index may still
+// hold the file's previous text. The give-up time is made 1 ms here (AGENT_LSP_BUILD_GIVE_UP_MS),
+// so a closed file changed on disk is given up on before clangd can build it; once clangd has built
+// it (the file opened by a call), answers are complete again. Direct mode and through a broker
+// (which relays the partial readiness).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BrokerTestScope } from '../helpers/brokers.js';
+import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
+import { onPath } from '../helpers/onPath.js';
+
+const installed = onPath('clangd');
+if (!installed) console.warn('clangd is not installed: the give-up test did not run (apt-get install clangd)');
+const title = installed ? 'clangd: a changed file given up on' : 'clangd: a changed file given up on (NOT INSTALLED — did not run)';
+
+const scope = new BrokerTestScope();
+
+afterEach(async () => {
+  await scope.cleanup();
+});
+
+interface References {
+  complete: unknown;
+  partial: unknown;
+  text: string;
+  places: string[];
+}
+
+async function referencesOfManhattan(front: AgentLspClient): Promise<References> {
+  const result = await front.call('find_references', { file_path: 'main.c', position_pattern: '@@manhattan(a, b)' });
+  const data = ok(result);
+  const places = (data['locations'] as { file: string; line: number }[]).map((l) => `${l.file}:${l.line}`).sort();
+  return { complete: data['complete'], partial: data['partial'], text: result.text, places };
+}
+
+const inSource = (places: string[]): number => places.filter((p) => p.startsWith('point.c:')).length;
+
+const MODES = [
+  { mode: 'direct mode', args: ['--daemon', 'never'] },
+  { mode: 'through a broker', args: ['--daemon', 'always'] },
+];
+
+describe.skipIf(!installed)(title, () => {
+  for (const { mode, args } of MODES) {
+    it(`${mode}: an answer says INCOMPLETE, naming the file, until clangd has built it; whole once it has`, async () => {
+      const root = join(scope.root('c-basic'), 'c-basic');
+      const source = join(root, 'point.c');
+      const front = await startAgentLsp({ args, env: { AGENT_LSP_HOME: scope.home(), AGENT_LSP_BUILD_GIVE_UP_MS: '1' } });
+      scope.fronts.push(front);
+      ok(await front.call('start_lsp', { root_dir: root, language_id: 'c' }));
+      const before = await referencesOfManhattan(front);
+      expect(before.complete).not.toBe(false);
+      expect(before.partial).toBeUndefined();
+
+      // A second caller appended to point.c, with enough code after it that clangd takes a while to
+      // build the file (so the give-up comes first; had clangd won, the answer must hold the call).
+      const padding = Array.from({ length: 20_000 }, (_, i) => `static int pad${i}(int v) { return absolute(v) + ${i}; }`).join('\n');
+      writeFileSync(source, readFileSync(source, 'utf8') + `\nint twice(struct point a, struct point b) { return 2 * manhattan(a, b); }\n${padding}\n`);
+      const givenUp = await referencesOfManhattan(front);
+      if (givenUp.complete === false) {
+        expect(String(givenUp.partial)).toContain('point.c');
+        expect(givenUp.text).toMatch(/^INCOMPLETE/);
+      } else {
+        expect(inSource(givenUp.places), `an answer that says it is complete: ${givenUp.text}`).toBe(inSource(before.places) + 1);
+      }
+
+      // Opening point.c makes clangd build it: its index holds the new text, and the answer is whole.
+      ok(await front.call('get_diagnostics', { file_path: 'point.c' }));
+      const after = await referencesOfManhattan(front);
+      expect(after.complete, after.text).not.toBe(false);
+      expect(after.partial).toBeUndefined();
+      expect(inSource(after.places), after.text).toBe(inSource(before.places) + 1);
+    });
+  }
+});
