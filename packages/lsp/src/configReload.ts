@@ -1,6 +1,7 @@
 import { basename, dirname } from 'node:path';
+import { ResponseError } from 'vscode-jsonrpc/node';
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
-import { uriToPath } from '@agent-lsp/protocol';
+import { uriToPath, WireError } from '@agent-lsp/protocol';
 import type { Readiness } from './readiness.js';
 import type { ReadinessContext } from './readinessContext.js';
 
@@ -35,28 +36,51 @@ function configChange(changes: readonly FileEvent[], isConfig: (path: string) =>
   return undefined;
 }
 
+/** pyright's first line of a configuration load (it then finds the source files again). */
+const PYRIGHT_LOADING_CONFIG = /^((Loading|Reloading) .*file at |No (configuration|pyproject\.toml) file found)/;
+
 /**
  * pyright: a change of pyproject.toml or pyrightconfig.json at a workspace folder's root makes it
- * reload its configuration and enumerate its files again, which ends with a "Found N source
- * files" log line. It watches only the file it loaded, so a created one is also announced as a
- * settings change (which makes it look for configuration files again). A change it has no reason
- * to apply gives no such line: the fallback ends the wait.
+ * reload its configuration and enumerate its files again (about a second later: it waits for more
+ * changes), which ends with a "Found N source files" log line. It watches only the file it loaded,
+ * so a created one is also announced as a settings change (which makes it look for configuration
+ * files again). A change it has no reason to apply gives no such line: the fallback ends the wait.
+ *
+ * Only a load that began after pyright read the change ends the wait: a reload an earlier change
+ * started (our watcher may report one write twice, as created and as changed, a batch apart) logs
+ * its own "Found" line, which had ended the wait for the next change (the config file's removal)
+ * before pyright applied it. pyright reads its messages in order, so the answer to a request sent
+ * after the change marks the point: a load line received after that answer read the disk after
+ * the change.
  */
 export function watchPyrightConfig({ conn, store, later }: ReadinessContext): void {
   const { readiness, logger } = conn;
   let reloads = 0;
+  /** The current reload's fence was answered: pyright has read the change. */
+  let changeRead = false;
+  /** A configuration load began after that. */
+  let loadedAfter = false;
   store.add(
     conn.onWatchedFilesSent((changes) => {
       const folders = new Set(conn.workspaceFolders);
       const isConfig = (p: string) => PYRIGHT_CONFIG_FILES.has(basename(p)) && folders.has(dirname(p));
       const path = configChange(changes, isConfig);
-      if (!path || readiness.state !== 'ready') return;
+      if (!path || (readiness.state !== 'ready' && !readiness.reloadingConfig)) return;
       const reload = ++reloads;
+      changeRead = false;
+      loadedAfter = false;
       readiness.reloading({ title: 'reloading its configuration', message: basename(path) });
       // A pyrightconfig.json created beside the pyproject.toml it loaded, or the first one.
       if (changes.some((c) => c.type === FileChangeType.Created && isConfig(uriToPath(c.uri) ?? ''))) {
         conn.notify('workspace/didChangeConfiguration', { settings: null });
       }
+      // An unknown method: answered (with an error) as soon as pyright reads it.
+      const read = (): void => {
+        if (reload === reloads) changeRead = true;
+      };
+      conn.request('agentLsp/readProbe', null, { timeoutMs: CONFIG_RELOAD_FALLBACK_MS }).then(read, (err: unknown) => {
+        if (err instanceof ResponseError || err instanceof WireError) read();
+      });
       later(CONFIG_RELOAD_FALLBACK_MS, () => {
         if (reload !== reloads || !readiness.reloadingConfig) return;
         logger.warn(`${conn.server.displayName} gave no sign of applying ${path} within ${CONFIG_RELOAD_FALLBACK_MS / 1000} s; answering again`);
@@ -66,7 +90,9 @@ export function watchPyrightConfig({ conn, store, later }: ReadinessContext): vo
   );
   store.add(
     conn.onLogMessage((m) => {
-      if (readiness.reloadingConfig && PYRIGHT_FOUND_FILES.test(m.message)) readiness.ready();
+      if (!readiness.reloadingConfig) return;
+      if (PYRIGHT_LOADING_CONFIG.test(m.message)) loadedAfter ||= changeRead;
+      else if (loadedAfter && PYRIGHT_FOUND_FILES.test(m.message)) readiness.ready();
     }),
   );
 }
