@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { DiagnosticsCollector, type DiagnosticsHost } from './diagnostics.js';
 import { DocumentStore } from './documents.js';
+import { RequestTimeoutError } from './errors.js';
 
 const URI = 'file:///w/a.c';
 const OTHER = 'file:///w/b.h';
@@ -148,6 +149,30 @@ describe('DiagnosticsCollector: pull support registered while waiting for a push
     for (const l of listeners) l();
     expect(await settling).toMatchObject({ settledBy: 'pull', diagnostics: [error('pulled')] });
     expect(listeners.size).toBe(0);
+  });
+});
+
+describe('DiagnosticsCollector: a pull or exact query not answered in time', () => {
+  it('settles nothing (timeout, with what was last pushed) instead of failing the call: the Vue pair right after its start', async () => {
+    const documents = new DocumentStore({ didOpen: () => undefined, didChange: () => undefined, didClose: () => undefined });
+    for (const exactDiagnostics of [undefined, 'tsserver'] as const) {
+      const collector = new DiagnosticsCollector({
+        documents,
+        supportsPullDiagnostics: () => exactDiagnostics === undefined,
+        exactDiagnostics,
+        request: <R>(method: string) => Promise.reject<R>(new RequestTimeoutError(method, 30)),
+      });
+      documents.sync(URI, 'c', 'int a = x;');
+      collector.onPublish({ uri: URI, diagnostics: [error('earlier')] });
+      expect(await collector.settle(URI, 30)).toEqual({ uri: URI, diagnostics: [error('earlier')], settledBy: 'timeout' });
+    }
+  });
+
+  it('still fails the call for any other error of the server', async () => {
+    const documents = new DocumentStore({ didOpen: () => undefined, didChange: () => undefined, didClose: () => undefined });
+    const collector = new DiagnosticsCollector({ documents, supportsPullDiagnostics: () => true, exactDiagnostics: undefined, request: () => Promise.reject(new Error('internal error')) });
+    documents.sync(URI, 'c', 'int a;');
+    await expect(collector.settle(URI, 30)).rejects.toThrow('internal error');
   });
 });
 

@@ -163,7 +163,22 @@ export class DiagnosticsCollector {
     return new Map([...this.pushed].map(([uri, p]) => [uri, p.diagnostics]));
   }
 
+  /**
+   * A server that does not answer a pull or tsserver's query within `timeoutMs` (the Vue pair right
+   * after its start, under load) settles nothing: `timeout`, with what it last pushed, as a push
+   * wait's deadline does; not an error that hides which files were not examined.
+   */
   async settle(uri: string, timeoutMs: number): Promise<SettledDiagnostics> {
+    try {
+      return await this.settleOrThrow(uri, timeoutMs);
+    } catch (err) {
+      // Through a broker, its own timeout of the request comes as the same code.
+      if ((err as { code?: number }).code !== ErrorCodes.RequestTimeout) throw err;
+      return { uri, diagnostics: this.pushed.get(uri)?.diagnostics ?? [], settledBy: 'timeout' };
+    }
+  }
+
+  private async settleOrThrow(uri: string, timeoutMs: number): Promise<SettledDiagnostics> {
     if (this.host.supportsPullDiagnostics()) {
       return { uri, diagnostics: await this.pull(uri, timeoutMs), settledBy: 'pull' };
     }
