@@ -5,7 +5,7 @@
 // so a closed file changed on disk is given up on before clangd can build it; once clangd has built
 // it (the file opened by a call), answers are complete again. Direct mode and through a broker
 // (which relays the partial readiness).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BrokerTestScope } from '../helpers/brokers.js';
@@ -75,4 +75,25 @@ describe.skipIf(!installed)(title, () => {
       expect(inSource(after.places), after.text).toBe(inSource(before.places) + 1);
     });
   }
+
+  it('direct mode: a closed file clangd built before, changed where no watcher looks, is built again before the answer naming it is asked again', async () => {
+    const root = join(scope.root('c-basic'), 'c-basic');
+    // A directory the watchers skip (dot-directories): only the answer's own check sees the change.
+    mkdirSync(join(root, '.gen'));
+    const extra = join(root, '.gen', 'extra.c');
+    writeFileSync(extra, '#include "../point.h"\nint once(struct point a) { return manhattan(a, a); }\n');
+    const front = await startAgentLsp({ args: ['--daemon', 'never'], env: { AGENT_LSP_HOME: scope.home() } });
+    scope.fronts.push(front);
+    ok(await front.call('start_lsp', { root_dir: root, language_id: 'c' }));
+    ok(await front.call('get_diagnostics', { file_path: '.gen/extra.c' }));
+    ok(await front.call('close_document', { file_path: '.gen/extra.c' }));
+    const inExtra = (places: string[]): number => places.filter((p) => p.startsWith('.gen/extra.c:')).length;
+    expect(inExtra((await referencesOfManhattan(front)).places)).toBe(1);
+
+    // A second call, and enough code after it that clangd takes a while to build the file.
+    const padding = Array.from({ length: 20_000 }, (_, i) => `static int pad${i}(int v) { return v + ${i}; }`).join('\n');
+    appendFileSync(extra, `int twice(struct point a) { return manhattan(a, a); }\n${padding}\n`);
+    const after = await referencesOfManhattan(front);
+    expect(inExtra(after.places), after.text).toBe(2);
+  });
 });

@@ -60,21 +60,24 @@ const trackers = new WeakMap<LspConnection, IndexFreshness>();
 /**
  * A broker's door: a client's request passed its own readiness gate before the broker's watcher
  * and disk checks found the change, so the request waits here until what changed is built
- * (bounded: every text is built or given up on within the give-up time).
+ * (bounded: every text is built or given up on within the give-up time). Also after a tool opened
+ * files an answer named (freshAnswer.ts), before it asks again. Resolves early when `signal` aborts.
  */
-export async function untilChangedFilesBuilt(conn: LspConnection): Promise<void> {
+export async function untilChangedFilesBuilt(conn: LspConnection, signal?: AbortSignal): Promise<void> {
   const freshness = trackers.get(conn);
-  if (!freshness || freshness.idle) return;
+  if (!freshness || freshness.idle || signal?.aborted) return;
   await new Promise<void>((resolve) => {
     const done = (): void => {
       clearTimeout(timer);
       sub.dispose();
       crash.dispose();
+      signal?.removeEventListener('abort', done);
       resolve();
     };
     const sub = conn.readiness.onChange(() => freshness.idle && done());
     const crash = conn.onCrash(done);
     const timer = setTimeout(done, freshness.giveUpMs);
+    signal?.addEventListener('abort', done);
   });
 }
 

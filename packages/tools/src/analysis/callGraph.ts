@@ -231,7 +231,7 @@ async function freshCalls(ctx: ToolContext, conn: LspConnection, method: string,
   // Opening a file moves the workspace epoch: the second request is never answered from the cache.
   const first = await ctx.workspace.query<Answer>(conn, method, { item }, ctx.signal);
   const uris = [...new Set((first ?? []).map((c) => ('from' in c ? c.from.uri : c.to.uri)))];
-  if ((await openChangedFiles(conn, ctx.workspace.registry, uris)) === 0) return first;
+  if ((await openChangedFiles(conn, ctx.workspace.registry, uris, ctx.signal)) === 0) return first;
   return ctx.workspace.query<Answer>(conn, method, { item }, ctx.signal);
 }
 

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import type { Location, LocationLink, Range } from 'vscode-languageserver-protocol';
 import { startupMark, uriToPath } from '@agent-lsp/protocol';
-import { readDiskText, type LspConnection, type ServerRegistry } from '@agent-lsp/lsp';
+import { readDiskText, untilChangedFilesBuilt, type LspConnection, type ServerRegistry } from '@agent-lsp/lsp';
 
 type Locations = Location | Location[] | LocationLink[] | null;
 
@@ -22,9 +22,10 @@ function urisOf(result: Locations): string[] {
  * through a watcher, whose news lags the disk by a few hundred milliseconds (and never comes for
  * ignored directories): an answer naming such a file may have been computed on its old text.
  * Once open, the file is ours to keep in step with the disk (read-your-writes). Returns how many
- * were opened.
+ * were opened, once the server has taken them in: clangd answers from its index, which holds a
+ * file's new text only once it has built it (clangdIndexFreshness.ts).
  */
-export async function openChangedFiles(conn: LspConnection, registry: ServerRegistry, uris: readonly string[]): Promise<number> {
+export async function openChangedFiles(conn: LspConnection, registry: ServerRegistry, uris: readonly string[], signal?: AbortSignal): Promise<number> {
   const candidates: { uri: string; path: string; languageId: string }[] = [];
   for (const uri of uris) {
     if (conn.documents.get(uri)) continue;
@@ -51,6 +52,7 @@ export async function openChangedFiles(conn: LspConnection, registry: ServerRegi
     conn.documents.sync(uri, languageId, file.text, { internal: true, disk: file.state });
     opened++;
   }
+  if (opened > 0) await untilChangedFilesBuilt(conn, signal);
   return opened;
 }
 
@@ -71,7 +73,7 @@ export async function requestLocations(
   const first = await query<Locations>(conn, method, params, signal);
   startupMark('query first answer');
   // Opening a file moves the workspace epoch: the second request is never answered from the cache.
-  if ((await openChangedFiles(conn, registry, urisOf(first))) === 0) return first;
+  if ((await openChangedFiles(conn, registry, urisOf(first), signal)) === 0) return first;
   return query<Locations>(conn, method, params, signal);
 }
 
