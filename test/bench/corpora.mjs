@@ -26,8 +26,34 @@ export async function openQueryTarget(conn, corpus) {
   return { uri, position: toLspPosition(text, resolvePositionPattern(text, corpus.pattern, corpus.file)) };
 }
 
+/**
+ * The python3 whose standard library the Python corpora copy: AGENT_LSP_BENCH_PYTHON where set,
+ * else, of the python3 programs on PATH, the one with the most stdlib files (Debian's leaves its
+ * test package out: os.path.join had 387 references there against 1,723 in pyenv's), so a run
+ * under pnpm (another PATH order) measures the same corpus as one from the shell.
+ */
+function benchPython() {
+  const chosen = process.env.AGENT_LSP_BENCH_PYTHON;
+  if (chosen) return chosen;
+  const onPath = [...new Set((process.env.PATH ?? '').split(':').filter(Boolean).map((dir) => join(dir, 'python3')).filter((p) => existsSync(p)))];
+  let best = { python: 'python3', files: -1 };
+  for (const python of onPath) {
+    try {
+      const files = countFiles(pythonPath(python, 'stdlib'), '.py');
+      if (files > best.files) best = { python, files };
+    } catch {
+      // Not a working interpreter: the next one.
+    }
+  }
+  return best.python;
+}
+
+function pythonPath(python, key) {
+  return execFileSync(python, ['-c', `import sysconfig; print(sysconfig.get_paths()['${key}'])`], { encoding: 'utf8' }).trim();
+}
+
 function stdlibDir() {
-  return execFileSync('python3', ['-c', "import sysconfig; print(sysconfig.get_paths()['stdlib'])"], { encoding: 'utf8' }).trim();
+  return pythonPath(benchPython(), 'stdlib');
 }
 
 function copyStdlib(stdlib, root) {
@@ -89,7 +115,7 @@ function pythonEntries(dir) {
 }
 
 function sitePackagesDir() {
-  return execFileSync('python3', ['-c', "import sysconfig; print(sysconfig.get_paths()['purelib'])"], { encoding: 'utf8' }).trim();
+  return pythonPath(benchPython(), 'purelib');
 }
 
 /**
