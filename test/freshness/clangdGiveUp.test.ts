@@ -76,6 +76,31 @@ describe.skipIf(!installed)(title, () => {
     });
   }
 
+  it('direct mode: while a new file is given up on, callers say INCOMPLETE and a rename is refused; both whole once clangd has built it', async () => {
+    const root = join(scope.root('c-basic'), 'c-basic');
+    const front = await startAgentLsp({ args: ['--daemon', 'never'], env: { AGENT_LSP_HOME: scope.home(), AGENT_LSP_BUILD_GIVE_UP_MS: '1' } });
+    scope.fronts.push(front);
+    ok(await front.call('start_lsp', { root_dir: root, language_id: 'c' }));
+    // A file made after the start: held open for clangd, given up on at once and closed again unbuilt.
+    writeFileSync(join(root, 'extra.c'), '#include "point.h"\nint once(struct point a) { return manhattan(a, a); }\n');
+    const at = { file_path: 'point.c', position_pattern: 'int @@manhattan(' };
+    // Either still given up on (the usual case here), or clangd built the file in time (a loaded
+    // machine: its push was waiting when the give-up ran): then the answers must be whole.
+    const callers = await front.call('find_callers', at);
+    if (callers.data['complete'] === false) expect(callers.text).toMatch(/^INCOMPLETE.*extra\.c/);
+    else expect(callers.text).toContain('once');
+    const rename = await front.call('rename_symbol', { ...at, new_name: 'taxicab', dry_run: true });
+    if (rename.isError) expect(rename.text).toMatch(/nothing was changed.*index misses part of the workspace.*extra\.c/s);
+    else expect((rename.data['edits'] as { file: string }[]).map((e) => e.file)).toContain('extra.c');
+
+    ok(await front.call('get_diagnostics', { file_path: 'extra.c' }));
+    const whole = await front.call('find_callers', at);
+    expect(whole.data['partial'], whole.text).toBeUndefined();
+    expect(whole.text).toContain('once');
+    const renamed = ok(await front.call('rename_symbol', { ...at, new_name: 'taxicab', dry_run: true }));
+    expect((renamed['edits'] as { file: string }[]).map((e) => e.file)).toContain('extra.c');
+  });
+
   it('direct mode: a closed file clangd built before, changed where no watcher looks, is built again before the answer naming it is asked again', async () => {
     const root = join(scope.root('c-basic'), 'c-basic');
     // A directory the watchers skip (dot-directories): only the answer's own check sees the change.

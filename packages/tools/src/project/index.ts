@@ -9,6 +9,7 @@ export * from './fanOut.js';
 export * from './freshAnswer.js';
 export * from './globFilter.js';
 export * from './indexScope.js';
+export * from './partialIndex.js';
 export * from './languageDetection.js';
 export * from './onlyServer.js';
 export * from './projectLanguages.js';

@@ -7,6 +7,7 @@ import { pagingInput, pagingOutput, positionInput, readinessInput, readyOutput }
 import { SymbolTrees } from '../symbols/symbolTree.js';
 import { defineTool, READ_ONLY } from '../catalog/toolDefinition.js';
 import { concurrentCallerOutput, concurrentCallers } from '../analysis/concurrentCallers.js';
+import { indexPartial, partialIndexOutput, partialIndexText } from '../project/partialIndex.js';
 
 export const callSiteOutput = z.object({ file: z.string(), line: z.number(), column: z.number() });
 
@@ -56,6 +57,7 @@ export const findCallers = defineTool({
     notes: z.array(z.string()).optional(),
     calls: z.array(callEntryOutput).optional(),
     concurrent_callers: z.array(concurrentCallerOutput).optional().describe('With cross_concurrent: the incoming calls (all pages) that start or run in another goroutine, with how.'),
+    ...partialIndexOutput,
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
@@ -67,9 +69,11 @@ export const findCallers = defineTool({
     const p = page(graph.calls, args.offset, args.limit, DEFAULT_CALL_LIMIT);
     const concurrent = args.cross_concurrent ? concurrentCallers(ctx, graph.calls) : undefined;
     const notes = [...graph.notes, ...(concurrent?.notes ?? [])];
+    const partial = indexPartial(doc.handle.conn);
     return {
       ready: true,
       ...pageFields(p),
+      ...(partial !== undefined ? { complete: false, partial } : {}),
       symbol: graph.symbol,
       ...(graph.derived_from ? { derived_from: graph.derived_from } : {}),
       ...(notes.length > 0 ? { notes } : {}),
@@ -84,6 +88,6 @@ export const findCallers = defineTool({
     const lines = (r.calls ?? []).map(callEntryText);
     const concurrent = r.concurrent_callers?.map((c) => `  ${c.name} (${c.file}:${c.line}) — ${c.pattern} at ${c.call_site.file}:${c.call_site.line}:${c.call_site.column}`);
     const concurrentLines = concurrent ? [`${concurrent.length} concurrent call(s):`, ...concurrent] : [];
-    return [head, ...(r.notes ?? []).map((n) => `NOTE: ${n}`), `${pageHeader(r, r.derived_from ? 'caller(s), derived from references' : 'call(s)')}`, ...lines, ...concurrentLines].filter(Boolean).join('\n');
+    return partialIndexText(r.partial) + [head, ...(r.notes ?? []).map((n) => `NOTE: ${n}`), `${pageHeader(r, r.derived_from ? 'caller(s), derived from references' : 'call(s)')}`, ...lines, ...concurrentLines].filter(Boolean).join('\n');
   },
 });

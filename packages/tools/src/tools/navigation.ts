@@ -3,6 +3,7 @@ import { withAnswerCache } from '../answerCache/cachedAnswers.js';
 import { startupMark } from '@agent-lsp/protocol';
 import { isNotReady, openReadyDocument, positionIn, requireSupport } from '../project/documentQuery.js';
 import { requestLocations } from '../project/freshAnswer.js';
+import { indexPartial, partialIndexOutput, partialIndexText } from '../project/partialIndex.js';
 import { locationsByFileText, PositionMapper } from '../output/locations.js';
 import { pageFields, pageHeader } from '../output/paging.js';
 import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
@@ -18,7 +19,7 @@ const locationListOutput = {
   files: z.number().optional().describe('How many distinct files the whole answer spans.'),
   locations: z.array(location).optional(),
   answered_by: z.string().optional().describe('Set when the server lacks the request and another answered: that request\'s method.'),
-  partial: z.string().optional().describe('The server answered from an index that misses part of the workspace (what it misses, what to do); the answer is not complete.'),
+  ...partialIndexOutput,
 };
 
 interface LocationToolSpec {
@@ -63,15 +64,13 @@ function locationToolLive(spec: LocationToolSpec): AnyToolDefinition {
       startupMark(`${spec.name} answer received`);
       const { page: p, files } = new PositionMapper(ctx.workspace, conn).locationsPage(result, args.offset, args.limit, DEFAULT_LOCATION_LIMIT);
       startupMark(`${spec.name} converted`);
-      // A server ready on an index of part of the workspace (pyrefly's walk stopped): its answer may miss any file outside it.
-      const partial = conn.readiness.snapshot().partial;
+      const partial = indexPartial(conn);
       return { ready: true, ...pageFields(p), ...(partial !== undefined ? { complete: false, partial } : {}), files, locations: p.items, ...(fallback ? { answered_by: fallback } : {}) };
     },
     text: (r) => {
       if (!r.ready) return notReadyText(r as NotReadyResult);
       const by = r.answered_by ? `\n(The server has no ${spec.method}; ${r.answered_by} answered: in this language a symbol's definition is its declaration.)` : '';
-      const partial = r.partial !== undefined ? `INCOMPLETE: the server answered from an index that misses part of the workspace: ${r.partial}\n` : '';
-      return partial + `${pageHeader(r, `${spec.noun} in ${r.files ?? 0} file(s)`)}\n${locationsByFileText(r.locations ?? [])}`.trim() + by;
+      return partialIndexText(r.partial) + `${pageHeader(r, `${spec.noun} in ${r.files ?? 0} file(s)`)}\n${locationsByFileText(r.locations ?? [])}`.trim() + by;
     },
   });
 }

@@ -11,6 +11,7 @@ import { globToRegExp, matchesAnyGlob, withoutExcludedFiles } from '../project/g
 import { pagingInput, pagingOutput, positionInput, rangeInput, readinessInput } from '../catalog/schemas.js';
 import { defineTool, WRITES, type ToolContext } from '../catalog/toolDefinition.js';
 import { writeOrPreview, writeOutput, writeText } from '../output/writeResult.js';
+import { refuseEditOnPartialIndex } from '../project/partialIndex.js';
 
 /** Edits of a rename dry run per page: enough to review, small enough for a client's result cap. */
 const RENAME_EDITS_PAGE = 100;
@@ -56,6 +57,7 @@ export const renameSymbol = defineTool({
     if (!serverEdit || (!serverEdit.changes && !serverEdit.documentChanges)) {
       throw new UserError('invalid_argument', `${conn.server.displayName} cannot rename at this position in ${doc.label}: put the position on the symbol's name.`);
     }
+    refuseEditOnPartialIndex(conn, 'rename_symbol');
     const globs = (args.exclude_globs ?? []).map(globToRegExp);
     const { edit, excludedUris } = withoutExcludedFiles(serverEdit, (u) => matchesAnyGlob(ctx.workspace.displayUri(u), globs));
     const excludedFiles = excludedUris.map((u) => ctx.workspace.displayUri(u)).sort();

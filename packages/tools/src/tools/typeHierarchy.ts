@@ -6,6 +6,7 @@ import { SymbolTrees } from '../symbols/symbolTree.js';
 import { defineTool, READ_ONLY } from '../catalog/toolDefinition.js';
 import { typeGraph, type TypeDirection, type TypeEntry } from '../analysis/typeGraph.js';
 import { symbolRefOutput } from './callHierarchy.js';
+import { indexPartial, partialIndexOutput, partialIndexText } from '../project/partialIndex.js';
 
 const typeEntryOutput = z.object({
   name: z.string(),
@@ -39,6 +40,7 @@ export const typeHierarchy = defineTool({
     derived_from: z.enum(['class_heads', 'implementations']).optional().describe('Not the server\'s type hierarchy: derived from class heads, or (Go) implementations.'),
     supertypes: z.array(typeEntryOutput).optional(),
     subtypes: z.array(typeEntryOutput).optional(),
+    ...partialIndexOutput,
   }),
   annotations: READ_ONLY,
   async handler(args, ctx) {
@@ -47,12 +49,13 @@ export const typeHierarchy = defineTool({
     const direction = args.direction ?? 'both';
     const directions: TypeDirection[] = direction === 'both' ? ['supertypes', 'subtypes'] : [direction];
     const graph = await typeGraph(ctx, doc, positionIn(doc, args), directions, new SymbolTrees(ctx));
-    return { ready: true, ...graph };
+    const partial = indexPartial(doc.handle.conn);
+    return { ready: true, ...graph, ...(partial !== undefined ? { partial } : {}) };
   },
   text: (r) => {
     if (!r.ready) return notReadyText(r as NotReadyResult);
     const s = r.symbol;
     const head = s ? `${s.kind} ${s.name} (${s.file}:${s.line}:${s.column})${r.derived_from ? ` — derived from ${r.derived_from === 'class_heads' ? 'class heads' : 'implementations'} (the server has no type hierarchy)` : ''}` : '';
-    return [head, ...entriesText('supertypes', r.supertypes), ...entriesText('subtypes', r.subtypes)].join('\n');
+    return partialIndexText(r.partial) + [head, ...entriesText('supertypes', r.supertypes), ...entriesText('subtypes', r.subtypes)].join('\n');
   },
 });

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { UserError } from '@agent-lsp/protocol';
+import type { LspConnection } from '@agent-lsp/lsp';
+
+/**
+ * A server ready on an index of part of the workspace (ReadinessSnapshot.partial: pyrefly's walk
+ * stopped short, clangd gave up on building a changed file): its workspace-wide answers may miss
+ * or misplace whatever lies outside that index. Read after the answer came.
+ */
+export function indexPartial(conn: LspConnection): string | undefined {
+  return conn.readiness.snapshot().partial;
+}
+
+export const partialIndexOutput = {
+  partial: z.string().optional().describe('The server answered from an index that misses part of the workspace (what it misses, what to do); the answer is not complete.'),
+};
+
+/** The first line of an answer from a partial index. */
+export function partialIndexText(partial: string | undefined): string {
+  return partial !== undefined ? `INCOMPLETE: the server answered from an index that misses part of the workspace: ${partial}\n` : '';
+}
+
+/** An edit computed from a partial index would miss (or misplace) what the index lacks: none is made. */
+export function refuseEditOnPartialIndex(conn: LspConnection, tool: string): void {
+  const partial = indexPartial(conn);
+  if (partial === undefined) return;
+  throw new UserError('server_failed', `${tool}: nothing was changed. ${conn.server.displayName}'s index misses part of the workspace, so its edit could miss or misplace places there: ${partial}`);
+}
