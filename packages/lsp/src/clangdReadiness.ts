@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { pathToUri, toDisposable } from '@agent-lsp/protocol';
 import type { ReadinessFamily } from './readinessContext.js';
 import { trackIndexFreshness } from './clangdIndexFreshness.js';
@@ -8,6 +8,15 @@ import { findSourceFiles, openSeedFile } from './seedFile.js';
 /** Without a compilation database clangd knows only open files: open this many sources at most. */
 export const CLANGD_OPEN_LIMIT = 200;
 const C_SOURCES = ['.c', '.cc', '.cpp', '.cxx'];
+/**
+ * Without a compilation database there is no background index, and clangd's index of the open
+ * files keeps no references inside the headers they include (only each main file's own): a
+ * header's declaration was missing from find_references, and rename_symbol left it unrenamed
+ * (the code no longer built). Opened as main files too, the headers' references are indexed; each
+ * is closed again once built (the index keeps it), so a header stays a closed file whose outside
+ * changes are held until clangd has built them (clangdIndexFreshness.ts), as before.
+ */
+const C_HEADERS = ['.h', '.hh', '.hpp', '.hxx'];
 
 /**
  * clangd: with compile_commands.json, opening one file makes clangd read it and index everything
@@ -20,9 +29,9 @@ export const clangdReadiness: ReadinessFamily = (ctx) => {
   const { conn, store } = ctx;
   const { readiness, progress, logger } = conn;
   const hasDatabase = ['compile_commands.json', join('build', 'compile_commands.json')].some((p) => existsSync(join(conn.rootDir, p)));
-  const files = findSourceFiles(conn.rootDir, C_SOURCES, hasDatabase ? 1 : CLANGD_OPEN_LIMIT);
+  const files = hasDatabase ? findSourceFiles(conn.rootDir, C_SOURCES, 1) : findSourceFiles(conn.rootDir, [...C_SOURCES, ...C_HEADERS], CLANGD_OPEN_LIMIT);
   if (!hasDatabase && files.length >= CLANGD_OPEN_LIMIT) {
-    logger.warn(`no compile_commands.json and more than ${CLANGD_OPEN_LIMIT} C/C++ sources: clangd will not know every file; generate a compilation database for complete answers`);
+    logger.warn(`no compile_commands.json and more than ${CLANGD_OPEN_LIMIT} C/C++ sources and headers: clangd will not know every file; generate a compilation database for complete answers`);
   }
   readiness.indexing({ title: 'parsing sources', message: `${files.length} file(s)` });
   const waiting = new Set(files.map((f) => pathToUri(f)));
@@ -36,7 +45,14 @@ export const clangdReadiness: ReadinessFamily = (ctx) => {
     settleTimer = setTimeout(() => idle() && readiness.state !== 'ready' && readiness.ready(freshness.partial), 500);
   };
   const freshness = trackIndexFreshness(ctx, maybeReady);
-  store.add(conn.diagnostics.onPush((uri) => waiting.delete(uri) && maybeReady()));
+  const headers = new Set(files.filter((f) => C_HEADERS.includes(extname(f))).map((f) => pathToUri(f)));
+  store.add(
+    conn.diagnostics.onPush((uri) => {
+      if (!waiting.delete(uri)) return;
+      if (headers.delete(uri) && conn.documents.get(uri)?.internal) conn.documents.close(uri);
+      maybeReady();
+    }),
+  );
   store.add(progress.onProgress(() => maybeReady()));
   for (const file of files) {
     if (!openSeedFile(conn, file)) waiting.delete(pathToUri(file));
