@@ -133,6 +133,19 @@ export function trackIndexFreshness({ conn, store }: ReadinessContext, onIdle: (
     } else onIdle();
   };
 
+  /** Makes clangd build `uri` afresh (close and open with the same text), and waits for it. */
+  const rebuild = (uri: string, text: string): void => {
+    if (documents.get(uri)?.text !== text) return;
+    closing = true;
+    try {
+      documents.reopen(uri);
+    } finally {
+      closing = false;
+    }
+    pending.set(uri, Date.now());
+    update();
+  };
+
   /** clangd built the current text of `uri` (or its text is the one it built last): nothing to wait for. */
   const builtNow = (uri: string): void => {
     if (givenUp.delete(uri) && readiness.state === 'ready') readiness.ready(freshness.partial);
@@ -216,10 +229,13 @@ export function trackIndexFreshness({ conn, store }: ReadinessContext, onIdle: (
         update();
         return;
       }
-      // Changed back to the text clangd built last before it built the one in between: clangd
-      // skips inputs it has built already and never publishes again, so nothing is to come.
+      // Changed back to the text clangd built last before it was seen to build the one in
+      // between: clangd may have skipped that one (then it builds nothing now, its inputs being
+      // the ones it built, and never publishes) or be building it (then its index holds that text
+      // for a while). Opened afresh, it is built and published whichever it was; waited for.
       if (kind === 'change' && doc.disk !== undefined) {
-        builtNow(doc.uri);
+        if (pending.has(doc.uri)) queueMicrotask(() => rebuild(doc.uri, doc.text));
+        else builtNow(doc.uri);
         return;
       }
       if (kind !== 'close' || closing) return;
