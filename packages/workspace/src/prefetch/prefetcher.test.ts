@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LspConnection } from '@agent-lsp/lsp';
+import type { LspConnection, Readiness } from '@agent-lsp/lsp';
 import { Prefetcher } from './prefetcher.js';
 import { A, at, B, definitionTo, idle, logger, usePrefetchBench, signal, until } from '../../../../test/helpers/prefetchTable.js';
 
@@ -28,23 +28,15 @@ describe('Prefetcher', () => {
     expect(bench.prefetch.snapshot()).toMatchObject({ hits: 0, misses: 2 });
   });
 
-  it('neither speculates nor keeps an answer while the server is not ready, so none computed then serves the agent once it is', async () => {
-    // As clangd is while a file the section's door resynced is being built: it answers from its
-    // previous build, and the epoch does not move when the build ends.
-    bench.conn.readiness.indexing({ title: 'indexing changed files' });
-    await query('textDocument/definition', at(A, 1));
-    await idle(bench.prefetch);
-    expect(bench.conn.sent.map((s) => s.method)).toEqual(['textDocument/definition']);
-    bench.conn.readiness.ready();
-    await query('textDocument/definition', at(A, 1));
-    expect(bench.conn.sent.filter((s) => s.method === 'textDocument/definition').length).toBe(2);
-    expect(bench.prefetch.snapshot()).toMatchObject({ hits: 0 });
-  });
-
-  it('neither speculates nor keeps an answer while the server is ready on a partial index, which fills in with no change the epoch counts', async () => {
-    // As clangd is after giving up on building a changed file: ready, but its index may hold the
-    // file's previous text until it builds it.
-    bench.conn.readiness.ready('clangd did not build 1 changed file(s)');
+  // Neither case lets an answer computed then serve the agent later: the epoch does not move when
+  // clangd ends the build of a file the section's door resynced (not ready meanwhile: it answers
+  // from its previous build), nor when it builds a file it had given up on (ready on a partial
+  // index meanwhile: the index may hold the file's previous text).
+  it.each([
+    ['not ready', (r: Readiness) => r.indexing({ title: 'indexing changed files' })],
+    ['ready on a partial index', (r: Readiness) => r.ready('clangd did not build 1 changed file(s)')],
+  ])('neither speculates nor keeps an answer while the server is %s', async (_, meanwhile) => {
+    meanwhile(bench.conn.readiness);
     await query('textDocument/definition', at(A, 1));
     await idle(bench.prefetch);
     expect(bench.conn.sent.map((s) => s.method)).toEqual(['textDocument/definition']);
