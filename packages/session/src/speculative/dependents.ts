@@ -123,6 +123,10 @@ export async function findDependents(conn: LspConnection, ask: ServerAsk, server
       }
     }
   }
+  // Read after the references came: a server ready on a partial index (pyrefly's walk stopped
+  // short, clangd gave up on building a file) knows no references outside it.
+  const partial = conn.readiness.snapshot().partial;
+  if (canReference && partial !== undefined) problems.push(`${server.displayName}'s index misses part of the workspace, so references may have missed dependents there: ${partial}`);
   for (const path of await namingFiles(roots, server, files, problems)) add(path);
   return { paths: [...found], problems };
 }
