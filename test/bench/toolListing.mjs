@@ -50,7 +50,7 @@ function clientWork(file) {
   return JSON.parse(r.stdout);
 }
 
-export async function toolListingSection(log, runs = 7) {
+export async function toolListingSection(log, runs = 15) {
   const tmp = mkdtempSync(join(tmpdir(), 'agent-lsp-bench-list-'));
   try {
     const home = join(tmp, 'home');
@@ -85,9 +85,12 @@ What an agent's MCP client receives at tools/list, and its work on it before the
 SDK client parses the answer and compiles every tool's output schema with ajv (it validates each
 result's structuredContent against it). Measured in fresh node processes (ajv's code cold, as in
 an agent's session), median of ${runs}, the rows interleaved. Our output schemas are outlines of the
-results (packages/server/src/outputOutline.ts): the names of their top-level fields and which are always present;
-every result is checked against the tool's full schema on our side before it is sent, and an
-outline accepts whatever the full schema accepts (outputOutline.test.ts).
+results (packages/server/src/outputOutline.ts): the names of their top-level fields (which are always
+present is in docs/tools.md: a \`required\` list cost the client as much again as every name); every
+result is checked against the tool's full schema on our side before it is sent, and an outline
+accepts whatever the full schema accepts (outputOutline.test.ts). The client's work is mostly a
+fixed cost per output schema it compiles (~0.5 ms of CPU each, ajv's code still cold), so it grows
+with the number of tools more than with their size.
 ${'notRun' in original ? `\nThe original: not run (${original.notRun}).\n` : ''}
 | listing | tools | JSON | input schemas | output schemas | client: parse + compile, wall | client: its CPU |
 | --- | --- | --- | --- | --- | --- | --- |

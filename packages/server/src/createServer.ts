@@ -60,7 +60,7 @@ export function createAgentLspServer(options: AgentLspServerOptions): AgentLspSe
       capabilities: { tools: {}, logging: {} },
       jsonSchemaValidator: new LazySchemaValidator(),
       instructions:
-        'agent-lsp answers code questions with real language servers. Call start_lsp with the project root first. File paths are root-relative or absolute. Positions are 1-based lines and 1-based character columns; position_pattern (a snippet with @@ at the cursor) works wherever a position does. Answers wait for indexing so they are complete; lists are paged (limit, offset). docs/tools.md explains every tool at length. Workflows (rename, safe edit, verify...) are MCP prompts: see prompts/list.',
+        'agent-lsp answers code questions with real language servers. Call start_lsp with the project root first. File paths are root-relative or absolute. Positions are 1-based lines and 1-based character columns; position_pattern (a snippet with @@ at the cursor) works wherever a position does. Answers wait for indexing so they are complete (wait_for_ready: false answers at once, with ready: false); lists are paged (limit, offset). docs/tools.md explains every tool at length. Workflows (rename, safe edit, verify...) are MCP prompts: see prompts/list.',
     },
   );
   // The servers' workspace/applyEdit requests land in the transaction of the call that caused them.

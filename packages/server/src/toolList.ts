@@ -3,29 +3,38 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { startupMark } from '@agent-lsp/protocol';
-import { inferredRootOutput, type AnyToolDefinition } from '@agent-lsp/tools';
+import { inferredRootOutput, listByDescription, type AnyToolDefinition } from '@agent-lsp/tools';
 import { listedAnnotations } from './listedAnnotations.js';
 import { outlineOutputSchema } from './outputOutline.js';
 import { phaseWarningOutput } from './phaseGate.js';
 
 /**
- * JSON Schema without what says nothing to a model but costs every turn: `$schema`, and the
- * safe-integer bounds zod writes on every `.int()`.
+ * JSON Schema without what says nothing to a model but costs every turn: `$schema`, the
+ * safe-integer bounds zod writes on every `.int()`, and the bounds that only exclude what no caller
+ * means (a negative count, an empty name: `minimum: 0`, `minLength: 1`; the argument is still
+ * checked against them, with a message that says so). An integer's `exclusiveMinimum: n` (zod's
+ * `.positive()`) is written as the equal and shorter `minimum: n + 1`.
  */
 export function compactSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(compactSchema);
   if (node === null || typeof node !== 'object') return node;
+  const integer = (node as Record<string, unknown>)['type'] === 'integer';
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === '$schema') continue;
     if ((key === 'maximum' || key === 'minimum') && typeof value === 'number' && Math.abs(value) >= Number.MAX_SAFE_INTEGER) continue;
+    if ((key === 'minimum' && value === 0) || (key === 'minLength' && value === 1)) continue;
+    if (key === 'exclusiveMinimum' && integer && typeof value === 'number' && Number.isInteger(value)) {
+      if (value !== -1) out['minimum'] = value + 1;
+      continue;
+    }
     out[key] = compactSchema(value);
   }
   return out;
 }
 
 function jsonSchema(shape: z.ZodRawShape, io: 'input' | 'output'): Tool['inputSchema'] {
-  return compactSchema(z.toJSONSchema(z.object(shape), { io, target: 'draft-7', unrepresentable: 'any' })) as Tool['inputSchema'];
+  return compactSchema(z.toJSONSchema(z.object(shape), { io, target: 'draft-7', unrepresentable: 'any', override: listByDescription })) as Tool['inputSchema'];
 }
 
 /** A tool's two JSON Schemas, as tools/list sends them (the output one outlined: outputOutline.ts). */

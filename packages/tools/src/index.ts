@@ -3,6 +3,7 @@ export { checkArgumentNames, closestName, unknownArguments, type CheckedArgument
 export { originalArgument, originalArgumentEntries, type OriginalArgument } from './catalog/originalArguments.js';
 export * from './catalog.js';
 export * from './catalog/schemas.js';
+export { listByDescription } from './catalog/listedByDescription.js';
 export * from './output/paging.js';
 export * from './project/readinessGate.js';
 export * from './project/languageDetection.js';

@@ -7,6 +7,7 @@
 export * from './toolDefinition.js';
 export * from './schemas.js';
 export * from './lspSchemas.js';
+export * from './listedByDescription.js';
 export * from './argumentNames.js';
 export * from './originalArguments.js';
 export * from './toolExample.js';

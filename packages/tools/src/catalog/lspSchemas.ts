@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listedByDescription } from './listedByDescription.js';
 
 /**
  * LSP's own shapes, for tools that take or return a WorkspaceEdit as language servers write it:
@@ -21,12 +22,12 @@ const documentChange = z.union([
   }),
 ]);
 
-export const workspaceEditSchema = z
-  .object({
-    changes: z.record(z.string(), z.array(textEdit)).optional(),
-    documentChanges: z.array(documentChange).optional(),
-    changeAnnotations: z.record(z.string(), z.unknown()).optional(),
-  })
-  .describe(
-    'LSP form: 0-based lines, UTF-16 offsets.',
-  );
+export const workspaceEditSchema = listedByDescription(
+  z
+    .object({
+      changes: z.record(z.string(), z.array(textEdit)).optional(),
+      documentChanges: z.array(documentChange).optional(),
+      changeAnnotations: z.record(z.string(), z.unknown()).optional(),
+    })
+    .describe('An LSP WorkspaceEdit, as rename_symbol returns it: {changes: {uri: [{range, newText}]}} or documentChanges; 0-based lines, UTF-16 characters.'),
+);

@@ -13,36 +13,45 @@ export function oneBased(name: string) {
   return z.number({ error: message }).int({ error: message }).min(1, { error: message });
 }
 
+const positionPattern = z.string().optional();
+/** position_pattern where no line scope narrows it. */
+export const unscopedPositionPattern = positionPattern.describe('Or: a unique snippet, @@ at the cursor.');
+
+/** On ~20 tools: line_scope_* are named in position_pattern's description rather than described each (docs/tools.md explains them). */
 export const positionInput = {
   file_path: filePath,
   line: oneBased('line').optional(),
   column: oneBased('column').optional(),
-  position_pattern: z
-    .string()
-    .optional()
-    .describe('Instead of line/column: a snippet occurring once; @@ marks the cursor.'),
-  line_scope_start: oneBased('line_scope_start').optional().describe('position_pattern: search from this line.'),
-  line_scope_end: oneBased('line_scope_end').optional().describe('…to this line (inclusive).'),
+  position_pattern: positionPattern.describe('Or: a snippet unique in the file (or in line_scope_start–end), @@ at the cursor.'),
+  line_scope_start: oneBased('line_scope_start').optional(),
+  line_scope_end: oneBased('line_scope_end').optional(),
 };
 
+/** 1-based as every position (their minimum says so, and the instructions). */
 export const rangeInput = {
   file_path: filePath,
-  start_line: oneBased('start_line').describe('1-based.'),
-  start_column: oneBased('start_column').describe('1-based, in characters.'),
-  end_line: oneBased('end_line').describe('1-based.'),
+  start_line: oneBased('start_line'),
+  start_column: oneBased('start_column').describe('In characters.'),
+  end_line: oneBased('end_line'),
   end_column: oneBased('end_column').describe('Exclusive.'),
 };
 
+/** How long a query waits for its server's indexing when ready_timeout_seconds is not given. */
+export const DEFAULT_READY_TIMEOUT_S = 300;
+
+/**
+ * On ~40 tools, so listed by name and default alone (`meta`: the default is shown in the listing,
+ * not filled in); what `wait_for_ready: false` answers is said once, in the server's instructions
+ * and docs/tools.md.
+ */
 export const readinessInput = {
-  wait_for_ready: z
-    .boolean()
-    .optional()
-    .describe('false: answer at once.'),
-  ready_timeout_seconds: z.number().positive().optional().describe('Default 300.'),
+  wait_for_ready: z.boolean().optional().meta({ default: true }),
+  ready_timeout_seconds: z.number().positive().optional().meta({ default: DEFAULT_READY_TIMEOUT_S }),
 };
 
 export const pagingInput = {
-  limit: z.number().int().positive().optional().describe('Page size.'),
+  limit: z.number().int().positive().optional(),
+  // Described: beside line and column, an offset could be taken for a character offset.
   offset: z.number().int().nonnegative().optional().describe('Items to skip.'),
 };
 

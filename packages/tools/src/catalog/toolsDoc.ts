@@ -26,6 +26,7 @@ export interface JsonSchema {
   exclusiveMaximum?: number;
   minLength?: number;
   maxLength?: number;
+  default?: unknown;
 }
 
 export interface FieldDoc {
@@ -50,6 +51,21 @@ const GROUP_BLURBS: Record<string, string> = {
   analysis: 'Diagnostics, hover, outlines, completions, signatures and code actions.',
   editing:
     'Tools that write files. Every write is a transaction: all of its files change or none does (on any failure, timeout or cancellation every byte is put back), and it leaves a checkpoint that list_checkpoints, checkpoint_diff, rollback_to and undo_last work with, from this front or a later one.',
+};
+
+/**
+ * What the arguments shared by many tools mean, said here once per table row: tools/list leaves them
+ * undescribed (their names, minimum and default say it to a model, and the instructions), so as
+ * not to repeat the same words in ~20–40 tools' schemas on every turn.
+ */
+const SHARED_ARGUMENT_DOCS: Readonly<Record<string, string>> = {
+  line: '1-based, as `cat -n` shows.',
+  column: '1-based, in characters.',
+  line_scope_start: 'With position_pattern: search for it from this line…',
+  line_scope_end: '…to this line (inclusive).',
+  wait_for_ready: 'false: answer at once, with `ready: false` while the server is still indexing.',
+  ready_timeout_seconds: 'How long to wait for the server\'s indexing.',
+  limit: 'Page size.',
 };
 
 function groupTitle(group: string): string {
@@ -112,7 +128,11 @@ export function shapeFields(shape: z.ZodRawShape, io: 'input' | 'output'): Field
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties ?? {}).map(([name, prop]) => {
     const fields = itemFields(prop);
-    const description = [prop.description ?? '', fields.length ? `Fields: ${fields.map((f) => `\`${f}\``).join(', ')}.` : '']
+    const description = [
+      prop.description ?? (io === 'input' ? SHARED_ARGUMENT_DOCS[name] : undefined) ?? '',
+      prop.default !== undefined ? `Default ${JSON.stringify(prop.default)}.` : '',
+      fields.length ? `Fields: ${fields.map((f) => `\`${f}\``).join(', ')}.` : '',
+    ]
       .filter(Boolean)
       .join(' ');
     return { name, type: schemaType(prop), required: required.has(name), description };
@@ -178,8 +198,9 @@ function toolSection(tool: AnyToolDefinition, example: ToolDocExample | undefine
 
   const out = shapeFields(tool.output, 'output');
   lines.push('**Output fields**', '');
-  lines.push('| Field | Type | Description |', '| --- | --- | --- |');
-  for (const o of out) lines.push(`| \`${o.name}\` | \`${cell(o.type)}\` | ${cell(o.description)} |`);
+  // tools/list's outline names the fields only (packages/server/src/outputOutline.ts): which are always there is said here.
+  lines.push('| Field | Type | Always | Description |', '| --- | --- | --- | --- |');
+  for (const o of out) lines.push(`| \`${o.name}\` | \`${cell(o.type)}\` | ${o.required ? 'yes' : 'no'} | ${cell(o.description)} |`);
   lines.push('');
 
   if (example) {

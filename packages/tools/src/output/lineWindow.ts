@@ -7,7 +7,7 @@ import { oneBased } from '../catalog/schemas.js';
  * original agent-lsp's range columns, which narrow the first and the last line.
  */
 export const lineWindowInput = {
-  start_line: oneBased('start_line').optional().describe('Default 1.'),
+  start_line: oneBased('start_line').optional().meta({ default: 1 }),
   start_column: oneBased('start_column').optional().describe('Narrows start_line.'),
   end_line: oneBased('end_line').optional().describe('Inclusive; default: the last line.'),
   end_column: oneBased('end_column').optional().describe('Exclusive; narrows end_line.'),

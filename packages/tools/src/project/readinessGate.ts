@@ -1,4 +1,5 @@
 import { NotReadyYet, type LspConnection, type ProgressInfo } from '@agent-lsp/lsp';
+import { DEFAULT_READY_TIMEOUT_S } from '../catalog/schemas.js';
 import type { ToolContext } from '../catalog/toolDefinition.js';
 
 export interface NotReadyResult {
@@ -11,8 +12,6 @@ export interface ReadinessArgs {
   wait_for_ready?: boolean | undefined;
   ready_timeout_seconds?: number | undefined;
 }
-
-export const DEFAULT_READY_TIMEOUT_S = 300;
 
 function describe(p: ProgressInfo | undefined): string {
   if (!p) return 'indexing';

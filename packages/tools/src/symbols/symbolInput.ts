@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { positionInput, readinessInput } from '../catalog/schemas.js';
+import { positionInput, readinessInput, unscopedPositionPattern } from '../catalog/schemas.js';
 
 export const symbolPathInput = z.string().min(1).describe('Class.method, module.fn, file.ts:Ns.fn');
 
@@ -9,6 +9,6 @@ export const symbolTargetInput = {
   file_path: positionInput.file_path.optional().describe('With a position, or where symbol_path is.'),
   line: positionInput.line,
   column: positionInput.column,
-  position_pattern: positionInput.position_pattern,
+  position_pattern: unscopedPositionPattern,
   ...readinessInput,
 };

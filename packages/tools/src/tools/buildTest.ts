@@ -25,11 +25,11 @@ const PROGRESS_EVERY_MS = 1_000;
 const HEARTBEAT_MS = 10_000;
 
 const runInput = {
-  workspace_dir: z.string().optional().describe('Directory to run in. Default: the project holding path, else the root.'),
+  workspace_dir: z.string().optional().describe('Run here (default: path\'s project, else the root).'),
   path: z.string().optional().describe('File or directory to build/test.'),
   language: z.string().optional().describe('python, typescript, javascript, go, c, cpp. Default: detected.'),
   // A day at most: a longer delay overflows Node's timers (they would fire at once).
-  timeout_seconds: z.number().positive().max(86_400).optional().describe('Default 300; the process group is killed.'),
+  timeout_seconds: z.number().positive().max(86_400).optional().describe('Then the process group is killed.').meta({ default: 300 }),
 };
 
 const failure = z.object({

@@ -21,9 +21,9 @@ async function cacheRoot(ctx: ToolContext): Promise<string> {
 export const exportCache = defineTool({
   name: 'export_cache',
   title: 'Export the answer cache',
-  description: 'Writes this workspace\'s answer cache (references, definitions, symbols) to a file a team can share, e.g. .agent-lsp/cache.json.gz.',
+  description: 'Writes this workspace\'s answer cache to a file to share, e.g. .agent-lsp/cache.json.gz.',
   group: 'workspace',
-  input: () => ({ dest_path: z.string().min(1).describe('Where to write it (relative to the root, or absolute).') }),
+  input: () => ({ dest_path: z.string().min(1).describe('Where to write it.') }),
   output: () => ({
     path: z.string(),
     entries: z.number().describe('Answers written.'),
@@ -54,9 +54,9 @@ export const exportCache = defineTool({
 export const importCache = defineTool({
   name: 'import_cache',
   title: 'Import an answer cache',
-  description: 'Adds the answers of a file export_cache wrote (any checkout or machine); each is served only on the exact files it was computed on.',
+  description: 'Loads a file export_cache wrote; each answer is served only on the exact files it was computed on.',
   group: 'workspace',
-  input: () => ({ src_path: z.string().min(1).describe('The file export_cache wrote (relative to the root, or absolute).') }),
+  input: () => ({ src_path: z.string().min(1).describe('A file export_cache wrote.') }),
   output: () => ({
     path: z.string(),
     imported: z.number().describe('Answers taken.'),

@@ -44,8 +44,8 @@ export const findCallers = defineTool({
   input: () => ({
     ...positionInput,
     direction: z.enum(['incoming', 'outgoing', 'both']).optional(),
-    depth: z.number().int().min(1).max(4).optional().describe('Default 1.'),
-    cross_concurrent: z.boolean().optional().describe('Also list the incoming calls that run in another goroutine (Go).'),
+    depth: z.number().int().min(1).max(4).optional().meta({ default: 1 }),
+    cross_concurrent: z.boolean().optional().describe('Go: also callers in other goroutines.'),
     ...readinessInput,
     ...pagingInput,
   }),

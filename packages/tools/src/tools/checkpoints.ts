@@ -13,7 +13,7 @@ const rootInput = {
 
 /** Over HTTP each session sees its own checkpoints (docs/http.md); this crosses sessions. */
 const allSessionsInput = {
-  all_sessions: z.boolean().optional().describe("HTTP: every session's checkpoints, not only this session's."),
+  all_sessions: z.boolean().optional().describe("HTTP: every session's checkpoints."),
 };
 
 const checkpointOut = z.object({

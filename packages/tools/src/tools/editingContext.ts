@@ -67,7 +67,7 @@ function cut<T>(list: T[]): T[] {
 export const getEditingContext = defineTool({
   name: 'get_editing_context',
   title: 'Editing context of a file',
-  description: 'Before editing a file: its outline, imports, callers of its top-level symbols from other files, and what it calls. ETag: if_none_match.',
+  description: 'Before editing a file: its outline, imports, callers from other files and what it calls. ETag: if_none_match.',
   group: 'analysis',
   input: () => ({
     file_path: z.string(),

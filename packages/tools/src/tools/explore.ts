@@ -19,11 +19,11 @@ export const exploreSymbol = defineTool({
   name: 'explore_symbol',
   aliases: ['explore'],
   title: 'Explore symbol',
-  description: 'One call: hover, definition, implementations, incoming callers and references (count + first page) of the symbol at a position.',
+  description: 'Hover, definition, implementations, callers and first references of the symbol at a position, in one call.',
   group: 'navigation',
   input: () => ({
     ...positionInput,
-    reference_limit: z.number().int().nonnegative().optional().describe('References listed, default 20.'),
+    reference_limit: z.number().int().nonnegative().optional().describe('References listed.').meta({ default: 20 }),
     ...readinessInput,
   }),
   output: () => ({

@@ -66,7 +66,7 @@ async function describe(ctx: ToolContext, stored: StoredAction, resolveNow: bool
 export const suggestFixes = defineTool({
   name: 'suggest_fixes',
   title: 'Suggest fixes (code actions)',
-  description: 'Quick fixes and refactorings for a range, each with an action_id and a preview of its edit. Applies nothing (apply_fix does).',
+  description: 'Quick fixes and refactorings for a range, each with an action_id for apply_fix and a preview of its edit.',
   group: 'analysis',
   input: () => ({ ...rangeInput, only: z.string().optional().describe('A kind, e.g. source.organizeImports.'), ...readinessInput }),
   output: () => ({

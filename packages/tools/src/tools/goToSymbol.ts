@@ -27,7 +27,7 @@ const definitionOut = z.object({
 export const goToSymbol = defineTool({
   name: 'go_to_symbol',
   title: 'Go to symbol by path',
-  description: 'Definition(s) of a dotted symbol path (Class.method, module.fn, file.ts:Ns.fn), exact container matches first; says when ambiguous.',
+  description: 'Definition(s) of a dotted symbol path, exact container matches first; says when ambiguous.',
   group: 'navigation',
   input: () => ({
     symbol_path: symbolPathInput,

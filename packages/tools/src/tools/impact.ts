@@ -23,7 +23,7 @@ export const blastRadius = defineTool({
     changed_files: z.array(z.string()).min(1),
     include_transitive: z.boolean().optional().describe('Also uses of the users.'),
     filter: z.string().optional().describe('Only symbols whose name contains this.'),
-    scope: z.enum(['all', 'exported']).optional().describe('all (default): every top-level symbol; exported: those other packages can use.'),
+    scope: z.enum(['all', 'exported']).optional().describe('exported: only what other packages can use.').meta({ default: 'all' }),
     ...readinessInput,
     ...pagingInput,
   }),

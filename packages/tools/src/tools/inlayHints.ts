@@ -25,7 +25,7 @@ function hintLabel(label: InlayHint['label']): string {
 export const getInlayHints = defineTool({
   name: 'get_inlay_hints',
   title: 'Inlay hints',
-  description: 'Inferred types and parameter names the server would show inline, for a file or a range of its lines.',
+  description: 'The inferred types and parameter names an editor shows inline, for a file or line range.',
   group: 'analysis',
   input: () => ({ file_path: filePath, ...lineWindowInput, ...readinessInput, ...pagingInput }),
   output: () => ({ ...readyOutput, ...pagingOutput, hints: z.array(hintOut).optional() }),

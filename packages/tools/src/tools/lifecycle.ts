@@ -196,7 +196,7 @@ export const detectLspServers = defineTool({
   group: 'lifecycle',
   input: () => ({
     root_dir: z.string().optional().describe('Default: the workspace root.'),
-    workspace_dir: z.string().optional().describe('The original agent-lsp\'s name for root_dir.'),
+    workspace_dir: z.string().optional().describe('Alias of root_dir.'),
   }),
   output: () => ({
     ...readyOutput,

@@ -5,7 +5,7 @@ import { defineTool, LOG_LEVEL_NAMES, STATEFUL } from '../catalog/toolDefinition
 export const setLogLevel = defineTool({
   name: 'set_log_level',
   title: 'Set log level',
-  description: "Sends agent-lsp's own log at this level and above to the client as MCP log notifications (as logging/setLevel does).",
+  description: "Sends agent-lsp's log from this level up to the client as MCP log notifications (as logging/setLevel).",
   group: 'workspace',
   input: () => ({ level: z.enum(LOG_LEVEL_NAMES) }),
   output: () => ({ level: z.string() }),

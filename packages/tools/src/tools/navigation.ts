@@ -86,7 +86,7 @@ export const findReferences = locationTool({
   title: 'Find references',
   noun: 'reference(s)',
   description: 'Every reference to the symbol at a position, workspace-wide, grouped by file; paged.',
-  extraInput: { include_declaration: z.boolean().optional().describe('Default true.') },
+  extraInput: { include_declaration: z.boolean().optional().meta({ default: true }) },
   extraParams: (args) => ({ context: { includeDeclaration: args['include_declaration'] ?? true } }),
 });
 

@@ -51,7 +51,7 @@ function identifierRange(text: string, position: Position): Range | undefined {
 export const prepareRename = defineTool({
   name: 'prepare_rename',
   title: 'Check a rename',
-  description: 'Whether the symbol at a position can be renamed: its range and current name, or why not (whitespace, keyword, library symbol).',
+  description: 'Whether the symbol at a position can be renamed: its range and name, or why not.',
   group: 'navigation',
   input: () => ({ ...positionInput, ...readinessInput }),
   output: () => ({

@@ -96,8 +96,8 @@ export const renameSymbol = defineTool({
 
 const formatInput = {
   apply: z.boolean().optional().describe('Write it (default: edits only).'),
-  tab_size: z.number().int().positive().optional().describe('Default 4.'),
-  insert_spaces: z.boolean().optional().describe('Default true.'),
+  tab_size: z.number().int().positive().optional().meta({ default: 4 }),
+  insert_spaces: z.boolean().optional().meta({ default: true }),
   ...readinessInput,
 };
 

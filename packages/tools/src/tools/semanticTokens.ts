@@ -30,7 +30,7 @@ function semanticTokensOptions(conn: LspConnection): SemanticTokensOptions | und
 export const getSemanticTokens = defineTool({
   name: 'get_semantic_tokens',
   title: 'Semantic tokens',
-  description: 'How the server classifies each token of a file or line range: type (class, parameter, …), modifiers and text; paged.',
+  description: 'Each token\'s type (class, parameter, …) and modifiers, for a file or line range; paged.',
   group: 'analysis',
   input: () => ({ file_path: filePath, ...lineWindowInput, ...readinessInput, ...pagingInput }),
   output: () => ({ ...readyOutput, ...pagingOutput, tokens: z.array(tokenOut).optional() }),

@@ -87,7 +87,7 @@ function stepOut(ctx: ToolContext, step: number, e: Evaluation): ChainStepOut {
 export const simulateChain = defineTool({
   name: 'simulate_chain',
   title: 'Simulate a chain of edits',
-  description: 'Applies edits in order, evaluating after each; says through which step they are safe (no new error, every file concerned examined).',
+  description: 'Applies edits in order, evaluating after each; says through which step they are safe.',
   group: 'simulation',
   concurrency: 'exclusive',
   input: () => ({ ...sessionIdInput, edits: z.array(z.object(editInput)).min(1).describe('In order; each on the text after the previous.'), ...evaluationInput }),

@@ -11,9 +11,9 @@ export const DEFAULT_TIMEOUT_MS: Record<Scope, number> = { file: 3000, workspace
 /** An edit: a 1-based range, or old_text (occurring once), replaced by new_text. */
 export const editInput = {
   file_path: filePath,
-  start_line: oneBased('start_line').optional().describe('1-based (or old_text).'),
-  start_column: oneBased('start_column').optional().describe('1-based, in characters.'),
-  end_line: oneBased('end_line').optional().describe('1-based.'),
+  start_line: oneBased('start_line').optional().describe('Or old_text.'),
+  start_column: oneBased('start_column').optional().describe('In characters.'),
+  end_line: oneBased('end_line').optional(),
   end_column: oneBased('end_column').optional().describe('Exclusive.'),
   old_text: z.string().optional().describe('Instead of a range: text occurring once.'),
   new_text: z.string().describe('"" deletes.'),

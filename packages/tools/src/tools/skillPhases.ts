@@ -62,7 +62,7 @@ export const activateSkill = defineTool({
   group: 'skills',
   input: () => ({
     skill_name: z.string().min(1).describe('A skill (prompt) name with phases, e.g. lsp-safe-edit.'),
-    mode: z.enum(['warn', 'block']).default('warn').describe('block refuses out-of-order calls; warn lets them through with a warning.'),
+    mode: z.enum(['warn', 'block']).default('warn').describe('block refuses out-of-order calls; warn warns.'),
   }),
   output: () => statusOutput,
   annotations: STATEFUL,

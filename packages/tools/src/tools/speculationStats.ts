@@ -6,7 +6,7 @@ const ruleStats = z.object({ predicted: z.number(), launched: z.number(), hits: 
 export const getSpeculationStats = defineTool({
   name: 'get_speculation_stats',
   title: 'Speculation stats',
-  description: 'How well speculative prefetch guesses the next queries: predictions, launches, hits, misses, wasted and saved ms, threshold, hit rate per rule.',
+  description: 'How well speculative prefetch guesses the next queries: hits, misses, ms saved and wasted, per rule.',
   group: 'workspace',
   concurrency: 'none',
   input: () => ({}),

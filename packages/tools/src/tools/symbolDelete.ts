@@ -27,7 +27,7 @@ async function outsideReferences(ctx: ToolContext, t: SymbolTarget): Promise<Loc
 export const safeDeleteSymbol = defineTool({
   name: 'safe_delete_symbol',
   title: 'Safely delete symbol',
-  description: 'Deletes a symbol with its decorators and doc comment; while referenced, refuses and lists the references unless force. Checkpointed.',
+  description: 'Deletes a symbol with its decorators and doc comment; if referenced, lists the references unless force. Checkpointed.',
   group: 'editing',
   input: () => ({ ...symbolTargetInput, force: z.boolean().optional().describe('Delete even if referenced.') }),
   output: () => ({

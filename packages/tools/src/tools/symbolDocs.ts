@@ -81,7 +81,7 @@ export const getSymbolDocumentation = defineTool({
   group: 'analysis',
   input: () => ({
     ...symbolTargetInput,
-    symbol: symbolPathInput.optional().describe('The original agent-lsp\'s name for symbol_path.'),
+    symbol: symbolPathInput.optional().describe('Alias of symbol_path.'),
     language_id: z.string().optional().describe('Without file_path: search this language\'s server only.'),
   }),
   output: () => ({

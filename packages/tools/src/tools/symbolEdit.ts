@@ -16,11 +16,11 @@ const text = (r: Partial<Omit<SymbolWriteOut, 'ready'>> & { ready: boolean }) =>
 export const replaceSymbolBody = defineTool({
   name: 'replace_symbol_body',
   title: 'Replace symbol body',
-  description: 'Replaces a symbol with its whole new definition (signature included), or only its body (signature kept); re-indented; checkpointed; reports new errors.',
+  description: 'Replaces a symbol\'s definition, or only its body; re-indented, checkpointed; reports new errors.',
   group: 'editing',
   input: () => ({
     ...symbolTargetInput,
-    new_body: z.string().describe('The whole new definition of the symbol (as the original agent-lsp and Serena take it), or only its body: a text that starts with the symbol\'s own header is the definition.'),
+    new_body: z.string().describe('The whole new definition (header included) or only the new body.'),
   }),
   output: () => ({ ...symbolWriteOutput, took: z.enum(['definition', 'body']).optional().describe('How new_body was read: the whole definition, or the body (signature kept).') }),
   annotations: WRITES,

@@ -9,7 +9,7 @@ import { defineTool, READ_ONLY } from '../catalog/toolDefinition.js';
 export const getSymbolSource = defineTool({
   name: 'get_symbol_source',
   title: 'Get symbol source',
-  description: 'Full source of a symbol (by symbol_path, or innermost at a position) with decorators and doc comment, and its line range.',
+  description: 'A symbol\'s source with decorators and doc comment, and its line range (by symbol_path or position).',
   group: 'navigation',
   input: () => symbolTargetInput,
   output: () => ({

@@ -71,11 +71,11 @@ const FUNCTION_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>([SymbolKind.
 export const listSymbols = withAnswerCache(defineTool({
   name: 'list_symbols',
   title: 'List symbols in a file',
-  description: 'A file\'s outline: classes and their members, functions, methods, with ranges and nesting; locals with include_locals.',
+  description: 'A file\'s outline: classes, members, functions, with ranges and nesting.',
   group: 'analysis',
   input: () => ({
     file_path: positionInput.file_path,
-    include_locals: z.boolean().optional().describe('Also list what is declared inside functions and methods (default false).'),
+    include_locals: z.boolean().optional().describe('Also what functions and methods declare inside.'),
     format: z.enum(['tree', 'flat']).optional().describe('flat: one line per symbol with its dotted path.'),
     ...readinessInput,
     ...pagingInput,
@@ -231,7 +231,7 @@ export const findSymbol = defineTool({
   input: () => ({
     query: z.string().min(1).describe('Name or part of it.'),
     kind: z.string().optional().describe('Only this kind: class, function, method, variable, …'),
-    language_id: z.string().optional().describe('Default: every running server and every language the workspace has a project of.'),
+    language_id: z.string().optional().describe('Default: every language of the workspace.'),
     detail_level: z.enum(['basic', 'hover']).optional().describe('hover: add each symbol\'s hover (page size 20).'),
     ...readinessInput,
     ...pagingInput,

@@ -21,7 +21,7 @@ const testFileOut = z.object({
 export const getTestsForFile = defineTool({
   name: 'get_tests_for_file',
   title: 'Tests for a file',
-  description: 'The test files that exercise a source file: by naming convention and by references to its top-level symbols.',
+  description: 'The test files of a source file, by naming convention and by references to its symbols.',
   group: 'build',
   input: () => ({ file_path: z.string(), ...readinessInput }),
   output: () => ({

@@ -31,7 +31,7 @@ export const typeHierarchy = defineTool({
   group: 'navigation',
   input: () => ({
     ...positionInput,
-    direction: z.enum(['supertypes', 'subtypes', 'both']).optional().describe('Default both.'),
+    direction: z.enum(['supertypes', 'subtypes', 'both']).optional().meta({ default: 'both' }),
     ...readinessInput,
   }),
   output: () => ({

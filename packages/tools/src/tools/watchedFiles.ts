@@ -17,7 +17,7 @@ const LSP_TYPE: Record<ChangeType, FileChangeType> = {
 export const didChangeWatchedFiles = defineTool({
   name: 'did_change_watched_files',
   title: 'Report changed files',
-  description: 'Tells the servers about files changed outside agent-lsp (open copies resynced). Watchers do this too; use it when you know what changed.',
+  description: 'Tells the servers of files changed outside agent-lsp; watchers do too, use it when you know what changed.',
   group: 'workspace',
   input: () => ({
     changes: z
