@@ -4,7 +4,7 @@ import { startupMark } from '@agent-lsp/protocol';
 import { AdaptiveThreshold } from './adaptiveThreshold.js';
 import { answerStatus, LearnedTransitions } from './learnedTransitions.js';
 import { QueryCache, type CacheEntry } from './queryCache.js';
-import { canSpeculate } from './speculationGuard.js';
+import { answersKeepWithEpoch, canSpeculate } from './speculationGuard.js';
 import { predictNext, type Prediction } from './predictionRules.js';
 import { diagnosticsAfterWrite, versionsOf, type DocumentVersions } from './writeFollowUps.js';
 import { StatsCounters, type SpeculationStats } from './speculationStats.js';
@@ -205,15 +205,8 @@ export class Prefetcher {
     this.transitions = new LearnedTransitions();
   }
 
-  /**
-   * Not while the server is not ready: it has not caught up with the epoch (clangd building a
-   * changed file). Nor while it is ready on a partial index: the index fills in (clangd builds a
-   * file it was given up on) without a change the epoch counts.
-   */
   private usable(conn: LspConnection, method: string): boolean {
-    if (!this.options.enabled || this.multiRoot || !canSpeculate(method) || !conn.isAlive) return false;
-    const readiness = conn.readiness.snapshot();
-    return readiness.ready && readiness.partial === undefined;
+    return this.options.enabled && !this.multiRoot && canSpeculate(method) && conn.isAlive && answersKeepWithEpoch(conn);
   }
 
   private begin(conn: LspConnection, key: string, method: string, rule: string): CacheEntry {
