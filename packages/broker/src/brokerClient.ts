@@ -17,6 +17,8 @@ import type {
 import {
   BrokerAcquireRequest,
   BrokerDocumentStatusRequest,
+  BrokerSettledDiagnosticsRequest,
+  type BrokerSettledDiagnosticsResult,
   BrokerEpochRequest,
   type BrokerEpochResult,
   BrokerEvictRequest,
@@ -34,6 +36,7 @@ import {
 } from '@agent-lsp/protocol';
 import { InlineMessageReader, tapMessages, wholeMessageWriter } from '@agent-lsp/lsp';
 import { guardedStream } from './frameGuard.js';
+import { settledForClient } from './diagnosticsBridge.js';
 import {
   checkAcquire,
   checkDidChange,
@@ -211,6 +214,12 @@ export class BrokerClient {
     });
     onRequest(BrokerStatsRequest.type, () => host.lease.stats());
     onRequest(BrokerDocumentStatusRequest.type, (p) => ({ otherTexts: host.documents.otherTexts(id, p.uri) }));
+    // In this client's order and outside others' sections (a push of their overlays settles nothing for it).
+    onRequest(BrokerSettledDiagnosticsRequest.type, async (p) => {
+      let result: BrokerSettledDiagnosticsResult | null = null;
+      await this.dispatch(async () => (result = settledForClient(await host.serverForRequest(), host.documents.clientDocument(id, p.uri), p.uri)));
+      return result;
+    });
     // After this client's earlier messages and the watcher's news, like a forwarded request.
     onRequest(BrokerEpochRequest.type, async () => {
       let result: BrokerEpochResult = { epoch: 0, watching: false };

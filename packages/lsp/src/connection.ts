@@ -1,6 +1,6 @@
 import { createMessageConnection, StreamMessageReader, type MessageConnection, type NotificationType, type RequestType, type RequestType0 } from 'vscode-jsonrpc/node';
 import type { DidChangeWatchedFilesParams, InitializeResult, ServerCapabilities } from 'vscode-languageserver-protocol';
-import { BrokerEpochRequest, BrokerFilesChangedNotification, BrokerRestartServerRequest, type BrokerEpochResult, BrokerStatusNotification, DisposableStore, pathToUri, type AgentLspExperimental, type Disposable } from '@agent-lsp/protocol';
+import { BrokerEpochRequest, BrokerFilesChangedNotification, BrokerSettledDiagnosticsRequest, BrokerRestartServerRequest, type BrokerEpochResult, BrokerStatusNotification, DisposableStore, pathToUri, type AgentLspExperimental, type Disposable } from '@agent-lsp/protocol';
 import { LocalExclusiveAccess, type ExclusiveAccess, type ExclusiveOptions } from './exclusiveAccess.js';
 import type { DiagnosticsCollector } from './diagnostics.js';
 import type { DocumentStore } from './documents.js';
@@ -86,6 +86,7 @@ export class LspConnection implements Disposable {
       request: (method, params, opts) => this.request(method, params, opts),
       // A broker's watcher tells its server of outside edits: its epoch request passes them on first.
       catchUp: () => (this.broker ? this.brokerEpoch().then(() => undefined, () => undefined) : Promise.resolve()),
+      peerSettled: (uri) => (this.broker ? this.request(BrokerSettledDiagnosticsRequest.type, { uri }, { timeoutMs: 10_000 }) : Promise.resolve(null)),
       onRegistrationChange: (listener) => this.events.registration.on(listener),
     }));
     for (const owned of [this.progress, this.readiness, this.events]) this.disposables.add(owned);

@@ -152,6 +152,28 @@ describe('DiagnosticsCollector: pull support registered while waiting for a push
   });
 });
 
+describe('DiagnosticsCollector: through a broker', () => {
+  it('a push the server sent after reading a change from the broker, before this side could prove it, settles by what the broker knows', async () => {
+    for (const peer of [undefined, { version: 1, diagnostics: [error('after the header changed')] }]) {
+      const documents = new DocumentStore({ didOpen: () => undefined, didChange: () => undefined, didClose: () => undefined });
+      const collector = new DiagnosticsCollector({
+        documents,
+        supportsPullDiagnostics: () => false,
+        exactDiagnostics: undefined,
+        request: <R>() => Promise.resolve([] as R),
+        ...(peer ? { peerSettled: () => Promise.resolve(peer) } : {}),
+      });
+      documents.sync(URI, 'c', 'int a = manhattan();');
+      // The broker's watcher told the server of a header change; the server rebuilt and published
+      // before this side's probe was answered: on its own, it cannot tell that push from an older one.
+      collector.workspaceChanged();
+      collector.onPublish({ uri: URI, version: 1, diagnostics: [error('after the header changed')] });
+      const settled = await collector.settle(URI, 5_000);
+      expect(settled).toEqual(peer ? { uri: URI, diagnostics: peer.diagnostics, settledBy: 'version' } : expect.objectContaining({ settledBy: 'quiet' }));
+    }
+  });
+});
+
 describe('DiagnosticsCollector: a pull or exact query not answered in time', () => {
   it('settles nothing (timeout, with what was last pushed) instead of failing the call: the Vue pair right after its start', async () => {
     const documents = new DocumentStore({ didOpen: () => undefined, didChange: () => undefined, didClose: () => undefined });

@@ -3,10 +3,10 @@ import type {
   DocumentDiagnosticReport,
   PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol';
-import { ErrorCodes, uriToPath, Emitter, type Disposable } from '@agent-lsp/protocol';
+import { ErrorCodes, Emitter, type Disposable } from '@agent-lsp/protocol';
 import type { DocumentStore } from './documents.js';
 import { WorkspaceChanges } from './workspaceChanges.js';
-import { fromTsDiagnostic, TSSERVER_DIAGNOSTIC_COMMANDS, type TsDiagnostic } from './tsserverDiagnostics.js';
+import { tsserverExact } from './tsserverDiagnostics.js';
 import { ConnectionClosedError, RequestCancelledError, RequestTimeoutError, ServerCrashedError } from './errors.js';
 
 /**
@@ -47,6 +47,11 @@ export interface DiagnosticsHost {
    * reported through `workspaceChanged` before it resolves. Absent when the peer is the server.
    */
   catchUp?(): Promise<void>;
+  /**
+   * The peer's (a broker's) last push for `uri` when it knows it settles for the text this side
+   * holds (its version here), else null. Absent when the peer is the server.
+   */
+  peerSettled?(uri: string): Promise<{ version: number; diagnostics: unknown[] } | null>;
   /** Fires when the server registers or unregisters a capability (pull diagnostics may come late). */
   onRegistrationChange?(listener: () => void): Disposable;
 }
@@ -183,16 +188,24 @@ export class DiagnosticsCollector {
       return { uri, diagnostics: await this.pull(uri, timeoutMs), settledBy: 'pull' };
     }
     if (this.host.exactDiagnostics === 'tsserver') {
-      const exact = await this.tsserverExact(uri, timeoutMs);
+      const exact = await tsserverExact(this.host, uri, timeoutMs);
       if (exact) return { uri, diagnostics: exact, settledBy: 'exact' };
     }
     await this.host.catchUp?.();
     const began = Date.now();
     const pushed = await this.waitForPush(uri, timeoutMs);
+    // Through a broker, the push may have come after the server read a change from the broker's
+    // watcher but before this side's probe was answered: only the broker can tell it settles.
+    if (pushed.settledBy === 'quiet') return (await this.settledByPeer(uri)) ?? pushed;
     if (pushed.settledBy !== 'pull') return pushed;
     // basedpyright registers textDocument/diagnostic once its workspace is loaded and never pushes
     // to a client that can pull: a wait begun before that asks by pull once the registration comes.
     return { uri, diagnostics: await this.pull(uri, Math.max(1, timeoutMs - (Date.now() - began))), settledBy: 'pull' };
+  }
+
+  private async settledByPeer(uri: string): Promise<SettledDiagnostics | undefined> {
+    const peer = await this.host.peerSettled?.(uri).catch(() => null);
+    return peer && peer.version === this.host.documents.get(uri)?.version ? { uri, diagnostics: peer.diagnostics as Diagnostic[], settledBy: 'version' } : undefined;
   }
 
   private async pull(uri: string, timeoutMs: number): Promise<Diagnostic[]> {
@@ -211,31 +224,6 @@ export class DiagnosticsCollector {
         throw err;
       }
     }
-  }
-
-  /**
-   * typescript-language-server pushes without versions and never pushes for a file that stays
-   * clean; tsserver's own *DiagnosticsSync commands answer for the current text.
-   */
-  private async tsserverExact(uri: string, timeoutMs: number): Promise<Diagnostic[] | undefined> {
-    const file = uriToPath(uri);
-    if (!file) return undefined;
-    const results = await Promise.all(
-      TSSERVER_DIAGNOSTIC_COMMANDS.map((command) =>
-        this.host.request<{ body?: TsDiagnostic[] } | TsDiagnostic[] | null>(
-          'workspace/executeCommand',
-          { command: 'typescript.tsserverRequest', arguments: [command, { file, includeLinePosition: false }] },
-          { timeoutMs },
-        ),
-      ),
-    );
-    const out: Diagnostic[] = [];
-    for (const result of results) {
-      const list = Array.isArray(result) ? result : result?.body;
-      if (!Array.isArray(list)) return undefined;
-      for (const d of list) out.push(fromTsDiagnostic(d));
-    }
-    return out;
   }
 
   /** No other document changed since `at` (the same millisecond counts as since): a push of an identical text still holds. */

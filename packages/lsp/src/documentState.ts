@@ -45,6 +45,7 @@ export function documentState(host: DocumentStateHost): { documents: DocumentSto
     exactDiagnostics: host.exactDiagnostics,
     request: (method, params, opts) => host.request(method, params, opts),
     ...(host.catchUp ? { catchUp: () => host.catchUp!() } : {}),
+    ...(host.peerSettled ? { peerSettled: (uri: string) => host.peerSettled!(uri) } : {}),
     ...(host.onRegistrationChange ? { onRegistrationChange: (l: () => void) => host.onRegistrationChange!(l) } : {}),
   });
   return { documents, diagnostics };
