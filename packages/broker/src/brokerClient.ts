@@ -36,7 +36,7 @@ import {
 } from '@agent-lsp/protocol';
 import { InlineMessageReader, tapMessages, wholeMessageWriter } from '@agent-lsp/lsp';
 import { guardedStream } from './frameGuard.js';
-import { settledForClient } from './diagnosticsBridge.js';
+import { settledForClient } from './settledForClient.js';
 import {
   checkAcquire,
   checkDidChange,

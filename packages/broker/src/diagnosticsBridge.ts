@@ -1,8 +1,7 @@
 import type { Diagnostic, DocumentDiagnosticReport, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import { fullReportItems, type DocumentStore, type LspConnection, type Logger } from '@agent-lsp/lsp';
 import type { BrokerClient } from './brokerClient.js';
-import type { ClientDocument, SharedDocuments } from './sharedDocuments.js';
-import type { BrokerSettledDiagnosticsResult } from '@agent-lsp/protocol';
+import type { SharedDocuments } from './sharedDocuments.js';
 
 const PULL_DEBOUNCE_MS = 150;
 
@@ -141,13 +140,4 @@ export class DiagnosticsBridge {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
   }
-}
-
-/**
- * The server's last push for `uri` when it settles (after the server read every change that may
- * affect it), as the client holding `own` sees it: with its version, when it holds the server's text.
- */
-export function settledForClient(server: LspConnection, own: ClientDocument | undefined, uri: string): BrokerSettledDiagnosticsResult | null {
-  const settled = server.diagnostics.settledPush(uri);
-  return own && settled && server.documents.get(uri)?.text === own.text ? { version: own.version, diagnostics: settled.diagnostics } : null;
 }
