@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
-import { ResponseError } from 'vscode-jsonrpc/node';
-import { toDisposable, uriToPath, WireError } from '@agent-lsp/protocol';
+import { toDisposable, uriToPath } from '@agent-lsp/protocol';
 import { mayHaveChangedSync, readRegularFileSync } from './diskText.js';
 import type { LspConnection } from './connection.js';
 import type { ReadinessContext } from './readinessContext.js';
+import { whenServerRead } from './readProbe.js';
 
 /**
  * clangd answers references, definitions and symbols from two indexes: a background index of every
@@ -108,10 +108,7 @@ export function trackIndexFreshness({ conn, store }: ReadinessContext, onIdle: (
    */
   const probe = (): void => {
     const sent = diagnostics.changesSent;
-    const answered = (): void => diagnostics.serverRead(sent);
-    conn.request('agentLsp/readProbe', null, { timeoutMs: 30_000 }).then(answered, (err: unknown) => {
-      if (err instanceof ResponseError || err instanceof WireError) answered();
-    });
+    whenServerRead(conn, 30_000, () => diagnostics.serverRead(sent));
   };
 
   const update = (): void => {

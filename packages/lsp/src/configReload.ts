@@ -1,9 +1,9 @@
 import { basename, dirname } from 'node:path';
-import { ResponseError } from 'vscode-jsonrpc/node';
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
-import { uriToPath, WireError } from '@agent-lsp/protocol';
+import { uriToPath } from '@agent-lsp/protocol';
 import type { Readiness } from './readiness.js';
 import type { ReadinessContext } from './readinessContext.js';
+import { whenServerRead } from './readProbe.js';
 
 /**
  * A project configuration file changed on disk (pyproject.toml, tsconfig.json): the server applies
@@ -74,12 +74,8 @@ export function watchPyrightConfig({ conn, store, later }: ReadinessContext): vo
       if (changes.some((c) => c.type === FileChangeType.Created && isConfig(uriToPath(c.uri) ?? ''))) {
         conn.notify('workspace/didChangeConfiguration', { settings: null });
       }
-      // An unknown method: answered (with an error) as soon as pyright reads it.
-      const read = (): void => {
+      whenServerRead(conn, CONFIG_RELOAD_FALLBACK_MS, () => {
         if (reload === reloads) changeRead = true;
-      };
-      conn.request('agentLsp/readProbe', null, { timeoutMs: CONFIG_RELOAD_FALLBACK_MS }).then(read, (err: unknown) => {
-        if (err instanceof ResponseError || err instanceof WireError) read();
       });
       later(CONFIG_RELOAD_FALLBACK_MS, () => {
         if (reload !== reloads || !readiness.reloadingConfig) return;

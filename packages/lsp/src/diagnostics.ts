@@ -7,7 +7,7 @@ import { ErrorCodes, Emitter, type Disposable } from '@agent-lsp/protocol';
 import type { DocumentStore } from './documents.js';
 import { WorkspaceChanges } from './workspaceChanges.js';
 import { tsserverExact } from './tsserverDiagnostics.js';
-import { ConnectionClosedError, RequestCancelledError, RequestTimeoutError, ServerCrashedError } from './errors.js';
+import { isServerAnswer } from './errors.js';
 
 /**
  * How a diagnostics answer was known to describe the current text, strongest first. `push`: a
@@ -313,7 +313,7 @@ export class DiagnosticsCollector {
         };
         // An error answer is an answer too; a timeout or a lost connection is not.
         const failed = (err: unknown) => {
-          if (!(err instanceof RequestTimeoutError || err instanceof ServerCrashedError || err instanceof ConnectionClosedError || err instanceof RequestCancelledError)) answered();
+          if (isServerAnswer(err)) answered();
         };
         this.host.request('textDocument/documentSymbol', { textDocument: { uri } }, { timeoutMs }).then(answered, failed);
       }

@@ -53,3 +53,11 @@ export class RequestCancelledError extends WireError {
     this.name = 'RequestCancelledError';
   }
 }
+
+/**
+ * Whether a request's failure is the server's own answer (an error response: it read the request):
+ * not a timeout, a lost or closed connection, or our cancellation.
+ */
+export function isServerAnswer(err: unknown): boolean {
+  return !(err instanceof RequestTimeoutError || err instanceof ServerCrashedError || err instanceof ConnectionClosedError || err instanceof RequestCancelledError);
+}
