@@ -3,7 +3,7 @@ import { extname } from 'node:path';
 import { toDisposable, uriToPath } from '@agent-lsp/protocol';
 import { mayHaveChangedSync, readRegularFileSync } from './diskText.js';
 import type { LspConnection } from './connection.js';
-import type { ReadinessContext } from './readinessContext.js';
+import { msFromEnv, type ReadinessContext } from './readinessContext.js';
 import { whenServerRead } from './readProbe.js';
 
 /**
@@ -36,9 +36,7 @@ export const GIVE_UP_MS = 300_000;
 
 /** GIVE_UP_MS, or AGENT_LSP_BUILD_GIVE_UP_MS where set (tests reach the give-up in milliseconds). */
 export function buildGiveUpMs(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env['AGENT_LSP_BUILD_GIVE_UP_MS'];
-  const ms = raw ? Number(raw) : NaN;
-  return Number.isFinite(ms) && ms > 0 ? ms : GIVE_UP_MS;
+  return msFromEnv(env, 'AGENT_LSP_BUILD_GIVE_UP_MS', GIVE_UP_MS, 1);
 }
 
 export interface IndexFreshness {

@@ -4,11 +4,16 @@ import type { LspConnection } from './connection.js';
 /** When no readiness signal comes at all after the start, stop calling the server "indexing" after this long. */
 export const SIGNAL_FALLBACK_MS = 180_000;
 
+/** A time in ms the environment's `name` sets (tests shorten waits so), when it is a number of at least `min`; else `fallback`. */
+export function msFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  const ms = raw ? Number(raw) : NaN;
+  return Number.isFinite(ms) && ms >= min ? ms : fallback;
+}
+
 /** SIGNAL_FALLBACK_MS, or AGENT_LSP_READY_FALLBACK_MS where set (tests reach the fallback in milliseconds). */
 export function signalFallbackMs(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env['AGENT_LSP_READY_FALLBACK_MS'];
-  const ms = raw ? Number(raw) : NaN;
-  return Number.isFinite(ms) && ms >= 0 ? ms : SIGNAL_FALLBACK_MS;
+  return msFromEnv(env, 'AGENT_LSP_READY_FALLBACK_MS', SIGNAL_FALLBACK_MS);
 }
 
 /** What a server family's readiness strategy works with; what it attaches goes into `store`. */
