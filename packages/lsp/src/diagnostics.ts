@@ -3,7 +3,7 @@ import type {
   DocumentDiagnosticReport,
   PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol';
-import { ErrorCodes, Emitter, type Disposable } from '@agent-lsp/protocol';
+import { ErrorCodes, Emitter, type BrokerSettledDiagnosticsResult, type Disposable } from '@agent-lsp/protocol';
 import type { DocumentStore } from './documents.js';
 import { WorkspaceChanges } from './workspaceChanges.js';
 import { tsserverExact } from './tsserverDiagnostics.js';
@@ -51,7 +51,7 @@ export interface DiagnosticsHost {
    * The peer's (a broker's) last push for `uri` when it knows it settles for the text this side
    * holds (its version here), else null. Absent when the peer is the server.
    */
-  peerSettled?(uri: string): Promise<{ version: number; diagnostics: unknown[] } | null>;
+  peerSettled?(uri: string): Promise<BrokerSettledDiagnosticsResult | null>;
   /** Fires when the server registers or unregisters a capability (pull diagnostics may come late). */
   onRegistrationChange?(listener: () => void): Disposable;
 }

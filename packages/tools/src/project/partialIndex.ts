@@ -15,6 +15,12 @@ export const partialIndexOutput = {
   partial: z.string().optional().describe('The server answered from an index that misses part of the workspace (what it misses, what to do); the answer is not complete.'),
 };
 
+/** An answer's fields when the server's index is partial: not complete, and what it misses. */
+export function partialIndexFields(conn: LspConnection): { complete?: false; partial?: string } {
+  const partial = indexPartial(conn);
+  return partial !== undefined ? { complete: false, partial } : {};
+}
+
 /** The first line of an answer from a partial index. */
 export function partialIndexText(partial: string | undefined): string {
   return partial !== undefined ? `INCOMPLETE: the server answered from an index that misses part of the workspace: ${partial}\n` : '';

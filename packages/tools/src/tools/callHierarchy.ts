@@ -7,7 +7,7 @@ import { pagingInput, pagingOutput, positionInput, readinessInput, readyOutput }
 import { SymbolTrees } from '../symbols/symbolTree.js';
 import { defineTool, READ_ONLY } from '../catalog/toolDefinition.js';
 import { concurrentCallerOutput, concurrentCallers } from '../analysis/concurrentCallers.js';
-import { indexPartial, partialIndexOutput, partialIndexText } from '../project/partialIndex.js';
+import { partialIndexFields, partialIndexOutput, partialIndexText } from '../project/partialIndex.js';
 
 export const callSiteOutput = z.object({ file: z.string(), line: z.number(), column: z.number() });
 
@@ -69,11 +69,10 @@ export const findCallers = defineTool({
     const p = page(graph.calls, args.offset, args.limit, DEFAULT_CALL_LIMIT);
     const concurrent = args.cross_concurrent ? concurrentCallers(ctx, graph.calls) : undefined;
     const notes = [...graph.notes, ...(concurrent?.notes ?? [])];
-    const partial = indexPartial(doc.handle.conn);
     return {
       ready: true,
       ...pageFields(p),
-      ...(partial !== undefined ? { complete: false, partial } : {}),
+      ...partialIndexFields(doc.handle.conn),
       symbol: graph.symbol,
       ...(graph.derived_from ? { derived_from: graph.derived_from } : {}),
       ...(notes.length > 0 ? { notes } : {}),

@@ -3,7 +3,7 @@ import { withAnswerCache } from '../answerCache/cachedAnswers.js';
 import { startupMark } from '@agent-lsp/protocol';
 import { isNotReady, openReadyDocument, positionIn, requireSupport } from '../project/documentQuery.js';
 import { requestLocations } from '../project/freshAnswer.js';
-import { indexPartial, partialIndexOutput, partialIndexText } from '../project/partialIndex.js';
+import { partialIndexFields, partialIndexOutput, partialIndexText } from '../project/partialIndex.js';
 import { locationsByFileText, PositionMapper } from '../output/locations.js';
 import { pageFields, pageHeader } from '../output/paging.js';
 import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
@@ -64,8 +64,7 @@ function locationToolLive(spec: LocationToolSpec): AnyToolDefinition {
       startupMark(`${spec.name} answer received`);
       const { page: p, files } = new PositionMapper(ctx.workspace, conn).locationsPage(result, args.offset, args.limit, DEFAULT_LOCATION_LIMIT);
       startupMark(`${spec.name} converted`);
-      const partial = indexPartial(conn);
-      return { ready: true, ...pageFields(p), ...(partial !== undefined ? { complete: false, partial } : {}), files, locations: p.items, ...(fallback ? { answered_by: fallback } : {}) };
+      return { ready: true, ...pageFields(p), ...partialIndexFields(conn), files, locations: p.items, ...(fallback ? { answered_by: fallback } : {}) };
     },
     text: (r) => {
       if (!r.ready) return notReadyText(r as NotReadyResult);
