@@ -25,11 +25,20 @@ const C_HEADERS = ['.h', '.hh', '.hpp', '.hxx'];
  * diagnostics push) and no indexing progress is running; afterwards, not ready again while changed
  * files wait to be built (clangdIndexFreshness.ts).
  */
+/**
+ * Without a database: the sources first, up to the limit, then headers in the room left — a header
+ * must not take the place of a source, whose references only its being open makes known.
+ */
+export function sourcesThenHeaders(root: string): string[] {
+  const sources = findSourceFiles(root, C_SOURCES, CLANGD_OPEN_LIMIT);
+  return [...sources, ...findSourceFiles(root, C_HEADERS, CLANGD_OPEN_LIMIT - sources.length)];
+}
+
 export const clangdReadiness: ReadinessFamily = (ctx) => {
   const { conn, store } = ctx;
   const { readiness, progress, logger } = conn;
   const hasDatabase = ['compile_commands.json', join('build', 'compile_commands.json')].some((p) => existsSync(join(conn.rootDir, p)));
-  const files = hasDatabase ? findSourceFiles(conn.rootDir, C_SOURCES, 1) : findSourceFiles(conn.rootDir, [...C_SOURCES, ...C_HEADERS], CLANGD_OPEN_LIMIT);
+  const files = hasDatabase ? findSourceFiles(conn.rootDir, C_SOURCES, 1) : sourcesThenHeaders(conn.rootDir);
   if (!hasDatabase && files.length >= CLANGD_OPEN_LIMIT) {
     logger.warn(`no compile_commands.json and more than ${CLANGD_OPEN_LIMIT} C/C++ sources and headers: clangd will not know every file; generate a compilation database for complete answers`);
   }
