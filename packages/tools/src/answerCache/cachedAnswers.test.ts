@@ -37,7 +37,7 @@ function context(root: string, server: ServerDefinition): ToolContext {
   return { workspace, signal: new AbortController().signal, logger: { warn: () => undefined } } as unknown as ToolContext;
 }
 
-describe('withAnswerCache: a workspace that did not opt in', () => {
+describe('withAnswerCache', () => {
   const saved = { home: process.env['AGENT_LSP_HOME'], setting: process.env['AGENT_LSP_ANSWER_CACHE'] };
   const dirs: string[] = [];
   afterEach(() => {
@@ -48,7 +48,7 @@ describe('withAnswerCache: a workspace that did not opt in', () => {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
 
-  function setUp(setting: string | undefined) {
+  function setUp(setting: string | undefined, answers: { ready: boolean; partial?: string }[] = [{ ready: true }]) {
     const dir = mkdtempSync(join(tmpdir(), 'agent-lsp-cached-'));
     dirs.push(dir);
     process.env['AGENT_LSP_HOME'] = join(dir, '.agent-lsp-home');
@@ -65,19 +65,16 @@ describe('withAnswerCache: a workspace that did not opt in', () => {
         description: 'd',
         group: 'navigation',
         input: () => ({ file_path: z.string() }),
-        output: () => ({ ready: z.boolean() }),
+        output: () => ({ ready: z.boolean(), partial: z.string().optional() }),
         annotations: READ_ONLY,
-        handler: () => {
-          live++;
-          return Promise.resolve({ ready: true });
-        },
+        handler: () => Promise.resolve(answers[Math.min(live++, answers.length - 1)]!),
         text: () => '',
       }),
     );
     return { call: () => tool.handler({ file_path: 'a.py' }, context(dir, server)), resolutions, live: () => live };
   }
 
-  it('answers live without resolving the server for a cache key (a fresh front\'s first query pays nothing for a cache that is off)', async () => {
+  it('a workspace that did not opt in: answers live without resolving the server for a cache key (a fresh front\'s first query pays nothing for a cache that is off)', async () => {
     const off = setUp(undefined);
     await off.call();
     expect(off.live()).toBe(1);
@@ -87,5 +84,16 @@ describe('withAnswerCache: a workspace that did not opt in', () => {
     await on.call();
     expect(on.live()).toBe(1);
     expect(on.resolutions()).toBeGreaterThan(0);
+  });
+
+  it('keeps no answer made while the index was partial: once the index is whole, the call is answered live and whole', async () => {
+    const on = setUp('on', [{ ready: true, partial: 'clangd did not build 1 changed file(s)' }, { ready: true }]);
+    expect(await on.call()).toMatchObject({ partial: expect.any(String) });
+    const second = await on.call();
+    expect(on.live()).toBe(2);
+    expect(second).not.toHaveProperty('partial');
+    // A whole answer is kept (the store takes it in memory before the handler returns).
+    expect(await on.call()).toMatchObject({ from_cache: expect.any(Object) });
+    expect(on.live()).toBe(2);
   });
 });

@@ -74,8 +74,8 @@ async function probe(tool: string, args: Record<string, unknown>, ctx: ToolConte
 
 /**
  * The tool, answering from the answer cache when the workspace's files are exactly those an
- * earlier answer was computed on, and keeping each complete live answer computed while they did
- * not change (the state is taken again after it: a file written meanwhile keeps it out).
+ * earlier answer was computed on, and keeping each live answer computed while they did not change
+ * and the server's index was whole (the state is taken again after it: a file written meanwhile keeps it out).
  */
 export function withAnswerCache(def: AnyToolDefinition): AnyToolDefinition {
   return defineTool({
@@ -94,7 +94,9 @@ export function withAnswerCache(def: AnyToolDefinition): AnyToolDefinition {
       const hit = p ? p.store.get(answerKey(p.entry)) : undefined;
       if (p && hit) return { ...hit.result, from_cache: { computed_at: hit.computed_at, workspace_files: p.files } };
       const result = (await def.handler(args, ctx)) as Record<string, unknown>;
-      if (p && result['ready'] !== false && (await workspaceState(p.root, ctx.signal)).hash === p.entry.state) {
+      // An answer from a partial index (partialIndex.ts) is kept out: served after the index filled
+      // in, it would say "incomplete" of what the server now answers whole.
+      if (p && result['ready'] !== false && result['partial'] === undefined && (await workspaceState(p.root, ctx.signal)).hash === p.entry.state) {
         // Written in the background: the answer does not wait for the cache file.
         void p.store.add([{ ...p.entry, result, computed_at: new Date().toISOString() }]).catch((err: unknown) => ctx.logger.warn(`answer cache not written: ${String(err)}`));
       }
