@@ -108,7 +108,7 @@ export class BrokerClient {
     });
     // One writer for both, so that what the connection and the relay write keeps its order.
     const writer = wholeMessageWriter(socket);
-    this.requests = new ForwardedRequests({ id, tokenPrefix: this.tokenPrefix, isClosed: () => this.closed, dispatch: (step) => this.dispatch(step) }, host);
+    this.requests = new ForwardedRequests({ id, tokenPrefix: this.tokenPrefix, isClosed: () => this.closed, dispatch: (step, beside) => this.dispatch(step, true, beside) }, host);
     this.relay = new RequestRelay(writer, (method) => this.answered.has(method), (method, params, signal) => this.requests.forward(method, params, signal));
     const tapped = tapMessages(reader, this.relay.take);
     this.rpc = createMessageConnection(tapped.reader, writer, undefined, tapped.options);
@@ -273,16 +273,17 @@ export class BrokerClient {
 
   /**
    * Queues one message's dispatch behind this client's earlier ones; with `gated` (the default)
-   * it also waits while another client holds an exclusive section. Once the client has gone, what
+   * it also waits while another client holds an exclusive section (unless `beside()` lets it go
+   * beside that section). Once the client has gone, what
    * it still had queued is dropped: its documents were released and its lease ended when it went,
    * and a didOpen (or an acquire) applied after that would be held by nobody.
    */
-  private dispatch(step: () => unknown, gated = true): Promise<void> {
+  private dispatch(step: () => unknown, gated = true, beside?: () => boolean): Promise<void> {
     // Its place in arrival order, taken now: a lease asked for later does not go ahead of it.
     const ticket = gated ? this.host.lease.arrive(this.id) : undefined;
     const run = async () => {
       try {
-        if (ticket !== undefined) await this.host.lease.gate(this.id, ticket);
+        if (ticket !== undefined) await this.host.lease.gate(this.id, ticket, beside);
         if (this.closed) return;
         await step();
       } finally {

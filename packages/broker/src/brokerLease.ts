@@ -9,7 +9,7 @@ import {
   type Disposable,
 } from '@agent-lsp/protocol';
 import { ReadWriteLock, type ExclusiveAccess, type ExclusiveOptions, type LspConnection } from '@agent-lsp/lsp';
-import { DEFAULT_LEASE_MS } from './lease.js';
+import { DEFAULT_LEASE_MS } from './leaseLength.js';
 
 /** An acquire waits for every other client's in-flight requests to drain. */
 const ACQUIRE_TIMEOUT_MS = 10 * 60_000;

@@ -3,6 +3,7 @@ import { ResponseError } from 'vscode-jsonrpc/node';
 import { DEFAULT_REQUEST_TIMEOUT_MS, ErrorCodes, pathToUri, WireError } from '@agent-lsp/protocol';
 import { filterAnswer, type FileVisible } from './answerFilter.js';
 import { afterCurrentPoll } from './afterPoll.js';
+import { BESIDE_LEASE_METHODS } from './besideLease.js';
 import type { BrokerHost } from './brokerHost.js';
 import { namespaceTokens } from './progressTokens.js';
 
@@ -32,8 +33,11 @@ export interface ForwardingClient {
   /** Prefix of its progress tokens as the server sees them. */
   readonly tokenPrefix: string;
   isClosed(): boolean;
-  /** Runs `step` once its earlier messages were dispatched (and no one else's lease holds it). */
-  dispatch(step: () => unknown): Promise<void>;
+  /**
+   * Runs `step` once its earlier messages were dispatched (and no one else's lease holds it, or
+   * `beside()` lets it go beside that lease).
+   */
+  dispatch(step: () => unknown, beside?: () => boolean): Promise<void>;
 }
 
 /**
@@ -70,6 +74,9 @@ export class ForwardedRequests {
         if (!sent) unsent('cancelled');
       };
       cancelled.addEventListener('abort', onAbort, { once: true });
+      // A read of one document may go beside another client's exclusive section (besideLease.ts).
+      const uri = requestDocumentUri(method, params);
+      const beside = uri !== undefined && BESIDE_LEASE_METHODS.has(method) ? () => this.host.lease.readableBeside(this.client.id, uri) : undefined;
       this.client.dispatch(async () => {
         if (cancelled.aborted) return unsent('cancelled');
         if (this.client.isClosed()) return unsent('the client is gone');
@@ -87,7 +94,6 @@ export class ForwardedRequests {
             }
             // Several clients may hold one file with different texts (an editor's unsaved buffer):
             // the server answers this request on this client's text.
-            const uri = requestDocumentUri(method, params);
             if (uri !== undefined) this.host.documents.useClientText(this.client.id, uri);
             const visibleAtSend = this.host.folders.visibility(this.client.id);
             const key = this.nextRequest++;
@@ -106,9 +112,10 @@ export class ForwardedRequests {
               });
           },
           drop: (reason: string) => unsent(reason),
+          ...(beside ? { beside } : {}),
         };
         await this.host.scheduler.enqueue(request, cancelled, LONG_POLL_METHODS.includes(method));
-      }).then(
+      }, beside).then(
         // Dropped unrun (the client went while it waited): answered, though nobody may read it.
         () => void (sent || unsent('the client is gone')),
         (err: unknown) => resolve(toResponseError(err)),

@@ -3,21 +3,9 @@ import type { BrokerAcquireResult, BrokerStats } from '@agent-lsp/protocol';
 import type { DocumentSnapshot, DocumentStore, Logger } from '@agent-lsp/lsp';
 import type { Disposable } from '@agent-lsp/protocol';
 import { LeasedVersions } from './leasedVersions.js';
+import { clampLeaseMs } from './leaseLength.js';
+import { readableBesideLease } from './besideLease.js';
 import type { ClientDocument, SharedDocuments } from './sharedDocuments.js';
-
-export const DEFAULT_LEASE_MS = 60_000;
-/**
- * Bounds of a lease (acquire and renew): a client holding one blocks every other client, so it
- * must renew rather than ask for hours; and Node runs a timer longer than 2^31-1 ms after 1 ms.
- */
-export const MIN_LEASE_MS = 1_000;
-export const MAX_LEASE_MS = 10 * 60_000;
-
-/** A requested lease length within [MIN_LEASE_MS, MAX_LEASE_MS] (the default when absent or not a number). */
-export function clampLeaseMs(leaseMs: number | undefined): number {
-  if (leaseMs === undefined || !Number.isFinite(leaseMs)) return DEFAULT_LEASE_MS;
-  return Math.min(MAX_LEASE_MS, Math.max(MIN_LEASE_MS, leaseMs));
-}
 
 interface Lease {
   client: number;
@@ -112,10 +100,11 @@ export class LeaseManager {
 
   /**
    * Resolves when `client`'s message may proceed: at once unless another client holds a lease, or
-   * is being granted one whose barrier this message arrived after.
+   * is being granted one whose barrier this message arrived after; with `beside`, also while that
+   * lease is held and `beside()` says the message may go beside it (a read, see readableBeside).
    */
-  async gate(client: number, ticket = this.arrive(client)): Promise<number> {
-    while (this.blocks(client, ticket)) {
+  async gate(client: number, ticket = this.arrive(client), beside?: () => boolean): Promise<number> {
+    while (this.blocks(client, ticket) && !(this.lease && beside?.())) {
       this.waitingCount++;
       try {
         await this.nextGateChange();
@@ -129,6 +118,19 @@ export class LeaseManager {
   /** Whether `client`'s requests may go to the server now (no one else holds a lease). */
   admits(client: number): boolean {
     return this.lease === undefined || this.lease.client === client;
+  }
+
+  /**
+   * Whether `client`'s read of `uri` may go to the server beside another client's lease now
+   * (besideLease.ts): the server holds this client's own text of it and the section changed
+   * nothing its answer is built from.
+   */
+  readableBeside(client: number, uri: string): boolean {
+    const lease = this.lease;
+    if (!lease || lease.client === client) return false;
+    const own = this.host.documents.clientDocument(client, uri);
+    const server = this.host.serverDocuments()?.get(uri);
+    return own !== undefined && server !== undefined && own.text === server.text && readableBesideLease(lease.holder.keys(), uri, server.text);
   }
 
   /** Whether `client` holds the lease now. */

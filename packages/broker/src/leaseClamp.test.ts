@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '@agent-lsp/lsp';
-import { clampLeaseMs, DEFAULT_LEASE_MS, LeaseManager, MAX_LEASE_MS, MIN_LEASE_MS, type LeaseHost } from './lease.js';
+import { LeaseManager, type LeaseHost } from './lease.js';
+import { clampLeaseMs, DEFAULT_LEASE_MS, MAX_LEASE_MS, MIN_LEASE_MS } from './leaseLength.js';
 import { SharedDocuments } from './sharedDocuments.js';
 
 function leases(): LeaseManager {

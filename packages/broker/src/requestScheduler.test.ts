@@ -7,7 +7,7 @@ function harness(maxInFlight: number, admits: (client: number) => boolean = () =
   const sent: string[] = [];
   const dropped: { name: string; reason: DropReason }[] = [];
   const answers = new Map<string, () => void>();
-  const submit = (client: number, name: string, options: { signal?: AbortSignal; unbounded?: boolean } = {}) =>
+  const submit = (client: number, name: string, options: { signal?: AbortSignal; unbounded?: boolean; beside?: () => boolean } = {}) =>
     scheduler.enqueue(
       {
         client,
@@ -16,6 +16,7 @@ function harness(maxInFlight: number, admits: (client: number) => boolean = () =
           return new Promise<void>((r) => answers.set(name, r));
         },
         drop: (reason) => dropped.push({ name, reason }),
+        ...(options.beside ? { beside: options.beside } : {}),
       },
       options.signal,
       options.unbounded,
@@ -41,6 +42,21 @@ describe('RequestScheduler', () => {
     await h.answer('a0');
     await h.answer('a2');
     expect(h.sent).toEqual(['a0', 'a1', 'a2', 'a3', 'a4']);
+  });
+
+  it('sends a request another client\'s section holds back only while it may go beside that section (asked when its turn comes)', () => {
+    let held = true;
+    let readable = false;
+    const h = harness(2, () => !held);
+    void h.submit(1, 'hover', { beside: () => readable });
+    void h.submit(1, 'references');
+    expect(h.sent).toEqual([]);
+    readable = true;
+    h.scheduler.pump();
+    expect(h.sent).toEqual(['hover']);
+    held = false;
+    h.scheduler.pump();
+    expect(h.sent).toEqual(['hover', 'references']);
   });
 
   it('keeps one client\'s requests in the order they came', async () => {

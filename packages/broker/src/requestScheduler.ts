@@ -16,6 +16,8 @@ export interface QueuedRequest {
   send(): Promise<unknown>;
   /** Called instead of send() when it leaves the queue unsent. */
   drop(reason: DropReason): void;
+  /** Whether it may go beside another client's exclusive section now (a read LeaseManager.readableBeside lets through). */
+  beside?(): boolean;
 }
 
 export interface RequestSchedulerOptions {
@@ -115,7 +117,7 @@ export class RequestScheduler {
     const room = this.hasRoom();
     for (const [client, queue] of this.queues) {
       const head = queue[0];
-      if (!head || !(room || head.unbounded) || !this.options.admits(client)) continue;
+      if (!head || !(room || head.unbounded) || !(this.options.admits(client) || head.request.beside?.() === true)) continue;
       queue.shift();
       // Served: to the back of the round, or out of it when nothing else waits.
       this.queues.delete(client);
