@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DisposableStore, Emitter } from '@agent-lsp/protocol';
+import { DisposableStore, Emitter, pathToUri } from '@agent-lsp/protocol';
 import type { LspConnection } from './connection.js';
 import { DiagnosticsCollector } from './diagnostics.js';
 import { DocumentStore } from './documents.js';
@@ -35,7 +38,7 @@ function clangdLike() {
   const freshness = trackIndexFreshness({ conn: conn as unknown as LspConnection, store, later: () => undefined, signalComing: () => undefined }, () => readiness.ready(freshness.partial));
   /** clangd built `version` of point.c and published for it. */
   const publish = (version: number): void => diagnostics.onPublish({ uri: URI, version, diagnostics: [] });
-  return { documents, readiness, freshness, publish, warnings, store, sent };
+  return { documents, diagnostics, readiness, freshness, publish, warnings, store, sent, watchedFiles };
 }
 
 describe('clangd index freshness', () => {
@@ -78,6 +81,27 @@ describe('clangd index freshness', () => {
     expect(server.warnings.join('\n')).toContain('has not built file:///w/point.c');
     server.publish(2);
     expect(server.readiness.snapshot()).toEqual({ state: 'ready', ready: true });
+  });
+
+  it('holds a closed file read while it was gone (git checkout unlinks and writes it) as empty, and once built holds it again with the text that came back', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-lsp-freshness-'));
+    try {
+      const path = join(dir, 'sqlite3.c');
+      const uri = pathToUri(path);
+      server.watchedFiles.fire([{ uri, type: 2 }]);
+      expect(server.documents.get(uri)?.text).toBe('');
+      expect(server.readiness.state).toBe('indexing');
+      writeFileSync(path, 'int sqlite3_open;\n');
+      // clangd built the empty text (its index: nothing in the file), then it is put back as it is now.
+      server.diagnostics.onPublish({ uri, version: server.documents.get(uri)!.version, diagnostics: [] });
+      expect(server.documents.get(uri)?.text).toBe('int sqlite3_open;\n');
+      expect(server.readiness.state).toBe('indexing');
+      server.diagnostics.onPublish({ uri, version: server.documents.get(uri)!.version, diagnostics: [] });
+      expect(server.documents.get(uri)).toBeUndefined();
+      expect(server.readiness.snapshot()).toEqual({ state: 'ready', ready: true });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('gives up after AGENT_LSP_BUILD_GIVE_UP_MS where set to a positive number of ms', () => {

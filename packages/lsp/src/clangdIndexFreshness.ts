@@ -160,13 +160,14 @@ export function trackIndexFreshness({ conn, store }: ReadinessContext, onIdle: (
     } finally {
       closing = false;
     }
-    // Written again while it was held (a put-back read half-written, or before its last write): what
-    // clangd built is not the disk's text, and nobody reports the file again (the watcher's news
-    // came while it was open, and was left to an owner it does not have). Held again with the
-    // disk's text until built, before anyone is told the index is current, as a file closed by its
-    // owner is (below). By stat: an echo of the write already read costs nothing.
+    // Written again while it was held (a put-back read half-written, or before its last write; or
+    // held as gone, read in the moment `git checkout` had unlinked it, and there again): what clangd
+    // built is not the disk's text, and nobody reports the file again (the watcher's news came while
+    // it was open, and was left to an owner it does not have). Held again with the disk's text until
+    // built, before anyone is told the index is current, as a file closed by its owner is (below).
+    // By stat: an echo of the write already read costs nothing.
     const path = uriToPath(uri);
-    if (path !== undefined && doc.disk !== undefined && mayHaveChangedSync(path, doc.disk)) queue.add(uri);
+    if (path !== undefined && mayHaveChangedSync(path, doc.disk)) queue.add(uri);
   };
 
   const pump = (): void => {

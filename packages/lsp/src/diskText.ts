@@ -68,13 +68,16 @@ export async function mayHaveChanged(path: string, state: DiskState): Promise<bo
 }
 
 /**
- * mayHaveChanged without a thread-pool round trip, for a check on the path of every request (the
+ * mayHaveChanged without a thread-pool round trip (and `state` undefined for a file that was not
+ * there when read), for a check on the path of every request (the
  * broker's documents nobody holds): one stat costs microseconds in-process, while an async one
  * waits for a pool thread, which on a busy machine is the larger part of the broker hop.
  */
-export function mayHaveChangedSync(path: string, state: DiskState): boolean {
+export function mayHaveChangedSync(path: string, state: DiskState | undefined): boolean {
   try {
     const st = statSync(path, { bigint: true, throwIfNoEntry: false });
+    // `undefined`: the text was read from a file that was not there; changed if one is there now.
+    if (state === undefined) return st?.isFile() === true;
     return st === undefined || !st.isFile() || st.size !== BigInt(state.size) || st.mtimeNs !== state.mtimeNs || st.ino !== state.ino;
   } catch {
     return true;
