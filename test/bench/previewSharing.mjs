@@ -25,41 +25,67 @@ const EDIT = { old_text: "def force_str(s, encoding='utf-8',", new_text: 'def fo
 const HOVER = { file: 'django/contrib/gis/gdal/driver.py', needle: 'force_str(rcapi' };
 const logger = createLogger({ level: 'error' });
 
-/** A front in daemon mode on `home`; `hooks` starts the test front (the one-section reference). */
-async function front(home, hooks) {
-  const args = hooks ? [TEST_FRONT, JSON.stringify(hooks), 'serve', '--daemon', 'auto'] : [BIN, 'serve', '--daemon', 'auto'];
+/**
+ * A front in daemon mode on `home` (`daemon`: auto, or always for a server auto runs without a
+ * broker); `hooks` starts the test front (the one-section reference).
+ */
+export async function front(home, hooks, daemon = 'auto') {
+  const args = hooks ? [TEST_FRONT, JSON.stringify(hooks), 'serve', '--daemon', daemon] : [BIN, 'serve', '--daemon', daemon];
   const transport = new StdioClientTransport({ command: process.execPath, args, env: { ...process.env, AGENT_LSP_HOME: home }, stderr: 'ignore' });
   const client = new Client({ name: 'bench', version: '0' });
   await client.connect(transport);
   return client;
 }
 
-async function call(client, name, args) {
+export async function call(client, name, args) {
   const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 900_000 });
   if (r.isError) throw new Error(`${name}: ${r.content[0].text}`);
   return r;
 }
 
-/** One preview on a fresh front while the interactive client hovers, one hover after another. */
-async function measured(home, root, light, target, hooks) {
-  const agent = await front(home, hooks);
+/** Opens `path` in the interactive client `light`; the hover's place: 2 characters into `needle`. */
+export function openHoverTarget(light, path, needle, language) {
+  const text = readFileSync(path, 'utf8');
+  const before = text.slice(0, text.indexOf(needle) + 2).split('\n');
+  const target = { uri: pathToUri(path), position: { line: before.length - 1, character: (before.at(-1) ?? '').length } };
+  light.documents.sync(target.uri, language, text);
+  return target;
+}
+
+/** Ten hovers of `target` with no preview running: their times (ms). */
+export async function idleHovers(light, target) {
+  const idle = [];
+  for (let i = 0; i < 10; i++) {
+    const t = performance.now();
+    await light.request('textDocument/hover', { textDocument: { uri: target.uri }, position: target.position }, { timeoutMs: 900_000 });
+    idle.push(performance.now() - t);
+  }
+  return idle;
+}
+
+/**
+ * One preview (`preview`: language, file_path, old_text, new_text; `daemon` as for `front`) on a
+ * fresh front while the interactive client hovers, one hover after another.
+ */
+export async function measured(home, root, light, target, hooks, preview = { language: 'python', file_path: FILE, ...EDIT }, daemon = 'auto') {
+  const agent = await front(home, hooks, daemon);
   try {
-    await call(agent, 'start_lsp', { root_dir: root, language_id: 'python' });
+    await call(agent, 'start_lsp', { root_dir: root, language_id: preview.language });
     const hover = () => light.request('textDocument/hover', { textDocument: { uri: target.uri }, position: target.position }, { timeoutMs: 900_000 });
     const leasesBefore = (await light.request(BrokerStatsRequest.type, undefined)).leasesGranted;
     let done = false;
     const started = performance.now();
-    const preview = call(agent, 'preview_edit', { language: 'python', file_path: FILE, ...EDIT, scope: 'workspace' }).finally(() => (done = true));
+    const previewed = call(agent, 'preview_edit', { ...preview, scope: 'workspace' }).finally(() => (done = true));
     const samples = [];
     while (!done) {
       const t = performance.now();
       await hover();
       samples.push(performance.now() - t);
     }
-    const answer = (await preview).structuredContent ?? {};
+    const answer = (await previewed).structuredContent ?? {};
     const seconds = (performance.now() - started) / 1000;
     const leases = (await light.request(BrokerStatsRequest.type, undefined)).leasesGranted - leasesBefore;
-    return { samples, seconds, leases, max: Math.max(...samples), examined: answer.dependents?.examined, introduced: answer.errors_introduced?.length };
+    return { samples, seconds, leases, max: Math.max(...samples), examined: answer.dependents?.examined, introduced: answer.errors_introduced?.length, answer };
   } finally {
     await agent.close();
   }
@@ -82,17 +108,8 @@ export async function previewSharing(log) {
     process.env.AGENT_LSP_HOME = home; // connectToBroker finds the broker through it
     const light = await connectToBroker({ server: new ServerRegistry().forLanguage('python'), rootDir: root, workspaceFolders: [root], logger });
     try {
-      const path = join(root, HOVER.file);
-      const text = readFileSync(path, 'utf8');
-      const before = text.slice(0, text.indexOf(HOVER.needle) + 2).split('\n');
-      const target = { uri: pathToUri(path), position: { line: before.length - 1, character: (before.at(-1) ?? '').length } };
-      light.documents.sync(target.uri, 'python', text);
-      const idle = [];
-      for (let i = 0; i < 10; i++) {
-        const t = performance.now();
-        await light.request('textDocument/hover', { textDocument: { uri: target.uri }, position: target.position }, { timeoutMs: 900_000 });
-        idle.push(performance.now() - t);
-      }
+      const target = openHoverTarget(light, join(root, HOVER.file), HOVER.needle, 'python');
+      const idle = await idleHovers(light, target);
       for (const [label, hooks] of [
         ['in one exclusive section (before)', { evaluationStepMs: null }],
         ['in steps (default: at most 2 s each, then the settling)', undefined],

@@ -15,6 +15,7 @@ import { benchCorpus, COLD_WARM_HEADING, coldWarmSection } from './coldWarm.mjs'
 import { effectSources, pythonStdlib } from './corpora.mjs';
 import { fairness } from './fairness.mjs';
 import { previewSharing } from './previewSharing.mjs';
+import { previewSharingClangd, SHARING_CLANGD_HEADING } from './previewSharingClangd.mjs';
 import { LARGE_HEADING, largeWorkspacesSection } from './largeWorkspaces.mjs';
 import { readBenchData, roundSamples, updateBenchData } from './plots.mjs';
 import { previewEditLatency } from './previewEdit.mjs';
@@ -125,6 +126,7 @@ const SECTIONS = [
   { key: 'warmtimeline', heading: WARM_TIMELINE_HEADING, run: (ctx) => warmTimelineSection(ctx.tmp, log) },
   { key: 'memory', heading: AGENTS_MEMORY_HEADING, run: (ctx) => agentsMemorySection(ctx.tmp, log) },
   { key: 'sharing', heading: "## Sharing a broker with an agent's workspace preview", run: () => previewSharing(log) },
+  { key: 'sharingc', heading: SHARING_CLANGD_HEADING, run: () => previewSharingClangd(log) },
   { key: 'startup', heading: STARTUP_HEADING, run: () => startupSection(log) },
   { key: 'prefetch', heading: PREFETCH_HEADING, run: () => prefetchSection(log) },
   { key: 'answers', heading: ANSWER_CACHE_HEADING, run: answerCache },

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { copyRegexSyntax, REGEX_SYNTAX_VERSION } from './crateCorpus.js';
+import { copySqlite } from './sqliteCorpus.mjs';
 import { copyVitepress, VITEPRESS_VERSION } from './vueCorpus.js';
 
 export type CorpusName = 'django' | 'rxjs' | 'go-std' | 'sqlite' | 'regex-syntax' | 'vitepress';
@@ -176,34 +177,3 @@ function copyGoStd(root: string): string | undefined {
   return undefined;
 }
 
-/** The amalgamation, a small program that includes its header, and a compile database for both. */
-function copySqlite(root: string): string | undefined {
-  let deps: string;
-  try {
-    deps = join(dirname(require.resolve('better-sqlite3/package.json')), 'deps', 'sqlite3');
-  } catch {
-    return 'better-sqlite3 is not installed (pnpm install brings it as a devDependency)';
-  }
-  for (const file of ['sqlite3.c', 'sqlite3.h', 'sqlite3ext.h']) cpSync(join(deps, file), join(root, file));
-  writeFileSync(join(root, 'main.c'), SQLITE_INCLUDER);
-  const entry = (file: string): object => ({ directory: root, file: join(root, file), arguments: ['cc', '-c', '-I', root, file] });
-  writeFileSync(join(root, 'compile_commands.json'), JSON.stringify([entry('main.c'), entry('sqlite3.c')], null, 2) + '\n');
-  return undefined;
-}
-
-const SQLITE_INCLUDER = `#include <stdio.h>
-#include "sqlite3.h"
-
-/* Opens an in-memory database and prints the library's version. */
-int open_and_report(void) {
-  sqlite3 *db = 0;
-  int rc = sqlite3_open(":memory:", &db);
-  if (rc != SQLITE_OK) return rc;
-  printf("%s\\n", sqlite3_libversion());
-  return sqlite3_close(db);
-}
-
-int main(void) {
-  return open_and_report();
-}
-`;
