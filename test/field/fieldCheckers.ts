@@ -18,13 +18,23 @@ function run(command: string, args: string[], cwd: string, env?: Record<string, 
   return `${r.stdout}\n${r.stderr}`;
 }
 
-/** pyright's CLI from the package agent-lsp runs its language server from. */
-export const pyrightCli: Checker = (root, rel) => {
+/** pyright's CLI (index.js) from the package agent-lsp runs its language server from. */
+function pyrightCliScript(root: string): string {
   const server = BUILTIN_SERVERS.find((s) => s.id === 'pyright')?.resolve(root);
   if (!server) throw new Error('pyright is not installed');
-  const cli = join(dirname(server.command[1]!), 'index.js');
-  return pyrightJson(root, [rel], run(process.execPath, [cli, '--outputjson', rel], root), ['error']).get(rel) ?? [];
-};
+  return join(dirname(server.command[1]!), 'index.js');
+}
+
+/** pyright's CLI from the package agent-lsp runs its language server from. */
+export const pyrightCli: Checker = (root, rel) => pyrightJson(root, [rel], run(process.execPath, [pyrightCliScript(root), '--outputjson', rel], root), ['error']).get(rel) ?? [];
+
+/**
+ * The same CLI on several files in one run, with the configuration found at `root` (its
+ * pyrightconfig.json or pyproject.toml): each file's errors and warnings as `severity line:column` keys.
+ */
+export function pyrightCliFiles(root: string, rels: readonly string[]): Map<string, string[]> {
+  return pyrightJson(root, rels, run(process.execPath, [pyrightCliScript(root), '--outputjson', ...rels], root), ['error', 'warning']);
+}
 
 /**
  * basedpyright's CLI (on PATH, beside its language server) on several files in one run: each

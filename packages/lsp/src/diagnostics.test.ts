@@ -35,6 +35,21 @@ describe('DiagnosticsCollector: settling by push', () => {
     expect((await settling).settledBy).toBe('timeout');
   });
 
+  it("the clear pyrefly sends for a closed document, stamped with the closed version + 1 (which it never read), settles nothing of the reopened text", async () => {
+    const { documents, collector } = host(() => Promise.reject(new Error('method not found')));
+    documents.sync(URI, 'python', 'from PIL import Image');
+    collector.onPublish({ uri: URI, version: 1, diagnostics: [error('Cannot find module PIL')] });
+    documents.close(URI);
+    collector.forget(URI);
+    documents.sync(URI, 'python', 'from PIL import Image');
+    // The clear comes after the reopen was sent (pyrefly read the close first).
+    collector.onPublish({ uri: URI, version: 2, diagnostics: [] });
+    const settling = collector.settle(URI, 2000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    collector.onPublish({ uri: URI, version: documents.get(URI)!.version, diagnostics: [error('Cannot find module PIL')] });
+    expect(await settling).toMatchObject({ settledBy: 'version', diagnostics: [error('Cannot find module PIL')] });
+  });
+
   it('an unversioned push after the text was sent, from a server that also versions (gopls), settles once the server answered a later request', async () => {
     const { documents, collector } = host(() => Promise.resolve([]));
     documents.sync(OTHER, 'c', '#define X 1');

@@ -160,6 +160,9 @@ export class DocumentStore {
     const doc = this.docs.get(uri);
     if (!doc) return false;
     this.docs.delete(uri);
+    // pyrefly stamps the push that clears a closed document with the closed version + 1, a version
+    // it never read: the next open skips that one, so the clear cannot pass for the new text's.
+    this.lastVersion.set(uri, doc.version + 1);
     this.notifier.didClose({ textDocument: { uri } }, doc, reopening);
     this.sent.fire({ kind: 'close', doc });
     return true;
