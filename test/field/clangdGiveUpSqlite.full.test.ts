@@ -1,15 +1,16 @@
 // clangd's build give-up on the sqlite amalgamation, full tier (each build of the 9 MB sqlite3.c
-// takes clangd a minute or more here): the give-up time made 1 ms (AGENT_LSP_BUILD_GIVE_UP_MS), so
-// after `sed -i` inserts comment lines at the top of sqlite3.c clangd cannot build it before
-// agent-lsp gives up on it. From then until clangd has built it, every answer is exact or says it
-// is not complete, naming sqlite3.c (find_references from the header and from the includer,
-// find_callers), and rename_symbol refuses and changes nothing. Once clangd has built it (opened
-// by get_diagnostics), the answers are exact and complete — no earlier partial answer served from
-// the answer cache or prefetch. The truth is clangd asked directly before the edit, the edit
-// applied to it (fieldOutsideEdits.ts: the lines below an insertion move down).
+// takes clangd up to a minute or more here): the give-up time made 1 ms (AGENT_LSP_BUILD_GIVE_UP_MS),
+// so after an outside edit of sqlite3.c — `sed -i` inserting comment lines at its top while it is
+// closed, then its text put back while it is open — clangd cannot build it before agent-lsp gives
+// up on it. From then until clangd has built it, every answer is exact or says it is not complete,
+// naming sqlite3.c (find_references from the header and from the includer, find_callers), and
+// rename_symbol refuses and changes nothing. Once clangd has built it (get_diagnostics opens it),
+// the answers are exact and complete: no earlier partial answer served from the answer cache or
+// prefetch. The truth is clangd asked directly before the edit, the edit applied to it
+// (fieldOutsideEdits.ts: the lines below an insertion move down).
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, startAgentLsp, type AgentLspClient, type ToolAnswer } from '../helpers/mcpClient.js';
@@ -113,55 +114,50 @@ describe.skipIf(notRun !== undefined)(`field, sqlite on clangd, a build of sqlit
     return { keys: (data['locations'] as { file: string; line: number; column: number; end_line: number; end_column: number }[]).map((l) => `${l.file}:${l.line}:${l.column}-${l.end_line}:${l.end_column}`), complete: claimsComplete(data), text: answer.text, partial: data['partial'] };
   }
 
-  it('after sed -i on sqlite3.c, answers are exact or labelled partial naming it, a rename is refused; once clangd has built it, exact and complete', async () => {
-    const truth = { header: await trueReferences(ctx, FROM_HEADER), includer: await trueReferences(ctx, FROM_INCLUDER), callers: await trueCallers(CLOSE) };
-    expect(truth.header.some((k) => k.startsWith(`${EDITED}:`)), 'clangd finds references in sqlite3.c').toBe(true);
-    expect(truth.callers.some((k) => k.includes(`>${EDITED}:`)), `clangd finds callers in sqlite3.c: ${JSON.stringify(truth.callers)}`).toBe(true);
-    const before = await references(FROM_HEADER);
-    record('find_references', 'sqlite3_open from sqlite3.h, before the edit', compareSets(before.keys, truth.header, before.complete));
-    const callersBefore = await ourCallers(CLOSE);
-    record('find_callers', 'sqlite3_close from main.c, before the edit', compareSets(callersBefore.keys, truth.callers, claimsComplete(callersBefore.answer.data)));
+  interface Truth {
+    header: string[];
+    includer: string[];
+    callers: string[];
+  }
+  let truth: Truth;
+  let original: string;
 
-    const sed = spawnSync('sed', ['-i', '-e', '1i // field: line one inserted by sed', '-e', '1i // field: line two', EDITED], { cwd: corpus.root });
-    expect(sed.status, String(sed.stderr)).toBe(0);
-    const moved = (keys: string[]): string[] => shifted(keys, EDITED, 2);
-    const movedCallers = truth.callers.map((k) => k.replace(new RegExp(`([@>]${EDITED}:)(\\d+)`), (_, head: string, line: string) => `${head}${Number(line) + 2}`));
-    const expected = { header: moved(truth.header), includer: moved(truth.includer), callers: movedCallers };
-
+  /**
+   * After `edit` of sqlite3.c: rename refused with nothing changed (or exact), each answer exact or
+   * labelled until clangd has built the file (get_diagnostics has it built), then exact and complete.
+   */
+  async function throughGiveUp(label: string, edit: () => void, expected: Truth): Promise<void> {
+    edit();
     // First the rename (the likeliest moment to be given up on): refused with nothing changed, or exact.
     const disk = diskHash(corpus.root);
     const rename = await agent.call('rename_symbol', { file_path: FROM_HEADER.file, ...cursor(corpus.root, FROM_HEADER), new_name: 'field_sqlite3_open', dry_run: false });
-    console.log(`rename_symbol right after sed -i: ${rename.text.slice(0, 400)}`);
     if (rename.isError) {
       expect(rename.text).toMatch(/nothing was changed.*index misses part of the workspace.*sqlite3\.c/s);
       expect(diskHash(corpus.root), 'a refused rename changes nothing on disk').toBe(disk);
-      record('rename_symbol', 'sqlite3_open, sqlite3.c given up on', { outcome: 'partial-labelled', detail: rename.text.split('\n')[0] });
+      record('rename_symbol', `sqlite3_open, ${label}, given up on`, { outcome: 'partial-labelled', detail: rename.text.split('\n')[0] });
     } else {
       // clangd built the edited file in time: the rename must then be whole. Judged, then undone.
       const edits = ((ok(rename)['edits'] as { file: string; line: number; column: number }[] | undefined) ?? []).map((e) => `${e.file}:${e.line}:${e.column}`);
-      const starts = expected.header.map((k) => k.replace(/-\d+:\d+$/, ''));
-      record('rename_symbol', 'sqlite3_open, sqlite3.c built in time', compareSets(edits, starts, true));
+      record('rename_symbol', `sqlite3_open, ${label}, built in time`, compareSets(edits, expected.header.map((k) => k.replace(/-\d+:\d+$/, '')), true));
       ok(await agent.call('undo_last', {}));
     }
 
     // Every answer until clangd has built sqlite3.c: exact or labelled; the first of each is asked at once.
     const ask = async (round: string): Promise<boolean> => {
       const header = await references(FROM_HEADER);
-      console.log(`${round}: ${header.text.split('\n')[0]!.slice(0, 300)}`);
       labelled(header);
-      record('find_references', `sqlite3_open from sqlite3.h, ${round}`, judgeGivenUp(header.keys, expected.header, header.complete));
+      record('find_references', `sqlite3_open from sqlite3.h, ${label}, ${round}`, judgeGivenUp(header.keys, expected.header, header.complete));
       const includer = await references(FROM_INCLUDER);
       labelled(includer);
-      record('find_references', `sqlite3_open from main.c, ${round}`, judgeGivenUp(includer.keys, expected.includer, includer.complete));
+      record('find_references', `sqlite3_open from main.c, ${label}, ${round}`, judgeGivenUp(includer.keys, expected.includer, includer.complete));
       const callers = await ourCallers(CLOSE);
       const complete = claimsComplete(callers.answer.data);
       labelled({ complete, text: callers.answer.text, partial: callers.answer.data['partial'] });
-      record('find_callers', `sqlite3_close from main.c, ${round}`, judgeGivenUp(callers.keys, expected.callers, complete));
+      record('find_callers', `sqlite3_close from main.c, ${label}, ${round}`, judgeGivenUp(callers.keys, expected.callers, complete));
       return header.complete && includer.complete && complete;
     };
-    const givenUp = !(await ask('right after sed -i on sqlite3.c'));
+    const givenUp = !(await ask('asked at once'));
 
-    // get_diagnostics opens sqlite3.c: clangd builds it; the answers are whole once it has.
     await agent.call('get_diagnostics', { file_path: EDITED, limit: 1 });
     let whole = false;
     for (let poll = 1; poll <= POLLS && !whole; poll++) {
@@ -173,7 +169,33 @@ describe.skipIf(notRun !== undefined)(`field, sqlite on clangd, a build of sqlit
     expect(await ask('asked again once complete')).toBe(true);
     const renamed = await agent.call('rename_symbol', { file_path: FROM_HEADER.file, ...cursor(corpus.root, FROM_HEADER), new_name: 'field_sqlite3_open', dry_run: true });
     const edits = ((ok(renamed)['edits'] as { file: string; line: number; column: number }[] | undefined) ?? []).map((e) => `${e.file}:${e.line}:${e.column}`);
-    record('rename_symbol', 'sqlite3_open (dry run), once clangd has built sqlite3.c', compareSets(edits, expected.header.map((k) => k.replace(/-\d+:\d+$/, '')), true));
-    console.log(`give-up on sqlite3.c: the first answers after the edit were ${givenUp ? 'labelled partial' : 'complete'}`);
+    record('rename_symbol', `sqlite3_open (dry run), ${label}, once clangd has built sqlite3.c`, compareSets(edits, expected.header.map((k) => k.replace(/-\d+:\d+$/, '')), true));
+    console.log(`give-up on sqlite3.c, ${label}: the first answers were ${givenUp ? 'labelled partial' : 'complete'}`);
+  }
+
+  it('after sed -i on sqlite3.c, closed: answers exact or labelled partial naming it, a rename refused; once clangd has built it, exact and complete', async () => {
+    truth = { header: await trueReferences(ctx, FROM_HEADER), includer: await trueReferences(ctx, FROM_INCLUDER), callers: await trueCallers(CLOSE) };
+    expect(truth.header.some((k) => k.startsWith(`${EDITED}:`)), 'clangd finds references in sqlite3.c').toBe(true);
+    expect(truth.callers.some((k) => k.includes(`>${EDITED}:`)), `clangd finds callers in sqlite3.c: ${JSON.stringify(truth.callers)}`).toBe(true);
+    const before = await references(FROM_HEADER);
+    record('find_references', 'sqlite3_open from sqlite3.h, before the edit', compareSets(before.keys, truth.header, before.complete));
+    const callersBefore = await ourCallers(CLOSE);
+    record('find_callers', 'sqlite3_close from main.c, before the edit', compareSets(callersBefore.keys, truth.callers, claimsComplete(callersBefore.answer.data)));
+    // find_callers opened sqlite3.c (its callers' symbols): closed again, so the edit is of a closed file.
+    ok(await agent.call('close_document', { file_path: EDITED }));
+    original = readFileSync(join(corpus.root, EDITED), 'utf8');
+
+    const moved = (keys: string[]): string[] => shifted(keys, EDITED, 2);
+    const movedCallers = truth.callers.map((k) => k.replace(new RegExp(`([@>]${EDITED}:)(\\d+)`), (_, head: string, line: string) => `${head}${Number(line) + 2}`));
+    await throughGiveUp(
+      'sqlite3.c closed, sed -i',
+      () => expect(spawnSync('sed', ['-i', '-e', '1i // field: line one inserted by sed', '-e', '1i // field: line two', EDITED], { cwd: corpus.root }).status).toBe(0),
+      { header: moved(truth.header), includer: moved(truth.includer), callers: movedCallers },
+    );
+  });
+
+  it('sqlite3.c put back while open: the same, with the positions of before', async () => {
+    expect(original, 'the first case ran').toBeDefined();
+    await throughGiveUp('sqlite3.c open, put back', () => writeFileSync(join(corpus.root, EDITED), original), truth);
   });
 });
