@@ -170,6 +170,7 @@ function versions() {
     `rxjs ${attempt(() => pkg('rxjs'))} sources (npm), with typescript-language-server ${attempt(() => pkg('typescript-language-server', lspRequire))} and TypeScript ${attempt(() => pkg('typescript'))}`,
     `Go standard-library packages of ${run('go', ['env', 'GOVERSION'])} (go/ast, go/token, go/scanner, go/parser, go/printer, go/doc/comment, go/build/constraint, encoding/json ...), with ${run('gopls', ['version'])}`,
     `the sqlite amalgamation ${sqlite} (npm better-sqlite3 ${attempt(() => pkg('better-sqlite3'))}), with ${run('clangd', ['--version'])}; checker ${run('gcc', ['--version'])}`,
+    `libgit2 1.9 as the libgit2-sys crate vendors it (crates.io; test/field/libgit2Corpus.ts: 178 sources, 255 headers), with clangd as above, without compile_commands.json, against clangd with one; checker gcc`,
     `the regex-syntax crate (crates.io; test/field/crateCorpus.ts), with ${run('rust-analyzer', ['--version'])}; checker ${run('cargo', ['--version'])}`,
     `Django again with ${run('basedpyright', ['--version'])}; checker its CLI`,
     `VitePress's default theme (npm; test/field/vueCorpus.ts), with vue-language-server ${run('vue-language-server', ['--version'])} and vtsls ${run('vtsls', ['--version'])}; checker vue-tsc`,

@@ -2,7 +2,8 @@
 // private temporary copy (a test may edit it) of sources this machine got from a registry —
 // Django 3.2 from Debian's python3-django, rxjs 7.8.2 and the sqlite amalgamation (in
 // better-sqlite3) from npm, packages of Go's own standard library, the regex-syntax crate
-// from crates.io, and VitePress's default theme (Vue single-file components) from npm. A corpus that cannot be had
+// from crates.io, libgit2 (vendored in the libgit2-sys crate) from crates.io, and VitePress's
+// default theme (Vue single-file components) from npm. A corpus that cannot be had
 // here is `{ notRun }` with the reason, so its tests say they did not run instead of passing.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,10 +11,11 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { copyRegexSyntax, REGEX_SYNTAX_VERSION } from './crateCorpus.js';
+import { copyLibgit2, LIBGIT2_SYS_VERSION } from './libgit2Corpus.js';
 import { copySqlite } from './sqliteCorpus.mjs';
 import { copyVitepress, VITEPRESS_VERSION } from './vueCorpus.js';
 
-export type CorpusName = 'django' | 'rxjs' | 'go-std' | 'sqlite' | 'regex-syntax' | 'vitepress';
+export type CorpusName = 'django' | 'rxjs' | 'go-std' | 'sqlite' | 'regex-syntax' | 'vitepress' | 'libgit2';
 
 export interface Corpus {
   readonly name: CorpusName;
@@ -85,8 +87,9 @@ const LABELS: Record<CorpusName, string> = {
   sqlite: 'the sqlite amalgamation (npm better-sqlite3 12)',
   'regex-syntax': `the regex-syntax ${REGEX_SYNTAX_VERSION} crate (crates.io)`,
   vitepress: `VitePress ${VITEPRESS_VERSION}'s default theme (npm): Vue single-file components`,
+  libgit2: `libgit2 1.9 as the libgit2-sys ${LIBGIT2_SYS_VERSION} crate vendors it (crates.io): 178 sources, 255 headers, no compile_commands.json`,
 };
-const LANGUAGES: Record<CorpusName, Corpus['language']> = { django: 'python', rxjs: 'typescript', 'go-std': 'go', sqlite: 'c', 'regex-syntax': 'rust', vitepress: 'vue' };
+const LANGUAGES: Record<CorpusName, Corpus['language']> = { django: 'python', rxjs: 'typescript', 'go-std': 'go', sqlite: 'c', 'regex-syntax': 'rust', vitepress: 'vue', libgit2: 'c' };
 
 /** Copies the corpus into `root`; returns why it cannot, when it cannot. */
 function copyInto(name: CorpusName, root: string): string | undefined {
@@ -103,6 +106,8 @@ function copyInto(name: CorpusName, root: string): string | undefined {
       return copyRegexSyntax(root);
     case 'vitepress':
       return copyVitepress(root);
+    case 'libgit2':
+      return copyLibgit2(root);
   }
 }
 

@@ -17,24 +17,24 @@ function cargo(args: string[], cwd: string): { ok: boolean; stdout: string; stde
   return { ok: r.status === 0, stdout: r.stdout ?? '', stderr: r.error ? r.error.message : (r.stderr ?? '') };
 }
 
-/** The directory cargo unpacked regex-syntax into, or why it cannot be had. */
-function fetchedCrate(): { dir: string } | { why: string } {
+/** The directory cargo unpacked a crate into (from its cache, else crates.io), or why it cannot be had. */
+export function fetchedCrate(name: string, version: string): { dir: string } | { why: string } {
   const probe = mkdtempSync(join(tmpdir(), 'agent-lsp-field-crate-'));
   try {
     mkdirSync(join(probe, 'src'));
     writeFileSync(join(probe, 'src', 'lib.rs'), '');
-    writeFileSync(join(probe, 'Cargo.toml'), `[package]\nname = "field-probe"\nversion = "0.0.0"\nedition = "2021"\n\n[dependencies]\nregex-syntax = "=${REGEX_SYNTAX_VERSION}"\n`);
+    writeFileSync(join(probe, 'Cargo.toml'), `[package]\nname = "field-probe"\nversion = "0.0.0"\nedition = "2021"\n\n[dependencies]\n${name} = "=${version}"\n`);
     const metadata = ['metadata', '--format-version', '1', '--offline'];
     let meta = cargo(metadata, probe);
     if (!meta.ok) {
       const fetched = cargo(['fetch'], probe);
-      if (!fetched.ok) return { why: `regex-syntax ${REGEX_SYNTAX_VERSION} cannot be fetched from crates.io: ${lastLine(fetched.stderr)}` };
+      if (!fetched.ok) return { why: `${name} ${version} cannot be fetched from crates.io: ${lastLine(fetched.stderr)}` };
       meta = cargo(metadata, probe);
       if (!meta.ok) return { why: `cargo metadata failed after cargo fetch: ${lastLine(meta.stderr)}` };
     }
     const packages = (JSON.parse(meta.stdout) as { packages: { name: string; manifest_path: string }[] }).packages;
-    const crate = packages.find((p) => p.name === 'regex-syntax');
-    return crate ? { dir: dirname(crate.manifest_path) } : { why: 'cargo metadata does not list regex-syntax' };
+    const crate = packages.find((p) => p.name === name);
+    return crate ? { dir: dirname(crate.manifest_path) } : { why: `cargo metadata does not list ${name}` };
   } finally {
     rmSync(probe, { recursive: true, force: true });
   }
@@ -49,7 +49,7 @@ const lastLine = (text: string): string => text.trim().split('\n').pop() ?? '';
  */
 export function copyRegexSyntax(root: string): string | undefined {
   if (spawnSync('cargo', ['--version']).status !== 0) return 'cargo is not installed (rustup brings it)';
-  const crate = fetchedCrate();
+  const crate = fetchedCrate('regex-syntax', REGEX_SYNTAX_VERSION);
   if ('why' in crate) return crate.why;
   cpSync(crate.dir, root, { recursive: true, filter: (from) => !NOT_SOURCES.has(basename(from)) });
   const manifest = join(root, 'Cargo.toml');

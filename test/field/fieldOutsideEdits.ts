@@ -30,7 +30,7 @@ const askedAfterMs = (round: number, step: number): number => 90 + ((round * 7 +
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `file:line:col-endLine:endCol` keys with the references in `file` moved down `by` lines. */
-function shifted(keys: readonly string[], file: string, by: number): string[] {
+export function shifted(keys: readonly string[], file: string, by: number): string[] {
   return keys.map((k) => {
     const m = /^(.*):(\d+):(\d+)-(\d+):(\d+)$/.exec(k);
     if (!m || m[1] !== file) return k;

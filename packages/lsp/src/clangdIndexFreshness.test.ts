@@ -14,7 +14,7 @@ const DISK_A = { hash: 'a', size: 6, mtimeNs: 1n, ino: 1n };
 const DISK_B = { ...DISK_A, hash: 'b', mtimeNs: 2n };
 
 /** The parts of a clangd connection the tracker reads: a real document store, diagnostics collector and readiness. */
-function clangdLike() {
+function clangdLike(unindexed?: string) {
   const sent: string[] = [];
   const documents = new DocumentStore({
     didOpen: (p) => void sent.push(`open ${p.textDocument.version}`),
@@ -35,7 +35,7 @@ function clangdLike() {
     request: () => Promise.resolve(null),
   };
   const store = new DisposableStore();
-  const freshness = trackIndexFreshness({ conn: conn as unknown as LspConnection, store, later: () => undefined, signalComing: () => undefined }, () => readiness.ready(freshness.partial));
+  const freshness = trackIndexFreshness({ conn: conn as unknown as LspConnection, store, later: () => undefined, signalComing: () => undefined }, () => readiness.ready(freshness.partial), unindexed);
   /** clangd built `version` of point.c and published for it. */
   const publish = (version: number): void => diagnostics.onPublish({ uri: URI, version, diagnostics: [] });
   return { documents, diagnostics, readiness, freshness, publish, warnings, store, sent, watchedFiles };
@@ -102,6 +102,23 @@ describe('clangd index freshness', () => {
       expect(server.readiness.snapshot()).toEqual({ state: 'ready', ready: true });
     } finally {
       rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+  it('says what the index misses whatever clangd builds (files it was never given) in every partial, with what it gave up on', () => {
+    const missing = 'no compile_commands.json: files left out';
+    const partly = clangdLike(missing);
+    try {
+      partly.documents.sync(URI, 'c', 'int a;', { disk: DISK_A });
+      partly.publish(1);
+      expect(partly.freshness.partial).toBe(missing);
+      partly.documents.sync(URI, 'c', 'int b;', { disk: DISK_B });
+      vi.advanceTimersByTime(GIVE_UP_MS * 1.25);
+      expect(partly.readiness.snapshot().partial).toMatch(/^no compile_commands\.json: files left out clangd did not build 1 changed file/);
+      partly.publish(2);
+      expect(partly.readiness.snapshot().partial).toBe(missing);
+    } finally {
+      partly.store.dispose();
     }
   });
 

@@ -79,7 +79,11 @@ export async function untilChangedFilesBuilt(conn: LspConnection, signal?: Abort
   });
 }
 
-export function trackIndexFreshness({ conn, store }: ReadinessContext, onIdle: () => void): IndexFreshness {
+/**
+ * `unindexed`: what the index misses whatever clangd builds (files it does not know: no compilation
+ * database and more files than agent-lsp opens), part of every partial readiness it reports.
+ */
+export function trackIndexFreshness({ conn, store }: ReadinessContext, onIdle: () => void, unindexed?: string): IndexFreshness {
   const { documents, diagnostics, readiness, logger, server } = conn;
   const giveUpMs = buildGiveUpMs();
   /** URIs whose current text clangd has not built yet, with when they started waiting. */
@@ -257,10 +261,11 @@ export function trackIndexFreshness({ conn, store }: ReadinessContext, onIdle: (
       return pending.size === 0 && queue.size === 0;
     },
     get partial() {
-      if (givenUp.size === 0) return undefined;
+      if (givenUp.size === 0) return unindexed;
       const names = [...givenUp].slice(0, 5).map((uri) => uriToPath(uri) ?? uri);
       const more = givenUp.size > names.length ? ` and ${givenUp.size - names.length} more` : '';
-      return `${server.displayName} did not build ${givenUp.size} changed file(s) within ${Math.round(giveUpMs / 1000)} s (${names.join(', ')}${more}): its index may still hold their previous text. Call again later; restart_lsp_server rebuilds the index.`;
+      const stale = `${server.displayName} did not build ${givenUp.size} changed file(s) within ${Math.round(giveUpMs / 1000)} s (${names.join(', ')}${more}): its index may still hold their previous text. Call again later; restart_lsp_server rebuilds the index.`;
+      return unindexed === undefined ? stale : `${unindexed} ${stale}`;
     },
     giveUpMs,
   };

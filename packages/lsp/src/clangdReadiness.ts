@@ -34,14 +34,23 @@ export function sourcesThenHeaders(root: string): string[] {
   return [...sources, ...findSourceFiles(root, C_HEADERS, CLANGD_OPEN_LIMIT - sources.length)];
 }
 
+/**
+ * What clangd's index misses without a database when the workspace has more C/C++ files than the
+ * `opened` ones: the references in the others. Answers say so (ReadinessSnapshot.partial) instead
+ * of looking complete, and edits are refused — a rename left their occurrences unrenamed.
+ */
+export function unopenedFiles(root: string, opened: number): string | undefined {
+  if (findSourceFiles(root, [...C_SOURCES, ...C_HEADERS], opened + 1).length <= opened) return undefined;
+  return `there is no compile_commands.json and the workspace has more than ${opened} C/C++ sources and headers: clangd knows only the ${opened} agent-lsp opened (sources first), not the references in the others. Generate a compilation database (CMake: -DCMAKE_EXPORT_COMPILE_COMMANDS=ON; make: bear -- make) and restart_lsp_server for complete answers.`;
+}
+
 export const clangdReadiness: ReadinessFamily = (ctx) => {
   const { conn, store } = ctx;
   const { readiness, progress, logger } = conn;
   const hasDatabase = ['compile_commands.json', join('build', 'compile_commands.json')].some((p) => existsSync(join(conn.rootDir, p)));
   const files = hasDatabase ? findSourceFiles(conn.rootDir, C_SOURCES, 1) : sourcesThenHeaders(conn.rootDir);
-  if (!hasDatabase && files.length >= CLANGD_OPEN_LIMIT) {
-    logger.warn(`no compile_commands.json and more than ${CLANGD_OPEN_LIMIT} C/C++ sources and headers: clangd will not know every file; generate a compilation database for complete answers`);
-  }
+  const unindexed = hasDatabase ? undefined : unopenedFiles(conn.rootDir, files.length);
+  if (unindexed !== undefined) logger.warn(unindexed);
   readiness.indexing({ title: 'parsing sources', message: `${files.length} file(s)` });
   const waiting = new Set(files.map((f) => pathToUri(f)));
   let settleTimer: NodeJS.Timeout | undefined;
@@ -53,7 +62,7 @@ export const clangdReadiness: ReadinessFamily = (ctx) => {
     // Indexing progress may begin just after the last parse: give it a moment to show up.
     settleTimer = setTimeout(() => idle() && readiness.state !== 'ready' && readiness.ready(freshness.partial), 500);
   };
-  const freshness = trackIndexFreshness(ctx, maybeReady);
+  const freshness = trackIndexFreshness(ctx, maybeReady, unindexed);
   const headers = new Set(files.filter((f) => C_HEADERS.includes(extname(f))).map((f) => pathToUri(f)));
   store.add(
     conn.diagnostics.onPush((uri) => {

@@ -12,6 +12,12 @@ export interface ReadinessSnapshot {
   partial?: string;
 }
 
+/** What partialSince compares with: the index's partiality when a question was let through. */
+export interface PartialMark {
+  readonly seq: number;
+  readonly partial: string | undefined;
+}
+
 export class NotReadyYet extends Error {
   constructor(readonly snapshot: ReadinessSnapshot) {
     super('not ready');
@@ -27,6 +33,9 @@ export class Readiness implements Disposable {
   private progressValue: ProgressInfo | undefined = { title: 'starting the language server' };
   private reloadingValue = false;
   private partialValue: string | undefined;
+  /** Counts ready() calls; the last partial index that became whole, and at which of them. */
+  private readySeq = 0;
+  private partialEnded: { seq: number; text: string } | undefined;
   /** Why calls fail at once while the state is `unresponsive`. */
   private unresponsiveError: Error | undefined;
   private readonly emitter = new Emitter<ReadinessSnapshot>();
@@ -42,6 +51,22 @@ export class Readiness implements Disposable {
     if (this.stateValue !== 'ready' && this.progressValue) snap.progress = { ...this.progressValue };
     if (this.stateValue === 'ready' && this.partialValue) snap.partial = this.partialValue;
     return snap;
+  }
+
+  /** Taken when a question is let through; partialSince tells whether its answer may come from a partial index. */
+  partialMark(): PartialMark {
+    return { seq: this.readySeq, partial: this.snapshot().partial };
+  }
+
+  /**
+   * What the index missed at any moment since `mark`, if it missed anything: the server computes
+   * an answer at some moment between the question and the answer, so an index that became whole
+   * meanwhile (clangd built the file it had given up on while a call still waited for another part
+   * of its answer) may still have given part of it.
+   */
+  partialSince(mark: PartialMark): string | undefined {
+    const ended = this.partialEnded !== undefined && this.partialEnded.seq > mark.seq ? this.partialEnded.text : undefined;
+    return this.snapshot().partial ?? mark.partial ?? ended;
   }
 
   /**
@@ -68,6 +93,8 @@ export class Readiness implements Disposable {
   /** `partial`: the server is as ready as it gets, but its index misses part of the workspace (ReadinessSnapshot.partial). */
   ready(partial?: string): void {
     if (this.stateValue !== 'ready') this.readyAt = Date.now();
+    this.readySeq += 1;
+    if (this.partialValue !== undefined && partial === undefined) this.partialEnded = { seq: this.readySeq, text: this.partialValue };
     this.partialValue = partial;
     this.stateValue = 'ready';
     this.unresponsiveError = undefined;

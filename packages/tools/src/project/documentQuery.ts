@@ -1,5 +1,6 @@
 import type { Position } from 'vscode-languageserver-protocol';
 import { startupMark, resolvePositionPattern, toLspPosition, toLspRange, UserError, type UserRange } from '@agent-lsp/protocol';
+import type { PartialMark } from '@agent-lsp/lsp';
 import type { DocumentHandle } from '@agent-lsp/workspace';
 import { untilAnalysed } from './documentAnalysis.js';
 import { awaitReady, type NotReadyResult, type ReadinessArgs } from './readinessGate.js';
@@ -18,6 +19,8 @@ export interface ReadyDocument {
   handle: DocumentHandle;
   /** The path as shown to the agent. */
   label: string;
+  /** The server's index when the question was let through (partialIndex.ts reads what it missed since). */
+  asked: PartialMark;
 }
 
 /** Resolves the file, opens it in its server (synced with disk) and waits for readiness. */
@@ -33,6 +36,7 @@ export async function openReadyDocument(
   const label = ctx.workspace.display(path);
   const notReady = await awaitReady(handle.conn, args, ctx);
   if (notReady) return notReady;
+  const asked = handle.conn.readiness.partialMark();
   startupMark('document server ready');
   // A file can change on disk while we waited; the server must see the current text (a stat
   // tells whether it did; the file is read again only then).
@@ -41,7 +45,7 @@ export async function openReadyDocument(
   const doc = handle.conn.documents.get(handle.uri);
   if (doc) {
     const notAnalysed = await untilAnalysed(handle.conn, handle.uri, label);
-    return notAnalysed ?? { handle: { ...handle, doc }, label };
+    return notAnalysed ?? { handle: { ...handle, doc }, label, asked };
   }
   // The document is gone from the server's buffers. A connection that went away took them all
   // with it: that is its failure (a call's runner asks a new broker once), not a removed file.
@@ -52,7 +56,7 @@ export async function openReadyDocument(
     throw err;
   });
   if (again.conn !== handle.conn) throw new UserError('server_failed', `${handle.conn.server.displayName} was replaced while agent-lsp waited for it; call again.`);
-  return { handle: again, label };
+  return { handle: again, label, asked };
 }
 
 /** Refuses, with a message that says what to use instead, a request the server does not offer. */

@@ -72,7 +72,7 @@ export const findCallers = defineTool({
     return {
       ready: true,
       ...pageFields(p),
-      ...partialIndexFields(doc.handle.conn),
+      ...partialIndexFields(doc.handle.conn, doc.asked),
       symbol: graph.symbol,
       ...(graph.derived_from ? { derived_from: graph.derived_from } : {}),
       ...(notes.length > 0 ? { notes } : {}),

@@ -64,7 +64,7 @@ function locationToolLive(spec: LocationToolSpec): AnyToolDefinition {
       startupMark(`${spec.name} answer received`);
       const { page: p, files } = new PositionMapper(ctx.workspace, conn).locationsPage(result, args.offset, args.limit, DEFAULT_LOCATION_LIMIT);
       startupMark(`${spec.name} converted`);
-      return { ready: true, ...pageFields(p), ...partialIndexFields(conn), files, locations: p.items, ...(fallback ? { answered_by: fallback } : {}) };
+      return { ready: true, ...pageFields(p), ...partialIndexFields(conn, doc.asked), files, locations: p.items, ...(fallback ? { answered_by: fallback } : {}) };
     },
     text: (r) => {
       if (!r.ready) return notReadyText(r as NotReadyResult);

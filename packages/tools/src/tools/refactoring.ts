@@ -57,7 +57,7 @@ export const renameSymbol = defineTool({
     if (!serverEdit || (!serverEdit.changes && !serverEdit.documentChanges)) {
       throw new UserError('invalid_argument', `${conn.server.displayName} cannot rename at this position in ${doc.label}: put the position on the symbol's name.`);
     }
-    refuseEditOnPartialIndex(conn, 'rename_symbol');
+    refuseEditOnPartialIndex(conn, 'rename_symbol', doc.asked);
     const globs = (args.exclude_globs ?? []).map(globToRegExp);
     const { edit, excludedUris } = withoutExcludedFiles(serverEdit, (u) => matchesAnyGlob(ctx.workspace.displayUri(u), globs));
     const excludedFiles = excludedUris.map((u) => ctx.workspace.displayUri(u)).sort();

@@ -49,7 +49,7 @@ export const typeHierarchy = defineTool({
     const direction = args.direction ?? 'both';
     const directions: TypeDirection[] = direction === 'both' ? ['supertypes', 'subtypes'] : [direction];
     const graph = await typeGraph(ctx, doc, positionIn(doc, args), directions, new SymbolTrees(ctx));
-    const partial = indexPartial(doc.handle.conn);
+    const partial = indexPartial(doc.handle.conn, doc.asked);
     return { ready: true, ...graph, ...(partial !== undefined ? { partial } : {}) };
   },
   text: (r) => {
