@@ -12,12 +12,14 @@ export const ENCODING = 'django/utils/encoding.py';
 /** encoding becomes required: every force_str call without it breaks; nothing can get fixed. */
 export const FORCE_STR = { old_text: "def force_str(s, encoding='utf-8',", new_text: 'def force_str(s, encoding,' };
 
-interface Diag {
+/** An error of a preview's errors_introduced / errors_resolved, as the field tests read it. */
+export interface PreviewDiag {
   file: string;
   line: number;
   message: string;
 }
-interface FileOut {
+/** One entry of a preview's `files`. */
+export interface PreviewFile {
   file: string;
   dependent: boolean;
   examined: boolean;
@@ -43,16 +45,16 @@ export function expectNoFixFromUnexamined(answer: ToolAnswer, root: string): voi
   // no encoding. It can resolve errors only where pyright's inference through such a call changes
   // (django's gdal raster: self.name + '...' once name's force_str call is an error), never by a
   // file it did not examine, and never more than it introduces.
-  const examined = new Set((data['files'] as FileOut[]).filter((f) => f.examined).map((f) => f.file));
-  for (const d of data['errors_resolved'] as Diag[]) expect(examined.has(d.file), `${d.file} resolved an error but was not examined`).toBe(true);
-  expect((data['errors_resolved'] as Diag[]).length, answer.text).toBeLessThanOrEqual((data['errors_introduced'] as Diag[]).length);
-  for (const d of data['errors_introduced'] as Diag[]) {
+  const examined = new Set((data['files'] as PreviewFile[]).filter((f) => f.examined).map((f) => f.file));
+  for (const d of data['errors_resolved'] as PreviewDiag[]) expect(examined.has(d.file), `${d.file} resolved an error but was not examined`).toBe(true);
+  expect((data['errors_resolved'] as PreviewDiag[]).length, answer.text).toBeLessThanOrEqual((data['errors_introduced'] as PreviewDiag[]).length);
+  for (const d of data['errors_introduced'] as PreviewDiag[]) {
     expect(d.message).toMatch(/parameter "encoding"/);
     expect(readFileSync(join(root, d.file), 'utf8').split('\n').slice(d.line - 1, d.line + 2).join('\n')).toMatch(/force_str/);
   }
   expect(data['net_delta'] as number).toBeGreaterThanOrEqual(0);
   expect(answer.text).not.toMatch(/fix errors|break none/);
-  const files = data['files'] as FileOut[];
+  const files = data['files'] as PreviewFile[];
   const unsettled = files.filter((f) => !f.examined);
   for (const f of unsettled) expect(f.not_examined_because).toMatch(/did not settle/);
   const coverage = data['dependents'] as Coverage;

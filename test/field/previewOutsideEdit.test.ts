@@ -14,16 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
 import { isNotRun, prepareCorpus, type Corpus, type NotRun } from './corpora.js';
 import { compareSets, judge } from './fieldOutcome.js';
-import { djangoUtilsAndImporters, ENCODING, FORCE_STR } from './previewChecks.js';
-
-interface Diag {
-  file: string;
-  line: number;
-}
-interface FileOut {
-  file: string;
-  examined: boolean;
-}
+import { djangoUtilsAndImporters, ENCODING, FORCE_STR, type PreviewDiag, type PreviewFile } from './previewChecks.js';
 
 const django: Corpus | NotRun = prepareCorpus('django');
 afterAll(() => {
@@ -69,8 +60,8 @@ describe.skipIf(isNotRun(django))(`preview_edit while a dependent changes on dis
       rmSync(release, { force: true });
     }
     const data = ok(answer);
-    const examined = (data['files'] as FileOut[]).find((f) => f.file === dependent)?.examined ?? false;
-    const its = (key: string) => (data[key] as Diag[]).filter((d) => d.file === dependent).map((d) => `${d.file}:${d.line}`);
+    const examined = (data['files'] as PreviewFile[]).find((f) => f.file === dependent)?.examined ?? false;
+    const its = (key: string) => (data[key] as PreviewDiag[]).filter((d) => d.file === dependent).map((d) => `${d.file}:${d.line}`);
     const contributed = [...its('errors_introduced'), ...its('errors_resolved')];
     if (examined) {
       judge({ tool: 'preview_edit (outside edit during a workspace evaluation)', corpus: 'django', case: `force_str's encoding required, sed on ${dependent} (${before} calls)`, ...compareSets(contributed, [], true) });

@@ -10,6 +10,7 @@ import { onPath } from '../helpers/onPath.js';
 import { ok, startAgentLsp, type AgentLspClient, type ToolAnswer } from '../helpers/mcpClient.js';
 import { isNotRun, prepareCorpus, type Corpus, type NotRun } from './corpora.js';
 import { compareSets, judge } from './fieldOutcome.js';
+import type { PreviewDiag, PreviewFile } from './previewChecks.js';
 
 const installed = onPath('clangd') && onPath('gcc');
 const sqlite: Corpus | NotRun = installed ? prepareCorpus('sqlite') : { notRun: 'clangd or gcc is not installed' };
@@ -24,16 +25,6 @@ const HEADER_EDIT = { file_path: 'sqlite3.h', old_text: 'SQLITE_API const char *
 const SOURCE_EDIT = { file_path: 'sqlite3.c', old_text: 'SQLITE_API const char *sqlite3_libversion(void){ return sqlite3_version; }', new_text: 'SQLITE_API const char *sqlite3_libversion(void){ return sqlite3_versio; }' };
 /** Long enough for clangd to build sqlite3.c (and its baseline) on a loaded machine. */
 const SETTLED_MS = 240_000;
-
-interface Diag {
-  file: string;
-  line: number;
-  severity?: string;
-}
-interface FileOut {
-  file: string;
-  examined: boolean;
-}
 
 describe.skipIf(isNotRun(sqlite))(`preview_edit on ${isNotRun(sqlite) ? `sqlite: not run (${sqlite.notRun})` : `${sqlite.label}, clangd`}`, () => {
   let agent: AgentLspClient;
@@ -77,8 +68,8 @@ describe.skipIf(isNotRun(sqlite))(`preview_edit on ${isNotRun(sqlite) ? `sqlite:
     const before = new Set(gccErrors(files));
     const truth = gccErrors(files, edit).filter((k) => !before.has(k));
     expect(truth.length, 'gcc found no error the edit introduces').toBeGreaterThan(0);
-    const introduced = (data['errors_introduced'] as Diag[]).filter((d) => d.severity === undefined || d.severity === 'error').map((d) => `${d.file}:${d.line}`);
-    const unexamined = (data['files'] as FileOut[]).filter((f) => !f.examined).map((f) => f.file);
+    const introduced = (data['errors_introduced'] as PreviewDiag[]).map((d) => `${d.file}:${d.line}`);
+    const unexamined = (data['files'] as PreviewFile[]).filter((f) => !f.examined).map((f) => f.file);
     const complete = data['confidence'] !== 'partial' && (data['not_examined'] as number) === 0;
     if (!complete) {
       expect(data['confidence'], answer.text).toBe('partial');

@@ -12,18 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_SERVERS } from '@agent-lsp/lsp';
 import { ok, type AgentLspClient, type ToolAnswer } from '../helpers/mcpClient.js';
 import type { Corpus } from './corpora.js';
-import { ENCODING, FORCE_STR } from './previewChecks.js';
+import { ENCODING, FORCE_STR, type PreviewDiag, type PreviewFile } from './previewChecks.js';
 import { djangoFor, pyreflyFront } from './pyreflyDjango.js';
-
-interface Diag {
-  file: string;
-  line: number;
-  message: string;
-}
-interface FileOut {
-  file: string;
-  examined: boolean;
-}
 
 /** The pyrefly agent-lsp runs (the first on PATH). */
 const PYREFLY = BUILTIN_SERVERS.find((s) => s.id === 'pyrefly')?.resolve(process.cwd())?.command[0] ?? 'pyrefly';
@@ -69,13 +59,13 @@ describe.skipIf(!djangoPyrefly.c)(djangoPyrefly.title.replace('find_symbol', 'pr
   /** What every workspace-scope answer of the edit must get right, whatever it examined. */
   function expectLabelledPartial(answer: ToolAnswer): void {
     const data = ok(answer);
-    const examined = new Set((data['files'] as FileOut[]).filter((f) => f.examined).map((f) => f.file));
+    const examined = new Set((data['files'] as PreviewFile[]).filter((f) => f.examined).map((f) => f.file));
     // Every difference it reports is pyrefly's own, in a file it examined.
-    for (const d of data['errors_introduced'] as Diag[]) {
+    for (const d of data['errors_introduced'] as PreviewDiag[]) {
       expect(examined.has(d.file), `${d.file} introduced an error but was not examined`).toBe(true);
       expect(truth.introduced, `introduced ${d.file}:${d.line} ${d.message}`).toContain(`${d.file}:${d.line}`);
     }
-    for (const d of data['errors_resolved'] as Diag[]) {
+    for (const d of data['errors_resolved'] as PreviewDiag[]) {
       expect(examined.has(d.file), `${d.file} resolved an error but was not examined`).toBe(true);
       expect(truth.resolved, `resolved ${d.file}:${d.line} ${d.message}`).toContain(`${d.file}:${d.line}`);
     }
