@@ -91,34 +91,20 @@ export async function measured(home, root, light, target, hooks, preview = { lan
   }
 }
 
-export async function previewSharing(log) {
-  if (!existsSync(DJANGO)) return `## Sharing a broker with an agent's workspace preview\n\nNot run: ${DJANGO} is missing (Debian's python3-django).\n`;
-  const root = mkdtempSync(join(tmpdir(), 'agent-lsp-bench-share-'));
+/**
+ * Warms the broker of `root` (`warmUp(home)`), connects an interactive client to it (AGENT_LSP_HOME
+ * set meanwhile: connectToBroker finds the broker through it) and returns `measure(light, home)`;
+ * then stops every daemon of the bench's home and removes `root`, whatever happened.
+ */
+export async function onWarmBroker(root, language, warmUp, measure) {
   const home = join(root, '.home');
-  cpSync(DJANGO, join(root, 'django'), { recursive: true, filter: (src) => !src.includes('__pycache__') });
   const previousHome = process.env.AGENT_LSP_HOME;
-  const rows = [];
   try {
-    // Warms the server (its first workspace preview indexes what the edit touches); not measured.
-    const warm = await front(home);
-    await call(warm, 'start_lsp', { root_dir: root, language_id: 'python' });
-    await call(warm, 'preview_edit', { language: 'python', file_path: FILE, ...EDIT, scope: 'workspace' });
-    await warm.close();
-
-    process.env.AGENT_LSP_HOME = home; // connectToBroker finds the broker through it
-    const light = await connectToBroker({ server: new ServerRegistry().forLanguage('python'), rootDir: root, workspaceFolders: [root], logger });
+    await warmUp(home);
+    process.env.AGENT_LSP_HOME = home;
+    const light = await connectToBroker({ server: new ServerRegistry().forLanguage(language), rootDir: root, workspaceFolders: [root], logger });
     try {
-      const target = openHoverTarget(light, join(root, HOVER.file), HOVER.needle, 'python');
-      const idle = await idleHovers(light, target);
-      for (const [label, hooks] of [
-        ['in one exclusive section (before)', { evaluationStepMs: null }],
-        ['in steps (default: at most 2 s each, then the settling)', undefined],
-      ]) {
-        const r = await measured(home, root, light, target, hooks);
-        const s = summarize(r.samples);
-        log(`  ${label}: ${r.seconds.toFixed(1)} s, ${r.leases} leases, ${s.n} hovers, p50 ${ms(s.p50)}, p95 ${ms(s.p95)}, max ${ms(r.max)}`);
-        rows.push(`| ${label} | ${r.seconds.toFixed(1)} s | ${r.leases} | ${r.examined ?? '?'} / ${r.introduced ?? '?'} | ${s.n} | ${ms(summarize(idle).p50)} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(r.max)} |`);
-      }
+      return await measure(light, home);
     } finally {
       await light.shutdown().catch(() => undefined);
     }
@@ -128,6 +114,43 @@ export async function previewSharing(log) {
     execFileSync(process.execPath, [BIN, 'daemon-stop', '--all'], { env: { ...process.env, AGENT_LSP_HOME: home }, stdio: 'ignore' });
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+/** One measured preview's log line (logged) and table row; `answer`: what the answer column says. */
+export function hoverRow(log, label, r, idle, answer) {
+  const s = summarize(r.samples);
+  log(`  ${label}: ${r.seconds.toFixed(1)} s, ${r.leases} leases, ${s.n} hovers, p50 ${ms(s.p50)}, p95 ${ms(s.p95)}, max ${ms(r.max)}`);
+  return `| ${label} | ${r.seconds.toFixed(1)} s | ${r.leases} | ${answer} | ${s.n} | ${ms(summarize(idle).p50)} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(r.max)} |`;
+}
+
+export async function previewSharing(log) {
+  if (!existsSync(DJANGO)) return `## Sharing a broker with an agent's workspace preview\n\nNot run: ${DJANGO} is missing (Debian's python3-django).\n`;
+  const root = mkdtempSync(join(tmpdir(), 'agent-lsp-bench-share-'));
+  cpSync(DJANGO, join(root, 'django'), { recursive: true, filter: (src) => !src.includes('__pycache__') });
+  const rows = await onWarmBroker(
+    root,
+    'python',
+    async (home) => {
+      // Warms the server (its first workspace preview indexes what the edit touches); not measured.
+      const warm = await front(home);
+      await call(warm, 'start_lsp', { root_dir: root, language_id: 'python' });
+      await call(warm, 'preview_edit', { language: 'python', file_path: FILE, ...EDIT, scope: 'workspace' });
+      await warm.close();
+    },
+    async (light, home) => {
+      const target = openHoverTarget(light, join(root, HOVER.file), HOVER.needle, 'python');
+      const idle = await idleHovers(light, target);
+      const rows = [];
+      for (const [label, hooks] of [
+        ['in one exclusive section (before)', { evaluationStepMs: null }],
+        ['in steps (default: at most 2 s each, then the settling)', undefined],
+      ]) {
+        const r = await measured(home, root, light, target, hooks);
+        rows.push(hoverRow(log, label, r, idle, `${r.examined ?? '?'} / ${r.introduced ?? '?'}`));
+      }
+      return rows;
+    },
+  );
   return `## Sharing a broker with an agent's workspace preview
 
 Run on ${new Date().toISOString().slice(0, 10)}. Debian's Django 3.2 (${DJANGO}, copied), pyright, one broker. An agent's front

@@ -3,20 +3,14 @@
 // clangd runs without one by default). Editing sqlite3.c, a source main.c does not include, the
 // hovers go beside the agent's sections (packages/broker/src/besideLease.ts); editing sqlite3.h,
 // which main.c includes, they wait for them.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connectToBroker } from '@agent-lsp/broker';
-import { createLogger, ServerRegistry } from '@agent-lsp/lsp';
 import { copySqlite } from '../field/sqliteCorpus.mjs';
-import { call, front, idleHovers, measured, openHoverTarget } from './previewSharing.mjs';
-import { BIN } from './programFront.mjs';
-import { ms, summarize } from './stats.mjs';
+import { call, front, hoverRow, idleHovers, measured, onWarmBroker, openHoverTarget } from './previewSharing.mjs';
 
 export const SHARING_CLANGD_HEADING = "## Sharing a broker with an agent's workspace preview: clangd";
 
-const logger = createLogger({ level: 'error' });
 /** Each breaks something: a misspelt name in sqlite3.c; a parameter main.c's call does not pass. */
 const PREVIEWS = [
   {
@@ -35,39 +29,32 @@ const PREVIEWS = [
 
 export async function previewSharingClangd(log) {
   const root = mkdtempSync(join(tmpdir(), 'agent-lsp-bench-share-c-'));
-  const home = join(root, '.home');
-  const previousHome = process.env.AGENT_LSP_HOME;
-  const rows = [];
-  try {
-    const notRun = copySqlite(root);
-    if (notRun) return `${SHARING_CLANGD_HEADING}\n\nNot run: ${notRun}.\n`;
-    // Warms the broker: clangd indexes sqlite3.c in the background; not measured.
-    const warm = await front(home, undefined, 'always');
-    await call(warm, 'start_lsp', { root_dir: root, language_id: 'c' });
-    await call(warm, 'find_references', { file_path: join(root, 'main.c'), line: 7, column: 13 });
-    await warm.close();
-
-    process.env.AGENT_LSP_HOME = home; // connectToBroker finds the broker through it
-    const light = await connectToBroker({ server: new ServerRegistry().forLanguage('c'), rootDir: root, workspaceFolders: [root], logger });
-    try {
+  const notRun = copySqlite(root);
+  if (notRun) {
+    rmSync(root, { recursive: true, force: true });
+    return `${SHARING_CLANGD_HEADING}\n\nNot run: ${notRun}.\n`;
+  }
+  const rows = await onWarmBroker(
+    root,
+    'c',
+    async (home) => {
+      // Warms the broker: clangd indexes sqlite3.c in the background; not measured.
+      const warm = await front(home, undefined, 'always');
+      await call(warm, 'start_lsp', { root_dir: root, language_id: 'c' });
+      await call(warm, 'find_references', { file_path: join(root, 'main.c'), line: 7, column: 13 });
+      await warm.close();
+    },
+    async (light, home) => {
       const target = openHoverTarget(light, join(root, 'main.c'), 'sqlite3_open(', 'c');
       const idle = await idleHovers(light, target);
+      const rows = [];
       for (const { label, ...edit } of PREVIEWS) {
         const r = await measured(home, root, light, target, undefined, { language: 'c', ...edit }, 'always');
-        const s = summarize(r.samples);
-        const settled = `${r.answer.confidence ?? '?'}${r.introduced !== undefined ? `, ${r.introduced} error(s) introduced` : ''}`;
-        log(`  ${label}: ${r.seconds.toFixed(1)} s, ${r.leases} leases, ${s.n} hovers, p50 ${ms(s.p50)}, p95 ${ms(s.p95)}, max ${ms(r.max)}`);
-        rows.push(`| ${label} | ${r.seconds.toFixed(1)} s | ${r.leases} | ${settled} | ${s.n} | ${ms(summarize(idle).p50)} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(r.max)} |`);
+        rows.push(hoverRow(log, label, r, idle, `${r.answer.confidence ?? '?'}${r.introduced !== undefined ? `, ${r.introduced} error(s) introduced` : ''}`));
       }
-    } finally {
-      await light.shutdown().catch(() => undefined);
-    }
-  } finally {
-    if (previousHome === undefined) delete process.env.AGENT_LSP_HOME;
-    else process.env.AGENT_LSP_HOME = previousHome;
-    execFileSync(process.execPath, [BIN, 'daemon-stop', '--all'], { env: { ...process.env, AGENT_LSP_HOME: home }, stdio: 'ignore' });
-    rmSync(root, { recursive: true, force: true });
-  }
+      return rows;
+    },
+  );
   return `${SHARING_CLANGD_HEADING}
 
 Run on ${new Date().toISOString().slice(0, 10)}. The sqlite amalgamation (sqlite3.c, 9 MB, from npm's better-sqlite3) with a small
