@@ -3,14 +3,19 @@ import { ResponseError } from 'vscode-jsonrpc/node';
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
 import { DisposableStore, Emitter } from '@agent-lsp/protocol';
 import type { LspConnection } from './connection.js';
-import { CONFIG_RELOAD_FALLBACK_MS, watchPyrightConfig } from './configReload.js';
+import { CONFIG_RELOAD_FALLBACK_MS } from './configReload.js';
+import { pyrightReadiness } from './pyrightReadiness.js';
 import { Readiness } from './readiness.js';
 
 const ROOT = '/w';
 const CONFIG = { uri: 'file:///w/pyrightconfig.json', type: FileChangeType.Created };
 
-/** pyright as the reload watcher sees it: its log lines, and the requests it has read (answered by `readUpTo`). */
-function pyrightLike() {
+/**
+ * pyright as its readiness family sees it (the first indexing and the reload watcher together):
+ * its log lines, and the requests it has read (answered by `readAll`). `indexed`: its first
+ * indexing has ended.
+ */
+function pyrightLike(indexed = true) {
   const watched = new Emitter<readonly FileEvent[]>();
   const logs = new Emitter<{ type: number; message: string }>();
   const readiness = new Readiness();
@@ -27,8 +32,8 @@ function pyrightLike() {
     request: () => new Promise((_, reject) => unread.push(() => reject(new ResponseError(-32601, 'Unhandled method')))),
   };
   const store = new DisposableStore();
-  watchPyrightConfig({ conn: conn as unknown as LspConnection, store, later: (ms, fn) => void setTimeout(fn, ms), signalComing: () => undefined });
-  readiness.ready();
+  pyrightReadiness({ conn: conn as unknown as LspConnection, store, later: (ms, fn) => void setTimeout(fn, ms), signalComing: () => undefined });
+  if (indexed) logs.fire({ type: 3, message: 'Found 7 source files' });
   return {
     readiness,
     store,
@@ -82,10 +87,56 @@ describe('pyright configuration reload', () => {
     expect(pyright.readiness.snapshot()).toEqual({ state: 'ready', ready: true });
   });
 
+  it('is not ready at a "Found" line that comes before pyright has read a second write', async () => {
+    pyright.change(FileChangeType.Changed);
+    await pyright.readAll();
+    pyright.log('Reloading configuration file at /w/pyrightconfig.json');
+    // Written again while pyright reloads the first write.
+    pyright.change(FileChangeType.Changed);
+    pyright.log('Found 7 source files');
+    await pyright.readAll();
+    pyright.log('Found 7 source files');
+    expect(pyright.readiness.reloadingConfig).toBe(true);
+    pyright.log('Reloading configuration file at /w/pyrightconfig.json');
+    pyright.log('Found 5 source files');
+    expect(pyright.readiness.snapshot()).toEqual({ state: 'ready', ready: true });
+  });
+
   it('answers again after the fallback when no load follows the change', async () => {
     pyright.change(FileChangeType.Changed);
     await pyright.readAll();
     await vi.advanceTimersByTimeAsync(CONFIG_RELOAD_FALLBACK_MS);
     expect(pyright.readiness.state).toBe('ready');
+  });
+});
+
+describe('pyright configuration changed during its first indexing', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('is ready only at the "Found" line of a load begun after pyright read the change', async () => {
+    const pyright = pyrightLike(false);
+    pyright.log('Loading pyproject.toml file at /w/pyproject.toml');
+    pyright.change(FileChangeType.Created);
+    // The first indexing ends under the configuration it loaded before the change.
+    pyright.log('Found 9 source files');
+    expect(pyright.readiness.state).toBe('indexing');
+    await pyright.readAll();
+    pyright.log('Loading configuration file at /w/pyrightconfig.json');
+    pyright.log('Found 7 source files');
+    expect(pyright.readiness.snapshot()).toEqual({ state: 'ready', ready: true });
+    pyright.store.dispose();
+  });
+
+  it('stays indexing after the fallback until its first "Found" line, when no load follows the change', async () => {
+    const pyright = pyrightLike(false);
+    pyright.change(FileChangeType.Changed);
+    await pyright.readAll();
+    await vi.advanceTimersByTimeAsync(CONFIG_RELOAD_FALLBACK_MS);
+    expect(pyright.readiness.snapshot()).toMatchObject({ state: 'indexing' });
+    expect(pyright.readiness.reloadingConfig).toBe(false);
+    pyright.log('Found 7 source files');
+    expect(pyright.readiness.state).toBe('ready');
+    pyright.store.dispose();
   });
 });

@@ -19,7 +19,9 @@ export const CONFIG_RELOAD_FALLBACK_MS = 10_000;
 
 /** pyright reads these at a workspace folder's root; it logs "Found N source files" after reloading them. */
 const PYRIGHT_CONFIG_FILES = new Set(['pyproject.toml', 'pyrightconfig.json']);
-const PYRIGHT_FOUND_FILES = /^(Found \d+ source files?|No source files found)/;
+
+/** pyright logs this once it knows every source file; references sent after it are complete. */
+export const PYRIGHT_FOUND_FILES = /^(Found \d+ source files?|No source files found)/;
 
 /**
  * tsconfig.json, tsconfig.build.json, jsconfig.json: anywhere, each may be a project's; and
@@ -47,11 +49,14 @@ const PYRIGHT_LOADING_CONFIG = /^((Loading|Reloading) .*file at |No (configurati
  * files again). A change it has no reason to apply gives no such line: the fallback ends the wait.
  *
  * Only a load that began after pyright read the change ends the wait: a reload an earlier change
- * started (our watcher may report one write twice, as created and as changed, a batch apart) logs
- * its own "Found" line, which had ended the wait for the next change (the config file's removal)
- * before pyright applied it. pyright reads its messages in order, so the answer to a request sent
- * after the change marks the point: a load line received after that answer read the disk after
- * the change.
+ * started (our watcher may report one write twice, as created and as changed, a batch apart; a
+ * second write may come while pyright reloads the first) logs its own "Found" line, which had ended
+ * the wait for the next change (the config file's removal) before pyright applied it. pyright reads
+ * its messages in order, so the answer to a request sent after the change marks the point: a load
+ * line received after that answer read the disk after the change. While the wait lasts, this is
+ * the only thing that makes pyright ready (pyrightReadiness leaves every "Found" line to it), also
+ * for a change made during the first indexing, whose "Found" line may come from the old
+ * configuration.
  */
 export function watchPyrightConfig({ conn, store, later }: ReadinessContext): void {
   const { readiness, logger } = conn;
@@ -60,15 +65,18 @@ export function watchPyrightConfig({ conn, store, later }: ReadinessContext): vo
   let changeRead = false;
   /** A configuration load began after that. */
   let loadedAfter = false;
+  /** pyright found its source files since the change (by a load that may have begun before it). */
+  let foundSince = false;
   store.add(
     conn.onWatchedFilesSent((changes) => {
       const folders = new Set(conn.workspaceFolders);
       const isConfig = (p: string) => PYRIGHT_CONFIG_FILES.has(basename(p)) && folders.has(dirname(p));
       const path = configChange(changes, isConfig);
-      if (!path || (readiness.state !== 'ready' && !readiness.reloadingConfig)) return;
+      if (!path || (readiness.state !== 'ready' && readiness.state !== 'indexing')) return;
       const reload = ++reloads;
       changeRead = false;
       loadedAfter = false;
+      foundSince = false;
       readiness.reloading({ title: 'reloading its configuration', message: basename(path) });
       // A pyrightconfig.json created beside the pyproject.toml it loaded, or the first one.
       if (changes.some((c) => c.type === FileChangeType.Created && isConfig(uriToPath(c.uri) ?? ''))) {
@@ -80,7 +88,9 @@ export function watchPyrightConfig({ conn, store, later }: ReadinessContext): vo
       later(CONFIG_RELOAD_FALLBACK_MS, () => {
         if (reload !== reloads || !readiness.reloadingConfig) return;
         logger.warn(`${conn.server.displayName} gave no sign of applying ${path} within ${CONFIG_RELOAD_FALLBACK_MS / 1000} s; answering again`);
-        readiness.ready();
+        // Begun during the first indexing, which has not found its files yet: its own "Found" line ends it.
+        if (readiness.readyAt === undefined && !foundSince) readiness.reloadEnded();
+        else readiness.ready();
       });
     }),
   );
@@ -88,7 +98,10 @@ export function watchPyrightConfig({ conn, store, later }: ReadinessContext): vo
     conn.onLogMessage((m) => {
       if (!readiness.reloadingConfig) return;
       if (PYRIGHT_LOADING_CONFIG.test(m.message)) loadedAfter ||= changeRead;
-      else if (loadedAfter && PYRIGHT_FOUND_FILES.test(m.message)) readiness.ready();
+      else if (PYRIGHT_FOUND_FILES.test(m.message)) {
+        foundSince = true;
+        if (loadedAfter) readiness.ready();
+      }
     }),
   );
 }

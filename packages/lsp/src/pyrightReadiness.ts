@@ -1,8 +1,5 @@
-import { watchPyrightConfig } from './configReload.js';
+import { PYRIGHT_FOUND_FILES, watchPyrightConfig } from './configReload.js';
 import type { ReadinessFamily } from './readinessContext.js';
-
-/** pyright logs this once it knows every source file; references sent after it are complete. */
-const PYRIGHT_FOUND_FILES = /^(Found \d+ source files?|No source files found)/;
 
 /**
  * pyright: ready at its `Found N source files` log line (its log level is kept at information).
@@ -20,7 +17,8 @@ export const pyrightReadiness: ReadinessFamily = (ctx) => {
   readiness.indexing({ title: 'finding source files' });
   store.add(
     conn.onLogMessage((m) => {
-      if (readiness.state === 'ready') return;
+      // A configuration change meanwhile: only a load begun after it ends the wait (configReload.ts).
+      if (readiness.state === 'ready' || readiness.reloadingConfig) return;
       if (PYRIGHT_FOUND_FILES.test(m.message)) readiness.ready();
       else readiness.indexing({ message: m.message.split('\n')[0] ?? '' });
     }),

@@ -83,6 +83,13 @@ export class Readiness implements Disposable {
     this.indexing(progress);
   }
 
+  /** A reload that began during the first indexing ended: the state stays `indexing` until that does. */
+  reloadEnded(): void {
+    if (!this.reloadingValue) return;
+    this.reloadingValue = false;
+    this.emitter.fire(this.snapshot());
+  }
+
   indexing(progress?: ProgressInfo): void {
     this.stateValue = 'indexing';
     this.unresponsiveError = undefined;

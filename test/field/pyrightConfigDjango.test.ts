@@ -8,9 +8,9 @@
 // (configReload.ts) an answer is stale only when the query reaches pyright within that window, so
 // this test catches a broken wait in some runs only (1 of 3 on a loaded 2-core machine);
 // test/freshness/configChange.test.ts is the certain one.
-// Full tier, not the quick one: in CI (fresh clone, `env -i`, 2026-11-28) round 2 answered the first
-// write's diagnostics after the second write (ours 0, truth 4 warnings), a wrong answer of the
-// reload wait with two writes in quick succession that is not fixed yet (issue 28, session 15 notes).
+// In CI (2026-11-28) round 2 once answered the first write's diagnostics after the second (ours 0,
+// truth 4 warnings): pyright's first indexing watcher took a "Found" line of the first write's
+// reload as the end of the second's (configReload.test.ts has that sequence).
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
