@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -57,8 +58,12 @@ export async function startAgentLsp(options: { args?: string[]; env?: Record<str
     ...(options.cwd ? { cwd: options.cwd } : {}),
   });
   let stderr = '';
+  // AGENT_LSP_TEST_STDERR_LOG: every front's stderr also goes to this file, for the trace of a run
+  // that failed (with AGENT_LSP_LOG=debug, the messages each server exchanged).
+  const stderrLog = process.env['AGENT_LSP_TEST_STDERR_LOG'];
   transport.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-20_000);
+    if (stderrLog) appendFileSync(stderrLog, d);
   });
   const client = new Client({ name: 'agent-lsp-test', version: '0.0.0' });
   await client.connect(transport);

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { BrokerAcquireResult, BrokerStats } from '@agent-lsp/protocol';
-import type { DocumentSnapshot, DocumentStore, Logger } from '@agent-lsp/lsp';
+import { unitBuiltWithout, type DocumentSnapshot, type DocumentStore, type Logger } from '@agent-lsp/lsp';
 import type { Disposable } from '@agent-lsp/protocol';
 import { LeasedVersions } from './leasedVersions.js';
 import { clampLeaseMs } from './leaseLength.js';
-import { readableBesideLease } from './besideLease.js';
 import type { ClientDocument, SharedDocuments } from './sharedDocuments.js';
 
 interface Lease {
@@ -122,7 +121,7 @@ export class LeaseManager {
 
   /**
    * Whether `client`'s read of `uri` may go to the server beside another client's lease now
-   * (besideLease.ts): the server holds this client's own text of it and the section changed
+   * (besideLease.ts, lsp's unitBuiltWithout): the server holds this client's own text of it and the section changed
    * nothing its answer is built from.
    */
   readableBeside(client: number, uri: string): boolean {
@@ -130,7 +129,7 @@ export class LeaseManager {
     if (!lease || lease.client === client) return false;
     const own = this.host.documents.clientDocument(client, uri);
     const server = this.host.serverDocuments()?.get(uri);
-    return own !== undefined && server !== undefined && own.text === server.text && readableBesideLease(lease.holder.keys(), uri, server.text);
+    return own !== undefined && server !== undefined && own.text === server.text && unitBuiltWithout(lease.holder.keys(), uri, server.text);
   }
 
   /** Whether `client` holds the lease now. */

@@ -115,7 +115,7 @@ export class DiagnosticsCollector {
   settledPush(uri: string): PublishDiagnosticsParams | undefined {
     const p = this.pushed.get(uri);
     const doc = this.host.documents.get(uri);
-    if (!p || !doc || p.version !== doc.version || p.afterChange < this.changes.lastAffecting(uri)) return undefined;
+    if (!p || !doc || p.version !== doc.version || p.afterChange < this.changes.lastAffecting(uri, doc.text)) return undefined;
     return { uri, version: p.version, diagnostics: p.diagnostics };
   }
 
@@ -242,7 +242,7 @@ export class DiagnosticsCollector {
       return p.text !== undefined && p.text === doc.text && this.othersUnchangedSince(uri, p.receivedAt);
     };
     /** The last push was sent after the server read every change that may affect it (a dependency renamed, say). */
-    const afterChanges = (): boolean => (current()?.afterChange ?? 0) >= this.changes.lastAffecting(uri);
+    const afterChanges = (): boolean => (current()?.afterChange ?? 0) >= this.changes.lastAffecting(uri, doc?.text);
     const confirmed = (): boolean => ofThisText() && afterChanges();
     if (confirmed()) return Promise.resolve({ uri, diagnostics: current()?.diagnostics ?? [], settledBy: 'version' });
 

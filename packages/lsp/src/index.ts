@@ -35,6 +35,7 @@ export * from './projectExecutables.js';
 export * from './seedFile.js';
 export { untilConfigApplied, CONFIG_RELOAD_FALLBACK_MS } from './configReload.js';
 export { untilChangedFilesBuilt } from './clangdIndexFreshness.js';
+export { unitBuiltWithout } from './cFamilyUnits.js';
 export { RootIdentity } from './rootIdentity.js';
 export * from './wholeMessageWriter.js';
 export * from './messageTap.js';

@@ -1,3 +1,5 @@
+import { unitBuiltWithout } from './cFamilyUnits.js';
+
 /**
  * The changes the server was told of that may change a document's diagnostics without changing
  * its text: watched-file events, and another document's new text. Numbered in the order sent; a
@@ -39,10 +41,19 @@ export class WorkspaceChanges {
     return sent !== undefined && sent.version === version ? Math.max(this.read, sent.at) : this.read;
   }
 
-  /** The last change that may affect `uri` other than its own text (which its version covers). */
-  lastAffecting(uri: string): number {
+  /**
+   * The last change that may affect `uri` other than its own text (which its version covers).
+   * With `text`, `uri`'s text: another document's change that cannot be part of its unit (a C
+   * source it does not include, cFamilyUnits.ts) does not count; clangd publishes nothing for a
+   * file such a change leaves as it was, so waiting for a push after it would wait in vain.
+   */
+  lastAffecting(uri: string, text?: string): number {
     let last = this.lastBeyondDocuments;
-    for (const [other, n] of this.lastOfDocument) if (other !== uri && n > last) last = n;
+    for (const [other, n] of this.lastOfDocument) {
+      if (other === uri || n <= last) continue;
+      if (text !== undefined && unitBuiltWithout([other], uri, text)) continue;
+      last = n;
+    }
     return last;
   }
 }
