@@ -200,7 +200,7 @@ export class EvaluationSteps {
         await Promise.resolve();
         const buffers = new ServerBuffers(conn);
         try {
-          for (const f of files) buffers.hold(f.uri, f.languageId, f.baseText);
+          for (const f of files) buffers.hold(f.uri, f.languageId, f.baseText, f.baseDisk);
           opened = true;
           const step: Step = { buffers, endsAt: Date.now() + this.stepLength(), busy: 0, end, ended };
           const timer = Number.isFinite(options.stepMs) ? setTimeout(() => this.releaseIfDone(step), step.endsAt - Date.now()) : undefined;

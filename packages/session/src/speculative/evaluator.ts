@@ -1,5 +1,5 @@
 import type { Diagnostic, Range, TextEdit } from 'vscode-languageserver-protocol';
-import { readRegularFileSync, type LspConnection, type SettledBy } from '@agent-lsp/lsp';
+import { readRegularFileSync, type DiskState, type LspConnection, type SettledBy } from '@agent-lsp/lsp';
 import { changedNames, uncheckedUsers, type UncheckedUsers } from './dependents.js';
 import { EVALUATION_STEP_MS, EvaluationSteps } from './evaluationSteps.js';
 import { askInSteps, baselineInSteps, dependentsInSteps } from './workspaceSteps.js';
@@ -101,14 +101,14 @@ function stepsFor(target: EvaluationTarget, files: readonly OverlayFile[], lease
  * A file's baseline at a session's first touch: the diagnostics of its on-disk text, settled in
  * steps (the server's buffer is put back as it was at the end of each).
  */
-export async function takeBaseline(target: EvaluationTarget, uri: string, languageId: string, diskText: string): Promise<Baseline> {
+export async function takeBaseline(target: EvaluationTarget, uri: string, languageId: string, diskText: string, disk?: DiskState): Promise<Baseline> {
   const cached = target.cache.get(uri, contentHash(diskText));
   if (cached) return cached;
   let restoreFailed: Error | undefined;
   const steps = stepsFor(target, [], BASELINE_TIMEOUT_MS * 2, (err) => (restoreFailed ??= err));
   let baseline: Baseline;
   try {
-    baseline = await baselineInSteps(target, steps, uri, languageId, diskText, Date.now() + BASELINE_TIMEOUT_MS);
+    baseline = await baselineInSteps(target, steps, { uri, languageId, text: diskText, disk }, Date.now() + BASELINE_TIMEOUT_MS);
   } finally {
     await steps.close();
   }
@@ -181,7 +181,7 @@ export async function evaluateFiles(target: EvaluationTarget, files: readonly Ov
   const namingProblems: string[] = [];
   try {
     for (const f of files) {
-      if (!f.baseline) f.setBaseline(await baselineInSteps(target, steps, f.uri, f.languageId, f.baseText, Date.now() + BASELINE_TIMEOUT_MS));
+      if (!f.baseline) f.setBaseline(await baselineInSteps(target, steps, { uri: f.uri, languageId: f.languageId, text: f.baseText, disk: f.baseDisk }, Date.now() + BASELINE_TIMEOUT_MS));
     }
     let dependents: Dependent[] = [];
     let coverage: DependentsSearch | undefined;

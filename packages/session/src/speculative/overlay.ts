@@ -1,6 +1,6 @@
 import type { Diagnostic, Range, TextEdit } from 'vscode-languageserver-protocol';
 import { applyTextEdits } from '@agent-lsp/protocol';
-import type { SettledBy } from '@agent-lsp/lsp';
+import type { DiskState, SettledBy } from '@agent-lsp/lsp';
 import { contentHash } from '../contentHash.js';
 import { addEditedRegion } from './rangeMapping.js';
 import type { Declaration } from './declarations.js';
@@ -33,6 +33,8 @@ export class OverlayFile {
     readonly languageId: string,
     readonly baseText: string,
     private baselineValue: Baseline | undefined,
+    /** The file's state on disk when `baseText` was read from it. */
+    readonly baseDisk?: DiskState,
   ) {
     this.textValue = baseText;
   }

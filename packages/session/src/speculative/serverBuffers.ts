@@ -1,5 +1,6 @@
 import type { DiskState, DocumentSnapshot, LspConnection, SettledBy, SettledDiagnostics } from '@agent-lsp/lsp';
-import { RequestTimeoutError } from '@agent-lsp/lsp';
+import { mayHaveChangedSync, RequestTimeoutError } from '@agent-lsp/lsp';
+import { uriToPath } from '@agent-lsp/protocol';
 
 /**
  * The server's buffers as an evaluation changes them inside an exclusive section: a thin layer
@@ -20,9 +21,18 @@ export class ServerBuffers {
     return this.snapshot.before(uri)?.internal ?? true;
   }
 
-  /** Makes the server hold `text` for `uri` (opening it when needed). */
-  hold(uri: string, languageId: string, text: string): void {
-    this.conn.documents.sync(uri, languageId, text, { internal: this.internal(uri) });
+  /**
+   * Makes the server hold `text` for `uri` (opening it when needed). `disk`: the file's state when
+   * `text` was read from it; while the file is still so (a stat), the text is the disk's, and
+   * opening it changes nothing for the other files (their settled diagnostics still hold: clangd
+   * publishes nothing more for a file whose unit it does not change, so waiting for a later push
+   * would wait in vain).
+   */
+  hold(uri: string, languageId: string, text: string, disk?: DiskState): void {
+    const internal = this.internal(uri);
+    const path = uriToPath(uri);
+    const stillDisk = disk !== undefined && path !== undefined && !mayHaveChangedSync(path, disk);
+    this.conn.documents.sync(uri, languageId, text, stillDisk ? { internal, disk } : { internal });
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { Range } from 'vscode-languageserver-protocol';
 import { pathToUri, toLspRange, UserError, type UserRange } from '@agent-lsp/protocol';
-import { LocalMutex, readRegularFileSync, type LspConnection, type ServerDefinition } from '@agent-lsp/lsp';
+import { LocalMutex, readRegularFileSync, type DiskFile, type LspConnection, type ServerDefinition } from '@agent-lsp/lsp';
 import type { Workspace } from '@agent-lsp/workspace';
 import type { BaselineCache } from './baselineCache.js';
 import { SimulationError } from './errors.js';
@@ -125,10 +125,10 @@ export class SimulationSession {
     return route.languageId;
   }
 
-  private readDisk(path: string): string {
+  private readDisk(path: string): DiskFile {
     const file = readRegularFileSync(path);
     if (!file) throw new UserError('file_not_found', `Could not read ${this.label(path)}: it is missing, not a regular file, or larger than 64 MiB.`);
-    return file.text;
+    return file;
   }
 
   private rangeIn(text: string, spec: EditSpec): Range {
@@ -146,10 +146,10 @@ export class SimulationSession {
     const existing = this.files.get(path);
     if (existing) return existing;
     const languageId = this.checkServer(path);
-    const text = this.readDisk(path);
+    const { text, state } = this.readDisk(path);
     const uri = pathToUri(path);
-    const baseline = deferBaseline ? undefined : await takeBaseline(this.target, uri, languageId, text);
-    const file = new OverlayFile(path, uri, languageId, text, baseline);
+    const baseline = deferBaseline ? undefined : await takeBaseline(this.target, uri, languageId, text, state);
+    const file = new OverlayFile(path, uri, languageId, text, baseline, state);
     this.files.set(path, file);
     return file;
   }
@@ -230,7 +230,7 @@ export class SimulationSession {
       const scratch = new Map<string, string>();
       specs.forEach((spec, i) => {
         this.checkServer(spec.path);
-        const text = scratch.get(spec.path) ?? this.files.get(spec.path)?.text ?? this.readDisk(spec.path);
+        const text = scratch.get(spec.path) ?? this.files.get(spec.path)?.text ?? this.readDisk(spec.path).text;
         try {
           const probe = new OverlayFile(spec.path, '', '', text, undefined);
           probe.apply({ range: this.rangeIn(text, spec), newText: spec.newText });

@@ -1,23 +1,31 @@
 import { pathToUri } from '@agent-lsp/protocol';
-import { readRegularFileSync } from '@agent-lsp/lsp';
+import { readRegularFileSync, type DiskState } from '@agent-lsp/lsp';
 import { findDependents, type ServerAsk } from './dependents.js';
 import type { EvaluationSteps } from './evaluationSteps.js';
 import type { Dependent, DependentsSearch, EvaluationTarget } from './evaluationTypes.js';
 import { contentHash, type Baseline, type OverlayFile } from './overlay.js';
 import { BASELINE_TIMEOUT_MS, settleWithin, unconfirmed } from './serverBuffers.js';
 
+/** A file's on-disk text, with its state on disk when read (see ServerBuffers.hold). */
+export interface DiskDocument {
+  uri: string;
+  languageId: string;
+  text: string;
+  disk: DiskState | undefined;
+}
+
 /**
- * The baseline of `text` (a file's on-disk text), settled in the evaluation's steps by `deadline`
- * and cached (unconfirmed ones are not). A settling the end of a step cut short is asked again in
- * the next step; the server's buffer holds `text` in each.
+ * The baseline of a file's on-disk text, settled in the evaluation's steps by `deadline` and
+ * cached (unconfirmed ones are not). A settling the end of a step cut short is asked again in the
+ * next step; the server's buffer holds the text in each.
  */
-export async function baselineInSteps(target: EvaluationTarget, steps: EvaluationSteps, uri: string, languageId: string, text: string, deadline: number): Promise<Baseline> {
+export async function baselineInSteps(target: EvaluationTarget, steps: EvaluationSteps, { uri, languageId, text, disk }: DiskDocument, deadline: number): Promise<Baseline> {
   const hash = contentHash(text);
   const cached = target.cache.get(uri, hash);
   const settled = await steps.ask(
     cached ? Date.now() + 1 : deadline,
     async (buffers, timeoutMs) => {
-      buffers.hold(uri, languageId, text);
+      buffers.hold(uri, languageId, text, disk);
       return cached ? { uri, ...cached } : settleWithin(target.conn, uri, timeoutMs);
     },
     (s) => !cached && unconfirmed(s.settledBy),
@@ -56,7 +64,7 @@ export async function dependentsInSteps(target: EvaluationTarget, steps: Evaluat
     const uri = pathToUri(path);
     const languageId = Object.entries(target.server.extensions).find(([ext]) => path.toLowerCase().endsWith(ext))?.[1] ?? files[0]?.languageId ?? 'plaintext';
     const { text, state: disk } = file;
-    dependents.push({ path, uri, languageId, text, disk, baseline: await baselineInSteps(target, steps, uri, languageId, text, Date.now() + Math.min(BASELINE_TIMEOUT_MS, remaining)) });
+    dependents.push({ path, uri, languageId, text, disk, baseline: await baselineInSteps(target, steps, { uri, languageId, text, disk }, Date.now() + Math.min(BASELINE_TIMEOUT_MS, remaining)) });
   }
   return {
     dependents,
