@@ -3,12 +3,11 @@
 // timeout. Its one error, or sqlite3.c listed as not examined; never called safe. The header case
 // is in the quick tier (previewSqlite.test.ts).
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { onPath } from '../helpers/onPath.js';
-import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
 import { isNotRun, prepareCorpus, type Corpus, type NotRun } from './corpora.js';
-import { judgeIntroduced, type TextEdit } from './previewSqliteChecks.js';
+import { judgeIntroduced, sqliteAgent, type TextEdit } from './previewSqliteChecks.js';
 
 const installed = onPath('clangd') && onPath('gcc');
 const sqlite: Corpus | NotRun = installed ? prepareCorpus('sqlite') : { notRun: 'clangd or gcc is not installed' };
@@ -21,24 +20,15 @@ afterAll(() => {
 const SOURCE_EDIT: TextEdit = { file_path: 'sqlite3.c', old_text: 'SQLITE_API const char *sqlite3_libversion(void){ return sqlite3_version; }', new_text: 'SQLITE_API const char *sqlite3_libversion(void){ return sqlite3_versio; }' };
 
 describe.skipIf(isNotRun(sqlite))(`preview_edit on ${isNotRun(sqlite) ? `sqlite: not run (${sqlite.notRun})` : `${sqlite.label}, clangd`}`, () => {
-  let agent: AgentLspClient;
-  let root: string;
-
-  beforeAll(async () => {
-    root = (sqlite as Corpus).root;
-    agent = await startAgentLsp({ env: { AGENT_LSP_HOME: join(dirname(root), '.home') } });
-    ok(await agent.call('start_lsp', { root_dir: root, language_id: 'c' }));
-  }, 300_000);
-  afterAll(async () => {
-    await agent?.close();
-  });
+  const agent = sqliteAgent(() => sqlite as Corpus);
+  const root = () => (sqlite as Corpus).root;
 
   it('an edit inside sqlite3.c: its one error, or sqlite3.c listed as not examined (the default timeout rarely sees the 9 MB unit built)', async () => {
     const progress: string[] = [];
-    const answer = await agent.call('preview_edit', { language: 'c', ...SOURCE_EDIT, scope: 'workspace' }, { onProgress: (m) => progress.push(m ?? '') });
-    judgeIntroduced(root, answer, 'a misspelt name in sqlite3.c, the default timeout', ['sqlite3.c'], SOURCE_EDIT);
+    const answer = await agent().call('preview_edit', { language: 'c', ...SOURCE_EDIT, scope: 'workspace' }, { onProgress: (m) => progress.push(m ?? '') });
+    judgeIntroduced(root(), answer, 'a misspelt name in sqlite3.c, the default timeout', ['sqlite3.c'], SOURCE_EDIT);
     // A call of many seconds tells a client that asked for progress what it is doing meanwhile.
     expect(progress.length, 'progress notifications').toBeGreaterThan(0);
-    expect(readFileSync(join(root, 'sqlite3.c'), 'utf8')).toContain(SOURCE_EDIT.old_text);
+    expect(readFileSync(join(root(), 'sqlite3.c'), 'utf8')).toContain(SOURCE_EDIT.old_text);
   }, 900_000);
 });

@@ -6,12 +6,11 @@
 // diagnostics waited for a push clangd never sends for a unit it does not rebuild, and main.c was
 // listed as not examined ("its baseline did not settle (quiet)").
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { onPath } from '../helpers/onPath.js';
-import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
 import { isNotRun, prepareCorpus, type Corpus, type NotRun } from './corpora.js';
-import { HEADER_EDIT, judgeIntroduced } from './previewSqliteChecks.js';
+import { HEADER_EDIT, judgeIntroduced, sqliteAgent } from './previewSqliteChecks.js';
 
 const installed = onPath('clangd') && onPath('gcc');
 const sqlite: Corpus | NotRun = installed ? prepareCorpus('sqlite') : { notRun: 'clangd or gcc is not installed' };
@@ -24,22 +23,13 @@ afterAll(() => {
 const SETTLED_MS = 240_000;
 
 describe.skipIf(isNotRun(sqlite))(`preview_edit of a header on ${isNotRun(sqlite) ? `sqlite: not run (${sqlite.notRun})` : `${sqlite.label}, clangd`}`, () => {
-  let agent: AgentLspClient;
-  let root: string;
-
-  beforeAll(async () => {
-    root = (sqlite as Corpus).root;
-    agent = await startAgentLsp({ env: { AGENT_LSP_HOME: join(dirname(root), '.home') } });
-    ok(await agent.call('start_lsp', { root_dir: root, language_id: 'c' }));
-  }, 300_000);
-  afterAll(async () => {
-    await agent?.close();
-  });
+  const agent = sqliteAgent(() => sqlite as Corpus);
+  const root = () => (sqlite as Corpus).root;
 
   it("a header edit that breaks main.c's call: the error gcc finds, every dependent examined", async () => {
-    const answer = await agent.call('preview_edit', { language: 'c', ...HEADER_EDIT, scope: 'workspace', timeout_ms: SETTLED_MS });
-    const complete = judgeIntroduced(root, answer, "sqlite3_libversion(void) → (int) in sqlite3.h, main.c's call breaks", ['main.c', 'sqlite3.c'], HEADER_EDIT);
+    const answer = await agent().call('preview_edit', { language: 'c', ...HEADER_EDIT, scope: 'workspace', timeout_ms: SETTLED_MS });
+    const complete = judgeIntroduced(root(), answer, "sqlite3_libversion(void) → (int) in sqlite3.h, main.c's call breaks", ['main.c', 'sqlite3.c'], HEADER_EDIT);
     expect(complete, answer.text).toBe(true);
-    expect(readFileSync(join(root, 'sqlite3.h'), 'utf8')).toContain(HEADER_EDIT.old_text);
+    expect(readFileSync(join(root(), 'sqlite3.h'), 'utf8')).toContain(HEADER_EDIT.old_text);
   }, 900_000);
 });

@@ -1,4 +1,4 @@
-import type { DiskState, DocumentSnapshot, LspConnection, SettledBy, SettledDiagnostics } from '@agent-lsp/lsp';
+import type { DiskState, DocumentSnapshot, LspConnection, SettledBy, SettledDiagnostics, SyncOptions } from '@agent-lsp/lsp';
 import { mayHaveChangedSync, RequestTimeoutError } from '@agent-lsp/lsp';
 import { uriToPath } from '@agent-lsp/protocol';
 
@@ -29,10 +29,13 @@ export class ServerBuffers {
    * would wait in vain).
    */
   hold(uri: string, languageId: string, text: string, disk?: DiskState): void {
+    this.conn.documents.sync(uri, languageId, text, this.syncOptions(uri, disk));
+  }
+
+  private syncOptions(uri: string, disk: DiskState | undefined): SyncOptions {
     const internal = this.internal(uri);
     const path = uriToPath(uri);
-    const stillDisk = disk !== undefined && path !== undefined && !mayHaveChangedSync(path, disk);
-    this.conn.documents.sync(uri, languageId, text, stillDisk ? { internal, disk } : { internal });
+    return disk !== undefined && path !== undefined && !mayHaveChangedSync(path, disk) ? { internal, disk } : { internal };
   }
 
   /**
@@ -42,7 +45,7 @@ export class ServerBuffers {
    * for the other files, so it does not make their pushes wait for a later answer to count.
    */
   reopen(uri: string, languageId: string, text: string, disk?: DiskState): void {
-    const internal = this.internal(uri);
+    const options = this.syncOptions(uri, disk);
     const held = this.conn.documents.get(uri);
     // Held with this text already (its baseline was taken in this section): what the other
     // documents see does not change, so their answers settled before still hold.
@@ -52,7 +55,7 @@ export class ServerBuffers {
     }
     if (held) this.conn.documents.close(uri);
     this.conn.diagnostics.forget(uri);
-    this.conn.documents.sync(uri, languageId, text, disk ? { internal, disk } : { internal });
+    this.conn.documents.sync(uri, languageId, text, options);
   }
 
   /** Every changed document back as it was (or closed again); throws after trying them all. */
