@@ -9,6 +9,7 @@ import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js'
 import { onPath } from '../helpers/onPath.js';
 import { GoplsDirect, heritageSubtypes, type TruthCall } from './analysisTruth.js';
 import { isNotRun, prepareCorpus, type Corpus, type NotRun } from './corpora.js';
+import { compareSets, judge } from './fieldOutcome.js';
 
 interface Call {
   level: number;
@@ -62,6 +63,7 @@ describe.skipIf(goStd.notRun !== undefined)(goStd.title, () => {
     const ours: TruthCall[] = calls.map((e) => ({ name: e.name, file: e.file, sites: e.call_sites.map((s) => `${s.line}:${s.column}`).sort() }));
     const byKey = (l: TruthCall[]) => l.map((t) => `${t.name} ${t.file} ${t.sites.join(' ')}`).sort();
     expect(truth.some((t) => t.name === 'Walk')).toBe(true);
+    judge({ tool: 'find_callers', corpus: 'go-std', case: 'ast.Walk (recursive), call sites', ...compareSets(byKey(ours), byKey(truth), data['complete'] === true) });
     expect(byKey(ours)).toEqual(byKey(truth));
     expect(data['complete']).toBe(true);
   });
@@ -73,6 +75,7 @@ describe.skipIf(goStd.notRun !== undefined)(goStd.title, () => {
     const calls = data['calls'] as Call[];
     const entry = (e: { level: number; name: string; file: string; line: number }) => `${e.level} ${e.name} ${e.file}:${e.line}`;
     expect(truth.some((t) => t.level === 2)).toBe(true);
+    judge({ tool: 'find_callers', corpus: 'go-std', case: 'ast.Walk, depth 2', ...compareSets(calls.map(entry), truth.map(entry), data['complete'] === true) });
     expect(calls.map(entry).sort()).toEqual(truth.map(entry).sort());
     // Walk calls itself: listed at level 1 as its own caller.
     expect(calls.some((e) => e.level === 1 && e.name === 'Walk' && e.file === 'go/ast/walk.go')).toBe(true);
@@ -151,12 +154,14 @@ describe.skipIf(goStdChanges.notRun !== undefined)(`${goStdChanges.title}: detec
     expect(truth.inspectUses.length).toBeGreaterThan(0);
     const walk = symbols.filter((s) => s.file === 'go/ast/walk.go');
     expect(walk.map((s) => `${s.name} ${s.change}`)).toEqual(['Inspect removed']);
+    judge({ tool: 'detect_changes', corpus: 'go-std', case: 'ast.Inspect removed: its uses elsewhere', ...compareSets(usesOf(walk[0]), truth.inspectUses, true) });
     expect(usesOf(walk[0])).toEqual(truth.inspectUses);
   });
 
   it('a deleted file\'s symbols are all removed, each with the uses gopls found before', () => {
     const fold = symbols.filter((s) => s.file === 'encoding/json/fold.go');
     expect(fold.map((s) => s.change)).toEqual(fold.map(() => 'removed'));
+    judge({ tool: 'detect_changes', corpus: 'go-std', case: 'encoding/json/fold.go deleted: its symbols', ...compareSets(fold.map((s) => s.name), truth.foldSymbols, true) });
     expect(fold.map((s) => s.name).sort()).toEqual(truth.foldSymbols);
     expect(truth.foldNameUses.length).toBeGreaterThan(0);
     expect(usesOf(fold.find((s) => s.name === 'foldName'))).toEqual(truth.foldNameUses);
@@ -188,6 +193,7 @@ describe.skipIf(rxjs.notRun !== undefined)(rxjs.title, () => {
     const data = ok(await agent.call('type_hierarchy', { file_path: 'src/internal/Observable.ts', position_pattern: 'export class @@Observable<', direction: 'subtypes' }));
     const ours = (data['subtypes'] as TypeEntry[]).map((t) => `${t.level} ${t.name} ${t.file}`).sort();
     expect(truth).toContain('1 Subject src/internal/Subject.ts');
+    judge({ tool: 'type_hierarchy', corpus: 'rxjs', case: 'Observable subtypes, 4 levels', ...compareSets(ours, truth, data['complete'] !== false) });
     expect(ours).toEqual(truth);
     expect(ours.join('\n')).not.toMatch(/OperatorFunction/);
   }, 120_000);

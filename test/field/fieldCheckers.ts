@@ -37,6 +37,18 @@ export function pyrightCliFiles(root: string, rels: readonly string[]): Map<stri
 }
 
 /**
+ * The same CLI's errors in `rels` (one run) as `file:line message` keys: what a preview's
+ * errors_introduced and errors_resolved are judged on (messages tell apart two errors of a line).
+ */
+export function pyrightCliErrors(root: string, rels: readonly string[]): string[] {
+  const out = run(process.execPath, [pyrightCliScript(root), '--outputjson', ...rels], root);
+  const json = JSON.parse(out.slice(out.indexOf('{'), out.lastIndexOf('}') + 1)) as {
+    generalDiagnostics: { file: string; severity: string; message: string; range: { start: { line: number } } }[];
+  };
+  return json.generalDiagnostics.filter((d) => d.severity === 'error').map((d) => `${relative(root, d.file)}:${d.range.start.line + 1} ${d.message}`);
+}
+
+/**
  * basedpyright's CLI (on PATH, beside its language server) on several files in one run: each
  * file's errors and warnings as `severity line:column` keys.
  */
