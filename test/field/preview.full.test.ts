@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
 import { isNotRun, prepareCorpus, type Corpus, type NotRun } from './corpora.js';
-import { ENCODING, expectNoFixFromUnexamined, FORCE_STR, naming } from './previewChecks.js';
+import { ENCODING, expectNoFixFromUnexamined, FORCE_STR, forceStrTruth, judgeByCli, naming, type CliTruth } from './previewChecks.js';
 
 const django: Corpus | NotRun = prepareCorpus('django');
 const rxjs: Corpus | NotRun = prepareCorpus('rxjs');
@@ -18,12 +18,14 @@ afterAll(() => {
 
 describe.skipIf(isNotRun(django))(`preview_edit at workspace scope on ${isNotRun(django) ? `Django: not run (${django.notRun})` : django.label}`, () => {
   let agent: AgentLspClient;
+  let truth: CliTruth;
 
   beforeAll(async () => {
     const root = (django as Corpus).root;
+    truth = forceStrTruth(root);
     agent = await startAgentLsp({ env: { AGENT_LSP_HOME: join(dirname(root), '.home') } });
     ok(await agent.call('start_lsp', { root_dir: root, language_id: 'python' }));
-  });
+  }, 600_000);
   afterAll(async () => {
     await agent?.close();
   });
@@ -32,6 +34,11 @@ describe.skipIf(isNotRun(django))(`preview_edit at workspace scope on ${isNotRun
     const answer = await agent.call('preview_edit', { language: 'python', file_path: ENCODING, ...FORCE_STR, scope: 'workspace' });
     expectNoFixFromUnexamined(answer, (django as Corpus).root);
   });
+
+  it("the same edit with time to settle: the errors introduced and resolved are pyright CLI's on the edited copy", async () => {
+    const answer = await agent.call('preview_edit', { language: 'python', file_path: ENCODING, ...FORCE_STR, scope: 'workspace', timeout_ms: 600_000 });
+    judgeByCli(answer, truth, 'the whole of Django');
+  }, 900_000);
 });
 
 describe.skipIf(isNotRun(rxjs))(`preview_edit on ${isNotRun(rxjs) ? `rxjs: not run (${rxjs.notRun})` : rxjs.label}`, () => {

@@ -2,11 +2,13 @@
 // and the full tier share it): files not examined count for nothing and are listed, and nothing
 // calls the edit a fix.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { expect } from 'vitest';
 import { ok, type ToolAnswer } from '../helpers/mcpClient.js';
 import type { Corpus } from './corpora.js';
+import { pyrightCliErrors } from './fieldCheckers.js';
+import { compareSets, judge } from './fieldOutcome.js';
 
 export const ENCODING = 'django/utils/encoding.py';
 /** encoding becomes required: every force_str call without it breaks; nothing can get fixed. */
@@ -36,6 +38,50 @@ export interface Coverage {
 export function naming(root: string, word: string, ext: string, except: string): string[] {
   const out = execFileSync('grep', ['-rlw', '--include', `*${ext}`, word, '.'], { cwd: root, encoding: 'utf8' });
   return out.split('\n').filter(Boolean).map((p) => p.replace(/^\.\//, '')).filter((p) => p !== except);
+}
+
+/** pyright CLI's errors (`file:line message`) that FORCE_STR introduces and resolves. */
+export interface CliTruth {
+  introduced: string[];
+  resolved: string[];
+}
+
+/**
+ * The truth for FORCE_STR under `root`: pyright's CLI on encoding.py and every file naming
+ * force_str, without the edit and with it. Compute it before any server watches the files.
+ */
+export function forceStrTruth(root: string): CliTruth {
+  const files = [ENCODING, ...naming(root, 'force_str', '.py', ENCODING)];
+  const path = join(root, ENCODING);
+  const original = readFileSync(path, 'utf8');
+  const before = pyrightCliErrors(root, files);
+  writeFileSync(path, original.replace(FORCE_STR.old_text, FORCE_STR.new_text));
+  let after: string[];
+  try {
+    after = pyrightCliErrors(root, files);
+  } finally {
+    writeFileSync(path, original);
+  }
+  return { introduced: after.filter((k) => !before.includes(k)), resolved: before.filter((k) => !after.includes(k)) };
+}
+
+/**
+ * A workspace-scope preview of FORCE_STR judged on the CLI's truth: the errors it says the edit
+ * introduces and resolves are the CLI's in every file it examined, and it says which it did not.
+ */
+export function judgeByCli(answer: ToolAnswer, truth: CliTruth, workspace: string): void {
+  const data = ok(answer);
+  expect(truth.introduced.length, 'the CLI found no error the edit introduces').toBeGreaterThan(0);
+  expect(answer.text).not.toMatch(/fix errors|break none/);
+  const complete = data['confidence'] !== 'partial' && (data['not_examined'] as number) === 0;
+  if (!complete) expect(answer.text).toMatch(/not examined/);
+  const examined = new Set((data['files'] as PreviewFile[]).filter((f) => f.examined).map((f) => f.file));
+  const inExamined = (keys: string[]) => (complete ? keys : keys.filter((k) => examined.has(k.slice(0, k.indexOf(':')))));
+  const keys = (list: PreviewDiag[]) => list.map((d) => `${d.file}:${d.line} ${d.message}`);
+  for (const side of ['introduced', 'resolved'] as const) {
+    const judged = compareSets(keys(data[`errors_${side}`] as PreviewDiag[]), inExamined(truth[side]), complete);
+    judge({ tool: 'preview_edit (workspace scope)', corpus: 'django', case: `force_str's encoding required, ${workspace}: errors ${side}`, ...judged });
+  }
 }
 
 /** A workspace-scope preview of FORCE_STR, however much of it settled. */
