@@ -1,14 +1,15 @@
 // preview_edit on real code nobody here wrote (issue 28, items 1 and 2): a breaking edit must never
 // come out as a fix because dependents did not settle in time, and a file-scope answer must say
 // which other files it did not check when the edit changes a declaration they name.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPath } from '../helpers/onPath.js';
 import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
 import { isNotRun, prepareCorpus, type Corpus, type NotRun } from './corpora.js';
-import { djangoUtilsAndImporters, ENCODING, expectNoFixFromUnexamined, FORCE_STR, naming, type Coverage } from './previewChecks.js';
+import { compareSets, judge } from './fieldOutcome.js';
+import { djangoUtilsAndImporters, ENCODING, expectNoFixFromUnexamined, FORCE_STR, naming, type Coverage, type PreviewDiag } from './previewChecks.js';
 
 const django: Corpus | NotRun = prepareCorpus('django');
 
@@ -99,6 +100,28 @@ describe.skipIf(isNotRun(goStd))(`preview_edit on ${isNotRun(goStd) ? `go/ast: n
     }
   }
 
+  /**
+   * `file:line` of the errors the rename introduces in walk.go and the files naming Inspect, by
+   * `gopls check` on the copy without and with it on disk (go build stops at go/ast, the package
+   * that no longer compiles, and never checks its importers); walk.go's text is put back after.
+   */
+  function errorsIntroducedByRename(): string[] {
+    const files = [WALK, ...naming(root, 'Inspect', '.go', WALK)];
+    const check = () => {
+      const r = spawnSync('gopls', ['check', ...files], { cwd: root, encoding: 'utf8' });
+      return [...`${r.stdout}\n${r.stderr}`.matchAll(/^(\S+\.go):(\d+):\d+(?:-\d+)?: (.*)$/gm)].map((m) => `${relative(root, m[1]!)}:${m[2]}`);
+    };
+    const path = join(root, WALK);
+    const before = readFileSync(path, 'utf8');
+    const clean = check();
+    writeFileSync(path, before.replace(RENAME.old_text, RENAME.new_text));
+    try {
+      return [...new Set(check())].filter((k) => !clean.includes(k)).sort();
+    } finally {
+      writeFileSync(path, before);
+    }
+  }
+
   it('file scope: renaming ast.Inspect says the files that use it were not checked, and is not high', async () => {
     expect(truth.length, 'go build found no file broken by the rename').toBeGreaterThan(0);
     const answer = await agent.call('preview_edit', { language: 'go', file_path: WALK, ...RENAME });
@@ -110,4 +133,16 @@ describe.skipIf(isNotRun(goStd))(`preview_edit on ${isNotRun(goStd) ? `go/ast: n
     if (coverage.found <= coverage.not_examined_sample.length) for (const file of truth) expect(coverage.not_examined_sample).toContain(file);
     expect(answer.text).toMatch(/scope: "workspace"/);
   });
+
+  it('workspace scope: renaming ast.Inspect introduces exactly the errors `gopls check` finds in the edited copy', async () => {
+    const truth = errorsIntroducedByRename();
+    expect(truth.length, 'gopls check found no error the rename introduces').toBeGreaterThan(0);
+    const answer = await agent.call('preview_edit', { language: 'go', file_path: WALK, ...RENAME, scope: 'workspace', timeout_ms: 120_000 });
+    const data = ok(answer);
+    expect(answer.text).not.toMatch(/fix errors|break none/);
+    const complete = data['confidence'] !== 'partial' && (data['not_examined'] as number) === 0;
+    const introduced = (data['errors_introduced'] as PreviewDiag[]).map((d) => `${d.file}:${d.line}`);
+    judge({ tool: 'preview_edit (workspace scope)', corpus: 'go-std', case: 'ast.Inspect renamed: errors introduced', ...compareSets(introduced, truth, complete) });
+    expect(complete, answer.text).toBe(true);
+  }, 300_000);
 });
