@@ -90,6 +90,13 @@ export const tsc: Checker = (root, rel) => {
   return [...out.matchAll(/^(.+?)\((\d+),(\d+)\): error /gm)].filter((m) => m[1] === rel).map((m) => `${m[2]}:${m[3]}`);
 };
 
+/** tsc on the whole project of the corpus's tsconfig.json: every error as a `file:line` key (relative). */
+export function tscProjectErrors(root: string): string[] {
+  const bin = join(dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
+  const out = run(process.execPath, [bin, '--noEmit', '--pretty', 'false', '-p', join(root, 'tsconfig.json')], root);
+  return [...out.matchAll(/^(.+?)\((\d+),\d+\): error /gm)].map((m) => `${m[1]}:${m[2]}`);
+}
+
 /** `go build` of the file's package (the compiler's type errors, columns in bytes converted). */
 export const goBuild: Checker = (root, rel) => {
   const out = run('go', ['build', '-gcflags=-e', `./${dirname(rel)}`], root);
