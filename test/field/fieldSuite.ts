@@ -1,6 +1,7 @@
 // The general field cases: on one corpus, agent-lsp (bin/agent-lsp over stdio, through the MCP
 // SDK client, as an agent runs it) and the same language server asked directly (rawServer.ts)
-// answer the same questions — references, definition, hover, a file's outline, workspace symbols —
+// answer the same questions — references, definition, type definition, implementations, hover, a
+// file's outline, workspace symbols —
 // and get_diagnostics of a file with a planted error answers what the CLI checker says. One front
 // and one raw server serve every case of a file. Outside edits between calls: fieldOutsideEdits.ts.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -32,6 +33,10 @@ export interface FieldSpec {
   comment: string;
   references: Target[];
   definitions: Target[];
+  /** go_to_type_definition targets (textDocument/typeDefinition). */
+  typeDefinitions?: Target[];
+  /** go_to_implementation targets (textDocument/implementation). */
+  implementations?: Target[];
   hovers: Target[];
   outlines: string[];
   symbols: string[];
@@ -167,7 +172,8 @@ export function defineFieldSuite(spec: FieldSpec, tier: string): void {
       } finally {
         ctx.raw = await starting;
       }
-      for (const t of [...spec.references, ...spec.definitions, ...spec.hovers, ...(spec.outside ? [spec.outside] : [])]) await ctx.raw.open(t.file, spec.languageId);
+      const located = locationCases(spec).flatMap((c) => c.targets);
+      for (const t of [...spec.references, ...located, ...spec.hovers, ...(spec.outside ? [spec.outside] : [])]) await ctx.raw.open(t.file, spec.languageId);
       await ctx.raw.idle();
     }, FIELD_TIMEOUT_MS);
     afterAll(async () => {
@@ -201,14 +207,16 @@ export function defineFieldSuite(spec: FieldSpec, tier: string): void {
       record('find_references', describeTarget(target), compareSets(ours.keys, truth, ours.complete));
     });
 
-    it.each(spec.definitions)('go_to_definition at $file "$needle" is the server\'s own answer', async (target) => {
-      const at = cursor(root(), target);
-      const truth = locationKeys(root(), await ctx.raw.locations('textDocument/definition', target.file, at));
-      expect(truth.length, 'the server finds a definition').toBeGreaterThan(0);
-      const data = ok(await ctx.agent.call('go_to_definition', { file_path: target.file, ...at, limit: 10_000 }));
-      const ours = locationKeys(root(), (data['locations'] as FieldLocation[] | undefined) ?? []);
-      record('go_to_definition', describeTarget(target), compareSets(ours, truth, claimsComplete(data)));
-    });
+    for (const { tool, method, targets } of locationCases(spec)) {
+      it.each(targets)(`${tool} at $file "$needle" is the server's own answer`, async (target) => {
+        const at = cursor(root(), target);
+        const truth = locationKeys(root(), await ctx.raw.locations(method, target.file, at));
+        expect(truth.length, `the server answers ${method}`).toBeGreaterThan(0);
+        const data = ok(await ctx.agent.call(tool, { file_path: target.file, ...at, limit: 10_000 }));
+        const ours = locationKeys(root(), (data['locations'] as FieldLocation[] | undefined) ?? []);
+        record(tool, describeTarget(target), compareSets(ours, truth, claimsComplete(data)));
+      });
+    }
 
     it.each(spec.hovers)('inspect_symbol (hover) at $file "$needle" is the server\'s own text', async (target) => {
       const at = cursor(root(), target);
@@ -267,6 +275,15 @@ export function defineFieldSuite(spec: FieldSpec, tier: string): void {
 
     if (spec.outside) outsideEditCases(ctx, spec.outside, spec.outsideKinds ?? [], record);
   });
+}
+
+/** The tools that answer with the locations of one LSP request at a position, and the spec's targets for each. */
+function locationCases(spec: FieldSpec): { tool: string; method: string; targets: Target[] }[] {
+  return [
+    { tool: 'go_to_definition', method: 'textDocument/definition', targets: spec.definitions },
+    { tool: 'go_to_type_definition', method: 'textDocument/typeDefinition', targets: spec.typeDefinitions ?? [] },
+    { tool: 'go_to_implementation', method: 'textDocument/implementation', targets: spec.implementations ?? [] },
+  ].filter((c) => c.targets.length > 0);
 }
 
 /** The UTF-16 character of a 1-based character column on a line of a file (what LSP counts). */
