@@ -1,9 +1,9 @@
 // The general field cases: on one corpus, agent-lsp (bin/agent-lsp over stdio, through the MCP
 // SDK client, as an agent runs it) and the same language server asked directly (rawServer.ts)
 // answer the same questions — references, definition, type definition, implementations, hover, a
-// file's outline, workspace symbols —
-// and get_diagnostics of a file with a planted error answers what the CLI checker says. One front
-// and one raw server serve every case of a file. Outside edits between calls: fieldOutsideEdits.ts.
+// file's outline, workspace symbols — and get_diagnostics of a file with a planted error answers
+// what the CLI checker says. One front and one raw server serve every case of a file. Outside edits
+// between calls: fieldOutsideEdits.ts.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
