@@ -1,9 +1,9 @@
 // The general field cases: on one corpus, agent-lsp (bin/agent-lsp over stdio, through the MCP
 // SDK client, as an agent runs it) and the same language server asked directly (rawServer.ts)
-// answer the same questions — references, definition, type definition, implementations, hover, a
-// file's outline, workspace symbols — and get_diagnostics of a file with a planted error answers
-// what the CLI checker says. One front and one raw server serve every case of a file. Outside edits
-// between calls: fieldOutsideEdits.ts.
+// answer the same questions — references, definition, type definition, implementations, document
+// highlights, hover, a file's outline, workspace symbols — and get_diagnostics of a file with a
+// planted error answers what the CLI checker says. One front and one raw server serve every case
+// of a file. Outside edits between calls: fieldOutsideEdits.ts.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { isNotRun, prepareCorpus, type Corpus, type CorpusName } from './corpora
 import type { Checker } from './fieldCheckers.js';
 import { compareSets, judge, type Outcome } from './fieldOutcome.js';
 import { outsideEditCases, type OutsideEditKind } from './fieldOutsideEdits.js';
-import { RawServer, type FieldLocation, type ServerId } from './rawServer.js';
+import { RawServer, type FieldLocation, type LspRange, type ServerId } from './rawServer.js';
 
 /** A position: the start of `needle` (its first occurrence in the file), plus `at` characters. */
 export interface Target {
@@ -37,6 +37,8 @@ export interface FieldSpec {
   typeDefinitions?: Target[];
   /** go_to_implementation targets (textDocument/implementation). */
   implementations?: Target[];
+  /** get_document_highlights targets (textDocument/documentHighlight). */
+  highlights?: Target[];
   hovers: Target[];
   outlines: string[];
   symbols: string[];
@@ -172,7 +174,7 @@ export function defineFieldSuite(spec: FieldSpec, tier: string): void {
       } finally {
         ctx.raw = await starting;
       }
-      const located = locationCases(spec).flatMap((c) => c.targets);
+      const located = [...locationCases(spec).flatMap((c) => c.targets), ...(spec.highlights ?? [])];
       for (const t of [...spec.references, ...located, ...spec.hovers, ...(spec.outside ? [spec.outside] : [])]) await ctx.raw.open(t.file, spec.languageId);
       await ctx.raw.idle();
     }, FIELD_TIMEOUT_MS);
@@ -217,6 +219,21 @@ export function defineFieldSuite(spec: FieldSpec, tier: string): void {
         record(tool, describeTarget(target), compareSets(ours, truth, claimsComplete(data)));
       });
     }
+
+    it.each(spec.highlights ?? [])('get_document_highlights at $file "$needle" is the server\'s own answer', async (target) => {
+      const at = cursor(root(), target);
+      const uri = ctx.raw.uri(target.file);
+      const raw = (await ctx.raw.request<{ range: LspRange; kind?: number }[] | null>('textDocument/documentHighlight', { textDocument: { uri }, position: { line: at.line - 1, character: rawCharacter(root(), target.file, at) } })) ?? [];
+      const KINDS = ['', 'text', 'read', 'write'];
+      const truth = raw.map((h) => {
+        const l = ctx.raw.location(uri, h.range);
+        return `${l.line}:${l.column}-${l.end_line}:${l.end_column} ${KINDS[h.kind ?? 1]}`;
+      });
+      expect(truth.length, 'the server highlights the symbol').toBeGreaterThan(0);
+      const data = ok(await ctx.agent.call('get_document_highlights', { file_path: target.file, ...at, limit: 10_000 }));
+      const ours = ((data['highlights'] as (FieldLocation & { kind: string })[] | undefined) ?? []).map((h) => `${h.line}:${h.column}-${h.end_line}:${h.end_column} ${h.kind}`);
+      record('get_document_highlights', describeTarget(target), compareSets(ours, truth, claimsComplete(data)));
+    });
 
     it.each(spec.hovers)('inspect_symbol (hover) at $file "$needle" is the server\'s own text', async (target) => {
       const at = cursor(root(), target);

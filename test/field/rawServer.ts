@@ -22,7 +22,7 @@ interface LspPosition {
   line: number;
   character: number;
 }
-interface LspRange {
+export interface LspRange {
   start: LspPosition;
   end: LspPosition;
 }
