@@ -14,7 +14,8 @@ import { isNotRun, prepareCorpus, type Corpus, type CorpusName } from './corpora
 import type { Checker } from './fieldCheckers.js';
 import { compareSets, judge, type Outcome } from './fieldOutcome.js';
 import { outsideEditCases, type OutsideEditKind } from './fieldOutsideEdits.js';
-import { RawServer, type FieldLocation, type LspRange, type ServerId } from './rawServer.js';
+import { positionCases } from './fieldPositionCases.js';
+import { RawServer, type FieldLocation, type ServerId } from './rawServer.js';
 
 /** A position: the start of `needle` (its first occurrence in the file), plus `at` characters. */
 export interface Target {
@@ -37,8 +38,14 @@ export interface FieldSpec {
   typeDefinitions?: Target[];
   /** go_to_implementation targets (textDocument/implementation). */
   implementations?: Target[];
+  /** go_to_declaration targets (textDocument/declaration). */
+  declarations?: Target[];
   /** get_document_highlights targets (textDocument/documentHighlight). */
   highlights?: Target[];
+  /** get_signature_help targets (textDocument/signatureHelp), inside a call's parentheses. */
+  signatures?: Target[];
+  /** get_completions targets (textDocument/completion), where the server's list does not depend on time (member access). */
+  completions?: Target[];
   hovers: Target[];
   outlines: string[];
   symbols: string[];
@@ -78,7 +85,7 @@ export function cursor(root: string, target: Target): { line: number; column: nu
   return { line: at.line, column: at.column + (target.at ?? 0) };
 }
 
-const describeTarget = (t: Target): string => `${t.file} "${t.needle}"${t.at ? `+${t.at}` : ''}`;
+export const describeTarget = (t: Target): string => `${t.file} "${t.needle}"${t.at ? `+${t.at}` : ''}`;
 
 /** Root-relative files: agent-lsp answers with root-relative paths inside the root, absolute ones outside. */
 export function locationKeys(root: string, locations: readonly FieldLocation[]): string[] {
@@ -174,7 +181,7 @@ export function defineFieldSuite(spec: FieldSpec, tier: string): void {
       } finally {
         ctx.raw = await starting;
       }
-      const located = [...locationCases(spec).flatMap((c) => c.targets), ...(spec.highlights ?? [])];
+      const located = [...locationCases(spec).flatMap((c) => c.targets), ...(spec.highlights ?? []), ...(spec.signatures ?? []), ...(spec.completions ?? [])];
       for (const t of [...spec.references, ...located, ...spec.hovers, ...(spec.outside ? [spec.outside] : [])]) await ctx.raw.open(t.file, spec.languageId);
       await ctx.raw.idle();
     }, FIELD_TIMEOUT_MS);
@@ -220,24 +227,11 @@ export function defineFieldSuite(spec: FieldSpec, tier: string): void {
       });
     }
 
-    it.each(spec.highlights ?? [])('get_document_highlights at $file "$needle" is the server\'s own answer', async (target) => {
-      const at = cursor(root(), target);
-      const uri = ctx.raw.uri(target.file);
-      const raw = (await ctx.raw.request<{ range: LspRange; kind?: number }[] | null>('textDocument/documentHighlight', { textDocument: { uri }, position: { line: at.line - 1, character: rawCharacter(root(), target.file, at) } })) ?? [];
-      const KINDS = ['', 'text', 'read', 'write'];
-      const truth = raw.map((h) => {
-        const l = ctx.raw.location(uri, h.range);
-        return `${l.line}:${l.column}-${l.end_line}:${l.end_column} ${KINDS[h.kind ?? 1]}`;
-      });
-      expect(truth.length, 'the server highlights the symbol').toBeGreaterThan(0);
-      const data = ok(await ctx.agent.call('get_document_highlights', { file_path: target.file, ...at, limit: 10_000 }));
-      const ours = ((data['highlights'] as (FieldLocation & { kind: string })[] | undefined) ?? []).map((h) => `${h.line}:${h.column}-${h.end_line}:${h.end_column} ${h.kind}`);
-      record('get_document_highlights', describeTarget(target), compareSets(ours, truth, claimsComplete(data)));
-    });
+    positionCases(ctx, spec, record);
 
     it.each(spec.hovers)('inspect_symbol (hover) at $file "$needle" is the server\'s own text', async (target) => {
       const at = cursor(root(), target);
-      const raw = await ctx.raw.request<{ contents: unknown } | null>('textDocument/hover', { textDocument: { uri: ctx.raw.uri(target.file) }, position: { line: at.line - 1, character: rawCharacter(root(), target.file, at) } });
+      const raw = await ctx.raw.request<{ contents: unknown } | null>('textDocument/hover', { textDocument: { uri: ctx.raw.uri(target.file) }, position: ctx.raw.lspPosition(target.file, at) });
       expect(raw, 'the server has a hover there').not.toBeNull();
       const data = ok(await ctx.agent.call('inspect_symbol', { file_path: target.file, ...at }));
       const ours = typeof data['contents'] === 'string' ? [hoverText(data['contents'])] : [];
@@ -300,11 +294,6 @@ function locationCases(spec: FieldSpec): { tool: string; method: string; targets
     { tool: 'go_to_definition', method: 'textDocument/definition', targets: spec.definitions },
     { tool: 'go_to_type_definition', method: 'textDocument/typeDefinition', targets: spec.typeDefinitions ?? [] },
     { tool: 'go_to_implementation', method: 'textDocument/implementation', targets: spec.implementations ?? [] },
+    { tool: 'go_to_declaration', method: 'textDocument/declaration', targets: spec.declarations ?? [] },
   ].filter((c) => c.targets.length > 0);
-}
-
-/** The UTF-16 character of a 1-based character column on a line of a file (what LSP counts). */
-function rawCharacter(root: string, file: string, at: { line: number; column: number }): number {
-  const line = readFileSync(join(root, file), 'utf8').split(/\r\n|\r|\n/)[at.line - 1] ?? '';
-  return [...line].slice(0, at.column - 1).join('').length;
 }

@@ -215,7 +215,8 @@ export class RawServer {
     return { file: relative(this.root, file), line: range.start.line + 1, column: column(range.start), end_line: range.end.line + 1, end_column: column(range.end) };
   }
 
-  private lspPosition(rel: string, at: { line: number; column: number }): LspPosition {
+  /** A 1-based line and character column of a file as an LSP position (UTF-16). */
+  lspPosition(rel: string, at: { line: number; column: number }): LspPosition {
     const line = this.linesOf(this.uri(rel))[at.line - 1] ?? '';
     return { line: at.line - 1, character: [...line].slice(0, at.column - 1).join('').length };
   }
