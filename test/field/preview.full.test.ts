@@ -3,10 +3,11 @@
 // "net_delta -50 … fix errors and break none" for an edit that breaks callers); and rxjs, whose
 // project tsserver takes half a minute to load, for a TypeScript export renamed at file scope.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
+import { ok } from '../helpers/mcpClient.js';
 import { isNotRun, prepareCorpus, type Corpus, type NotRun } from './corpora.js';
+import { fieldAgent } from './fieldAgent.js';
 import { tscProjectErrors } from './fieldCheckers.js';
 import { compareSets, judge } from './fieldOutcome.js';
 import { ENCODING, expectNoFixFromUnexamined, FORCE_STR, forceStrTruth, judgeByCli, naming, type CliTruth, type PreviewDiag, type PreviewFile } from './previewChecks.js';
@@ -20,38 +21,31 @@ afterAll(() => {
 });
 
 describe.skipIf(isNotRun(django))(`preview_edit at workspace scope on ${isNotRun(django) ? `Django: not run (${django.notRun})` : django.label}`, () => {
-  let agent: AgentLspClient;
   let truth: CliTruth;
 
-  beforeAll(async () => {
-    const root = (django as Corpus).root;
-    truth = forceStrTruth(root);
-    agent = await startAgentLsp({ env: { AGENT_LSP_HOME: join(dirname(root), '.home') } });
-    ok(await agent.call('start_lsp', { root_dir: root, language_id: 'python' }));
+  beforeAll(() => {
+    truth = forceStrTruth((django as Corpus).root);
   }, 600_000);
-  afterAll(async () => {
-    await agent?.close();
-  });
+  const agent = fieldAgent(() => (django as Corpus).root, 'python');
 
   it('making force_str\'s encoding required, at the default timeout: unsettled dependents count for nothing and nothing calls it a fix', async () => {
-    const answer = await agent.call('preview_edit', { language: 'python', file_path: ENCODING, ...FORCE_STR, scope: 'workspace' });
+    const answer = await agent().call('preview_edit', { language: 'python', file_path: ENCODING, ...FORCE_STR, scope: 'workspace' });
     expectNoFixFromUnexamined(answer, (django as Corpus).root);
   });
 
   it("the same edit with time to settle: the errors introduced and resolved are pyright CLI's on the edited copy", async () => {
-    const answer = await agent.call('preview_edit', { language: 'python', file_path: ENCODING, ...FORCE_STR, scope: 'workspace', timeout_ms: 600_000 });
+    const answer = await agent().call('preview_edit', { language: 'python', file_path: ENCODING, ...FORCE_STR, scope: 'workspace', timeout_ms: 600_000 });
     judgeByCli(answer, truth, 'the whole of Django');
   }, 900_000);
 });
 
 describe.skipIf(isNotRun(rxjs))(`preview_edit on ${isNotRun(rxjs) ? `rxjs: not run (${rxjs.notRun})` : rxjs.label}`, () => {
-  let agent: AgentLspClient;
   const IS_FUNCTION = 'src/internal/util/isFunction.ts';
   const RENAME = { old_text: 'export function isFunction(', new_text: 'export function isFunc(' };
   /** The errors tsc finds in the project with the rename on disk and not without it (before any server watches the files). */
   let truth: string[];
 
-  beforeAll(async () => {
+  beforeAll(() => {
     const root = (rxjs as Corpus).root;
     const path = join(root, IS_FUNCTION);
     const original = readFileSync(path, 'utf8');
@@ -62,17 +56,13 @@ describe.skipIf(isNotRun(rxjs))(`preview_edit on ${isNotRun(rxjs) ? `rxjs: not r
     } finally {
       writeFileSync(path, original);
     }
-    agent = await startAgentLsp({ env: { AGENT_LSP_HOME: join(dirname(root), '.home') } });
-    ok(await agent.call('start_lsp', { root_dir: root, language_id: 'typescript' }));
   }, 600_000);
-  afterAll(async () => {
-    await agent?.close();
-  });
+  const agent = fieldAgent(() => (rxjs as Corpus).root, 'typescript');
 
   it('file scope: renaming the exported isFunction says the importers naming it were not checked, and is not high', async () => {
     const truth = naming((rxjs as Corpus).root, 'isFunction', '.ts', IS_FUNCTION);
     expect(truth.length).toBeGreaterThan(20);
-    const answer = await agent.call('preview_edit', { language: 'typescript', file_path: IS_FUNCTION, ...RENAME });
+    const answer = await agent().call('preview_edit', { language: 'typescript', file_path: IS_FUNCTION, ...RENAME });
     const data = ok(answer);
     expect(data['confidence'], answer.text).toBe('partial');
     expect(data['changed_declarations']).toEqual(['isFunction (isFunction.ts)']);
@@ -82,7 +72,7 @@ describe.skipIf(isNotRun(rxjs))(`preview_edit on ${isNotRun(rxjs) ? `rxjs: not r
 
   it('workspace scope: the rename introduces exactly the errors tsc finds in the edited project', async () => {
     expect(truth.length, 'tsc found no error the rename introduces').toBeGreaterThan(0);
-    const answer = await agent.call('preview_edit', { language: 'typescript', file_path: IS_FUNCTION, ...RENAME, scope: 'workspace', timeout_ms: 600_000 });
+    const answer = await agent().call('preview_edit', { language: 'typescript', file_path: IS_FUNCTION, ...RENAME, scope: 'workspace', timeout_ms: 600_000 });
     const data = ok(answer);
     expect(answer.text).not.toMatch(/fix errors|break none/);
     const complete = data['confidence'] !== 'partial' && (data['not_examined'] as number) === 0;

@@ -5,10 +5,10 @@
 // and before minus after) in the files it examined; a file it did not examine is listed, and the
 // answer is then partial. The workspace: django/utils and every module naming force_str.
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
 import { isNotRun, prepareCorpus, type Corpus, type NotRun } from './corpora.js';
+import { fieldAgent } from './fieldAgent.js';
 import { djangoUtilsAndImporters, ENCODING, FORCE_STR, forceStrTruth, judgeByCli, type CliTruth } from './previewChecks.js';
 
 const django: Corpus | NotRun = prepareCorpus('django');
@@ -21,22 +21,17 @@ afterAll(() => {
 const SETTLED_MS = 180_000;
 
 describe.skipIf(isNotRun(django))(`preview_edit judged by pyright's CLI on ${isNotRun(django) ? `Django: not run (${django.notRun})` : `${django.label}: django/utils and the modules naming force_str`}`, () => {
-  let agent: AgentLspClient;
   let root: string;
   let truth: CliTruth;
 
-  beforeAll(async () => {
+  beforeAll(() => {
     root = djangoUtilsAndImporters(django as Corpus);
     truth = forceStrTruth(root);
-    agent = await startAgentLsp({ env: { AGENT_LSP_HOME: join(dirname(root), '.home') } });
-    ok(await agent.call('start_lsp', { root_dir: root, language_id: 'python' }));
   }, 600_000);
-  afterAll(async () => {
-    await agent?.close();
-  });
+  const agent = fieldAgent(() => root, 'python');
 
   it("making force_str's encoding required: the errors introduced and resolved are the CLI's, in every file examined", async () => {
-    const answer = await agent.call('preview_edit', { language: 'python', file_path: ENCODING, ...FORCE_STR, scope: 'workspace', timeout_ms: SETTLED_MS });
+    const answer = await agent().call('preview_edit', { language: 'python', file_path: ENCODING, ...FORCE_STR, scope: 'workspace', timeout_ms: SETTLED_MS });
     judgeByCli(answer, truth, 'django/utils and the modules naming it');
     expect(readFileSync(join(root, ENCODING), 'utf8')).toContain(FORCE_STR.old_text);
   }, 900_000);

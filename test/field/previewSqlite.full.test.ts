@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { onPath } from '../helpers/onPath.js';
 import { isNotRun, prepareCorpus, type Corpus, type NotRun } from './corpora.js';
-import { judgeIntroduced, sqliteAgent, type TextEdit } from './previewSqliteChecks.js';
+import { fieldAgent } from './fieldAgent.js';
+import { judgeIntroduced, type TextEdit } from './previewSqliteChecks.js';
 
 const installed = onPath('clangd') && onPath('gcc');
 const sqlite: Corpus | NotRun = installed ? prepareCorpus('sqlite') : { notRun: 'clangd or gcc is not installed' };
@@ -20,8 +21,8 @@ afterAll(() => {
 const SOURCE_EDIT: TextEdit = { file_path: 'sqlite3.c', old_text: 'SQLITE_API const char *sqlite3_libversion(void){ return sqlite3_version; }', new_text: 'SQLITE_API const char *sqlite3_libversion(void){ return sqlite3_versio; }' };
 
 describe.skipIf(isNotRun(sqlite))(`preview_edit on ${isNotRun(sqlite) ? `sqlite: not run (${sqlite.notRun})` : `${sqlite.label}, clangd`}`, () => {
-  const agent = sqliteAgent(() => sqlite as Corpus);
   const root = () => (sqlite as Corpus).root;
+  const agent = fieldAgent(root, 'c');
 
   it('an edit inside sqlite3.c: its one error, or sqlite3.c listed as not examined (the default timeout rarely sees the 9 MB unit built)', async () => {
     const progress: string[] = [];

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { onPath } from '../helpers/onPath.js';
 import { isNotRun, prepareCorpus, type Corpus, type NotRun } from './corpora.js';
-import { HEADER_EDIT, judgeIntroduced, sqliteAgent } from './previewSqliteChecks.js';
+import { fieldAgent } from './fieldAgent.js';
+import { HEADER_EDIT, judgeIntroduced } from './previewSqliteChecks.js';
 
 const installed = onPath('clangd') && onPath('gcc');
 const sqlite: Corpus | NotRun = installed ? prepareCorpus('sqlite') : { notRun: 'clangd or gcc is not installed' };
@@ -23,8 +24,8 @@ afterAll(() => {
 const SETTLED_MS = 240_000;
 
 describe.skipIf(isNotRun(sqlite))(`preview_edit of a header on ${isNotRun(sqlite) ? `sqlite: not run (${sqlite.notRun})` : `${sqlite.label}, clangd`}`, () => {
-  const agent = sqliteAgent(() => sqlite as Corpus);
   const root = () => (sqlite as Corpus).root;
+  const agent = fieldAgent(root, 'c');
 
   it("a header edit that breaks main.c's call: the error gcc finds, every dependent examined", async () => {
     const answer = await agent().call('preview_edit', { language: 'c', ...HEADER_EDIT, scope: 'workspace', timeout_ms: SETTLED_MS });

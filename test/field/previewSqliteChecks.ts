@@ -4,10 +4,9 @@
 // breaking edit safe.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, expect } from 'vitest';
-import { ok, startAgentLsp, type AgentLspClient, type ToolAnswer } from '../helpers/mcpClient.js';
-import type { Corpus } from './corpora.js';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { ok, type ToolAnswer } from '../helpers/mcpClient.js';
 import { compareSets, judge } from './fieldOutcome.js';
 import type { PreviewDiag, PreviewFile } from './previewChecks.js';
 
@@ -19,23 +18,6 @@ export interface TextEdit {
 
 /** Breaks main.c's call (too few arguments); sqlite3.c, which has its own copy of the header, is unaffected. */
 export const HEADER_EDIT: TextEdit = { file_path: 'sqlite3.h', old_text: 'SQLITE_API const char *sqlite3_libversion(void);', new_text: 'SQLITE_API const char *sqlite3_libversion(int);' };
-
-/** Inside a describe: an agent with clangd started on the corpus before its tests, closed after them. */
-export function sqliteAgent(corpus: () => Corpus): () => AgentLspClient {
-  let agent: AgentLspClient | undefined;
-  beforeAll(async () => {
-    const { root } = corpus();
-    agent = await startAgentLsp({ env: { AGENT_LSP_HOME: join(dirname(root), '.home') } });
-    ok(await agent.call('start_lsp', { root_dir: root, language_id: 'c' }));
-  }, 300_000);
-  afterAll(async () => {
-    await agent?.close();
-  });
-  return () => {
-    if (!agent) throw new Error('the agent did not start');
-    return agent;
-  };
-}
 
 /** `file:line` of gcc's errors in `files` (relative to `root`), with `edit` applied on disk meanwhile. */
 function gccErrors(root: string, files: string[], edit?: TextEdit): string[] {
