@@ -1,6 +1,10 @@
-// Field cases of the tools that answer about one position with what the server says there, other
-// than locations: document highlights (with their kinds), signature help (the signatures and the
-// active one) and completions (the labels). Each against the same server asked directly.
+// Field cases of the tools that answer with what the server says at one position, other than
+// locations: document highlights (with their kinds), signature help (the signatures and the active
+// one), completions (the labels) and prepare_rename (the range a rename replaces); and
+// format_document of a file with a planted misformatted line (the edits). Each against the same
+// server asked directly.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { ok } from '../helpers/mcpClient.js';
 import { compareSets, type Outcome } from './fieldOutcome.js';
@@ -46,5 +50,38 @@ export function positionCases(ctx: FieldContext, spec: FieldSpec, record: Record
     const data = ok(await ctx.agent.call('get_completions', { file_path: target.file, ...cursor(root(), target), limit: 100_000 }));
     const ours = ((data['items'] as { label: string }[] | undefined) ?? []).map((c) => c.label);
     record('get_completions', describeTarget(target), compareSets(ours, truth, claimsComplete(data) && data['is_incomplete'] !== true));
+  });
+
+  it.each(spec.renames ?? [])('prepare_rename at $file "$needle" is the server\'s own range', async (target) => {
+    const raw = await ask<LspRange | { range: LspRange }>('textDocument/prepareRename', target);
+    expect(raw, 'the server can rename there').not.toBeNull();
+    const l = ctx.raw.location(ctx.raw.uri(target.file), 'range' in raw! ? raw.range : raw!);
+    const data = ok(await ctx.agent.call('prepare_rename', { file_path: target.file, ...cursor(root(), target) }));
+    const range = data['range'] as Omit<FieldLocation, 'file'> | undefined;
+    const ours = data['renameable'] === true && range ? [`${range.line}:${range.column}-${range.end_line}:${range.end_column}`] : [];
+    record('prepare_rename', describeTarget(target), compareSets(ours, [`${l.line}:${l.column}-${l.end_line}:${l.end_column}`], claimsComplete(data)));
+  });
+
+  it.each(spec.formatting ?? [])('format_document of $file with a misformatted line is the server\'s own edits', async ({ file, planted }) => {
+    const path = join(root(), file);
+    const original = readFileSync(path, 'utf8');
+    const text = `${original.replace(/\n?$/, '\n')}${planted}\n`;
+    writeFileSync(path, text);
+    try {
+      const uri = ctx.raw.uri(file);
+      await ctx.raw.open(file, spec.languageId);
+      const raw = (await ctx.raw.request<{ range: LspRange; newText: string }[] | null>('textDocument/formatting', { textDocument: { uri }, options: { tabSize: 4, insertSpaces: true } })) ?? [];
+      const truth = raw.map((e) => {
+        const l = ctx.raw.location(uri, e.range);
+        return `${l.line}:${l.column}-${l.end_line}:${l.end_column} ${JSON.stringify(e.newText)}`;
+      });
+      expect(truth.length, 'the server formats the planted line').toBeGreaterThan(0);
+      const data = ok(await ctx.agent.call('format_document', { file_path: file }));
+      const ours = ((data['edits'] as (Omit<FieldLocation, 'file'> & { new_text: string })[] | undefined) ?? []).map((e) => `${e.line}:${e.column}-${e.end_line}:${e.end_column} ${JSON.stringify(e.new_text)}`);
+      record('format_document', `${file} + a misformatted line`, compareSets(ours, truth, claimsComplete(data)));
+    } finally {
+      writeFileSync(path, original);
+      await ctx.raw.open(file, spec.languageId);
+    }
   });
 }

@@ -46,6 +46,10 @@ export interface FieldSpec {
   signatures?: Target[];
   /** get_completions targets (textDocument/completion), where the server's list does not depend on time (member access). */
   completions?: Target[];
+  /** prepare_rename targets (textDocument/prepareRename). */
+  renames?: Target[];
+  /** format_document of a file with `planted` (a misformatted line) appended. */
+  formatting?: { file: string; planted: string }[];
   hovers: Target[];
   outlines: string[];
   symbols: string[];
@@ -181,7 +185,7 @@ export function defineFieldSuite(spec: FieldSpec, tier: string): void {
       } finally {
         ctx.raw = await starting;
       }
-      const located = [...locationCases(spec).flatMap((c) => c.targets), ...(spec.highlights ?? []), ...(spec.signatures ?? []), ...(spec.completions ?? [])];
+      const located = [...locationCases(spec).flatMap((c) => c.targets), ...(spec.highlights ?? []), ...(spec.signatures ?? []), ...(spec.completions ?? []), ...(spec.renames ?? [])];
       for (const t of [...spec.references, ...located, ...spec.hovers, ...(spec.outside ? [spec.outside] : [])]) await ctx.raw.open(t.file, spec.languageId);
       await ctx.raw.idle();
     }, FIELD_TIMEOUT_MS);
