@@ -96,13 +96,24 @@ ${versions().map((v) => `- ${v}`).join('\n')}
 
 ## How the truth is computed
 
-- **find_references, go_to_definition, inspect_symbol, list_symbols, find_symbol**: the same language
-  server (agent-lsp's command, settings and initialization options for it) started on the same
-  private copy of the corpus and asked directly over stdio by a small raw LSP client
+- **find_references, go_to_definition, go_to_type_definition, go_to_implementation,
+  go_to_declaration, get_document_highlights, inspect_symbol, get_signature_help, get_completions,
+  prepare_rename, format_document, list_symbols, find_symbol**: the same language server
+  (agent-lsp's command, settings and initialization options for it) started on the same private
+  copy of the corpus and asked directly over stdio by a small raw LSP client
   (test/field/rawServer.ts, which shares no code with agent-lsp's LSP layer), after it has indexed;
   its UTF-16 positions converted to 1-based lines and character columns. Compared as sets:
-  locations (file, start, end); hover text (whitespace folded); outline entries (name, start of
-  the name, end of the whole symbol); workspace symbols (name, file, start).
+  locations (file, start, end); highlights (range, kind); hover text (whitespace folded);
+  signatures (label, which is active); completion labels; the range a rename replaces; formatting
+  edits (range, new text) of a file with a planted misformatted line; outline entries (name, start
+  of the name, end of the whole symbol); workspace symbols (name, file, start).
+- **find_callers, detect_changes** (Go): gopls asked directly (its call hierarchy; the uses of what
+  an edit removes, asked before the edit); **type_hierarchy** (rxjs): the heritage clauses of the
+  TypeScript compiler's syntax trees.
+- **preview_edit at workspace scope**: the edit applied to the copy and checked by pyright's CLI
+  (Django), \`gopls check\` (Go: \`go build\` stops at the package that no longer compiles), tsc
+  (rxjs) and gcc (sqlite); the errors the preview says it introduces and resolves compared as
+  \`file:line\` sets (with the message, for pyright), the files it did not examine left out.
 - **get_diagnostics**: a file with a planted error, against the command-line checker: pyright's
   CLI (the same pyright package), tsc with the corpus's tsconfig.json, \`go build -gcflags=-e\`,
   \`gcc -fsyntax-only\`, \`cargo check\`, \`basedpyright --outputjson\` (errors and warnings), vue-tsc with
