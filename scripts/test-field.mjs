@@ -98,13 +98,14 @@ ${versions().map((v) => `- ${v}`).join('\n')}
 
 - **find_references, go_to_definition, go_to_type_definition, go_to_implementation,
   go_to_declaration, get_document_highlights, inspect_symbol, get_signature_help, get_completions,
-  prepare_rename, format_document, list_symbols, find_symbol**: the same language server
+  prepare_rename, get_inlay_hints, format_document, list_symbols, find_symbol**: the same language server
   (agent-lsp's command, settings and initialization options for it) started on the same private
   copy of the corpus and asked directly over stdio by a small raw LSP client
   (test/field/rawServer.ts, which shares no code with agent-lsp's LSP layer), after it has indexed;
   its UTF-16 positions converted to 1-based lines and character columns. Compared as sets:
   locations (file, start, end); highlights (range, kind); hover text (whitespace folded);
-  signatures (label, which is active); completion labels; the range a rename replaces; formatting
+  signatures (label, which is active); completion labels; the range a rename replaces; inlay hints
+  (position, label); formatting
   edits (range, new text) of a file with a planted misformatted line; outline entries (name, start
   of the name, end of the whole symbol); workspace symbols (name, file, start).
 - **find_callers, detect_changes** (Go): gopls asked directly (its call hierarchy; the uses of what

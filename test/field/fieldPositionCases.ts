@@ -1,7 +1,7 @@
 // Field cases of the tools that answer with what the server says at one position, other than
 // locations: document highlights (with their kinds), signature help (the signatures and the active
-// one), completions (the labels) and prepare_rename (the range a rename replaces); and
-// format_document of a file with a planted misformatted line (the edits). Each against the same
+// one), completions (the labels) and prepare_rename (the range a rename replaces); a whole file's
+// inlay hints; and format_document of a file with a planted misformatted line (the edits). Each against the same
 // server asked directly.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -60,6 +60,22 @@ export function positionCases(ctx: FieldContext, spec: FieldSpec, record: Record
     const range = data['range'] as Omit<FieldLocation, 'file'> | undefined;
     const ours = data['renameable'] === true && range ? [`${range.line}:${range.column}-${range.end_line}:${range.end_column}`] : [];
     record('prepare_rename', describeTarget(target), compareSets(ours, [`${l.line}:${l.column}-${l.end_line}:${l.end_column}`], claimsComplete(data)));
+  });
+
+  it.each(spec.inlayHints ?? [])('get_inlay_hints of %s is the server\'s own hints', async (file) => {
+    await ctx.raw.open(file, spec.languageId);
+    const uri = ctx.raw.uri(file);
+    const lines = readFileSync(join(root(), file), 'utf8').split(/\r\n|\r|\n/);
+    const whole = { start: { line: 0, character: 0 }, end: { line: lines.length - 1, character: (lines.at(-1) ?? '').length } };
+    const raw = (await ctx.raw.request<{ position: LspRange['start']; label: string | { value: string }[] }[] | null>('textDocument/inlayHint', { textDocument: { uri }, range: whole })) ?? [];
+    const truth = raw.map((h) => {
+      const l = ctx.raw.location(uri, { start: h.position, end: h.position });
+      return `${l.line}:${l.column} ${typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join('')}`;
+    });
+    expect(truth.length, 'the server shows hints in the file').toBeGreaterThan(0);
+    const data = ok(await ctx.agent.call('get_inlay_hints', { file_path: file, limit: 100_000 }));
+    const ours = ((data['hints'] as { line: number; column: number; label: string }[] | undefined) ?? []).map((h) => `${h.line}:${h.column} ${h.label}`);
+    record('get_inlay_hints', file, compareSets(ours, truth, claimsComplete(data)));
   });
 
   it.each(spec.formatting ?? [])('format_document of $file with a misformatted line is the server\'s own edits', async ({ file, planted }) => {

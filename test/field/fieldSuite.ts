@@ -48,6 +48,8 @@ export interface FieldSpec {
   completions?: Target[];
   /** prepare_rename targets (textDocument/prepareRename). */
   renames?: Target[];
+  /** Files whose get_inlay_hints (the whole file) is compared. */
+  inlayHints?: string[];
   /** format_document of a file with `planted` (a misformatted line) appended. */
   formatting?: { file: string; planted: string }[];
   hovers: Target[];
