@@ -29,11 +29,11 @@ export class ServerBuffers {
    * would wait in vain).
    */
   hold(uri: string, languageId: string, text: string, disk?: DiskState): void {
-    this.conn.documents.sync(uri, languageId, text, this.syncOptions(uri, disk));
+    this.conn.documents.sync(uri, languageId, text, this.syncOptions(uri, this.internal(uri), disk));
   }
 
-  private syncOptions(uri: string, disk: DiskState | undefined): SyncOptions {
-    const internal = this.internal(uri);
+  /** `disk` only while the file is still as it was read (a stat). */
+  private syncOptions(uri: string, internal: boolean, disk: DiskState | undefined): SyncOptions {
     const path = uriToPath(uri);
     return disk !== undefined && path !== undefined && !mayHaveChangedSync(path, disk) ? { internal, disk } : { internal };
   }
@@ -45,7 +45,7 @@ export class ServerBuffers {
    * for the other files, so it does not make their pushes wait for a later answer to count.
    */
   reopen(uri: string, languageId: string, text: string, disk?: DiskState): void {
-    const options = this.syncOptions(uri, disk);
+    const internal = this.internal(uri);
     const held = this.conn.documents.get(uri);
     // Held with this text already (its baseline was taken in this section): what the other
     // documents see does not change, so their answers settled before still hold.
@@ -55,7 +55,7 @@ export class ServerBuffers {
     }
     if (held) this.conn.documents.close(uri);
     this.conn.diagnostics.forget(uri);
-    this.conn.documents.sync(uri, languageId, text, options);
+    this.conn.documents.sync(uri, languageId, text, this.syncOptions(uri, internal, disk));
   }
 
   /** Every changed document back as it was (or closed again); throws after trying them all. */
