@@ -1,7 +1,9 @@
 // clangd without a compilation database (compile_flags.txt only) has no background index, and its
 // index of open files keeps no references inside the headers they include: a declaration in a
 // header nobody opened was missing from find_references (labelled complete), and rename_symbol left
-// it unrenamed, so the renamed code no longer built. agent-lsp opens the headers too.
+// it unrenamed, so the renamed code no longer built. agent-lsp opens the headers too. Its workspace
+// symbols name a function once (its definition): go_to_symbol finds the header's declaration through
+// the references.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
@@ -37,5 +39,13 @@ describe.skipIf(!installed)(title, () => {
     const edits = data['edits'] as { file: string; line: number; column: number }[];
     expect(edits.map((e) => e.file).sort()).toEqual(['main.c', 'point.c', 'point.h']);
     expect(edits).toEqual(expect.arrayContaining([expect.objectContaining(declaration)]));
+  });
+
+  it('go_to_symbol lists the header\'s declaration with the definition (clangd\'s workspace symbols name only the definition)', async () => {
+    const data = ok(await agent.call('go_to_symbol', { symbol_path: 'manhattan', language_id: 'c' }));
+    const definitions = data['definitions'] as { file: string; line: number; column: number }[];
+    const definition = { file: 'point.c', ...positionOf(join(ROOT, 'point.c'), 'manhattan(struct point a, struct point b) {') };
+    expect(definitions.map(({ file, line, column }) => ({ file, line, column })).sort((a, b) => a.file.localeCompare(b.file))).toEqual([definition, declaration]);
+    expect(data['complete']).toBe(true);
   });
 });

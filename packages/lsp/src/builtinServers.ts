@@ -232,6 +232,7 @@ const clangd = fromPath('clangd', 'clangd', 'clangd', ['--background-index', '--
   rootMarkers: ['compile_commands.json', 'compile_flags.txt', 'CMakeLists.txt', 'Makefile'],
   readiness: 'clangd',
   refreshAfterChange: 'didSave',
+  indexNamesSymbolOnce: true,
   installHint: 'Install clangd: `agent-lsp servers install c` (Debian/Ubuntu, as root), `apt-get install clangd`, or from your LLVM distribution, and make sure it is on PATH.',
 });
 

@@ -91,6 +91,12 @@ export interface ServerDefinition {
    */
   formatDocumentByRange?: true;
   /**
+   * workspace/symbol names each symbol once (clangd: its definition, else one declaration), so a
+   * file that only declares it (a header's prototype) is not among its answers: tools that find
+   * every declaration of a name also read the files its references are in.
+   */
+  indexNamesSymbolOnce?: true;
+  /**
    * LSP methods (or code action kinds: `refactor`) this server does not implement although tools
    * may ask for them, each with the message an agent gets instead (what is missing and what to
    * do): never an opaque server error nor an empty answer that looks complete.

@@ -47,6 +47,14 @@ describe('symbol edits on brace languages', () => {
     expect(applyTextEdits(TS, [replaceBodyEdit(s, 'const x = 2;\nreturn x;')])).toBe(TS.replace('    return 1;', '    const x = 2;\r\n    return x;'));
   });
 
+  it('gives a declaration after a macro on its line (C\'s SQLITE_API) the comment above it, not one after code', () => {
+    const c = ['/*', '** Opens a database.', '*/', 'SQLITE_API int sqlite3_open(', '  const char *filename', ');', 'int a; int b;', ''].join('\n');
+    const { lines } = fileLines(c);
+    const at = (line: number, column: number): Range => ({ start: { line, character: column }, end: { line, character: column + 5 } });
+    expect(symbolExtent(lines, { ...at(3, 11), end: { line: 5, character: 2 } }, 'braces')).toEqual({ start: 0, end: 5 });
+    expect(symbolExtent(lines, at(6, 7), 'braces')).toEqual({ start: 6, end: 6 });
+  });
+
   it('finds the body brace after a return type with braces', () => {
     const text = 'function f(): { a: number } {\n  return { a: 1 };\n}\n';
     const out = applyTextEdits(text, [replaceBodyEdit(site(text, 'typescript', 0, 0, 2), 'return { a: 2 };')]);

@@ -1,9 +1,10 @@
 import { sep } from 'node:path';
 import type { DocumentSymbol, SymbolInformation } from 'vscode-languageserver-protocol';
-import { UserError, uriToPath } from '@agent-lsp/protocol';
+import { isWithin, UserError, uriToPath } from '@agent-lsp/protocol';
 import type { LspConnection } from '@agent-lsp/lsp';
 import { isNotReady, openReadyDocument, type ReadyDocument } from '../project/documentQuery.js';
 import { coverageNotReady, loadEveryProject, workspaceSymbols, type ProjectCoverage } from '../project/projectSeeds.js';
+import { locationTargets, requestLocations } from '../project/freshAnswer.js';
 import { awaitReady, type NotReadyResult, type ReadinessArgs } from '../project/readinessGate.js';
 import { closeMatches, modulePrefixes, parseSymbolPath, qualifiedName, resolveSymbolPath, symbolTree, type ParsedSymbolPath, type SymbolNode } from './symbolPath.js';
 import { symbolServers } from '../tools/symbols.js';
@@ -134,15 +135,46 @@ export async function findSymbolCandidates(
   const files = ranked.map((f) => f.path);
   const candidates: SymbolCandidate[] = [];
   const near: string[] = [];
-  for (const file of files.slice(0, MAX_FILES)) {
+  const examine = async (file: string): Promise<NotReadyResult | undefined> => {
     const doc = await openReadyDocument(ctx, { ...args, file_path: file });
     if (isNotReady(doc)) return doc;
     const found = await candidatesInFile(ctx, doc, path);
     candidates.push(...found.candidates);
     near.push(...found.near.map((n) => `${doc.label}:${n}`));
+    return undefined;
+  };
+  for (const file of files.slice(0, MAX_FILES)) {
+    const notReady = await examine(file);
+    if (notReady) return notReady;
+  }
+  // An index that names each symbol once left out the files that only declare it: its references' files.
+  const referencing = await referencingFiles(ctx, candidates, new Set(files));
+  const room = Math.max(0, MAX_FILES - files.length);
+  for (const file of referencing.slice(0, room)) {
+    const notReady = await examine(file);
+    if (notReady) return notReady;
   }
   candidates.sort((a, b) => a.rank - b.rank || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0) || a.node.selectionRange.start.line - b.node.selectionRange.start.line);
   // Files left out whose index entries all name another container cannot hold the path.
-  const unexamined = ranked.slice(MAX_FILES).filter((f) => f.mayMatch).length;
+  const unexamined = ranked.slice(MAX_FILES).filter((f) => f.mayMatch).length + Math.max(0, referencing.length - room);
   return { candidates, near: (near.length ? near : others).slice(0, 5), unexamined, ...(partials.length ? { partial: partials.join(' ') } : {}) };
+}
+
+/**
+ * The files, other than `examined`, that the references of the candidates found so far are in,
+ * for servers whose index names each symbol once (ServerProfile.indexNamesSymbolOnce: clangd):
+ * the headers that declare a function defined elsewhere.
+ */
+async function referencingFiles(ctx: ToolContext, candidates: readonly SymbolCandidate[], examined: ReadonlySet<string>): Promise<string[]> {
+  const files = new Set<string>();
+  for (const c of candidates.filter((x) => x.rank === 0 && x.doc.handle.conn.server.indexNamesSymbolOnce)) {
+    const { conn, uri } = c.doc.handle;
+    const params = { textDocument: { uri }, position: c.node.selectionRange.start, context: { includeDeclaration: true } };
+    const locations = await requestLocations(conn, ctx.workspace.registry, 'textDocument/references', params, ctx.signal, (q, m, p, s) => ctx.workspace.query(q, m, p, s));
+    for (const l of locationTargets(locations)) {
+      const path = uriToPath(l.uri);
+      if (path && !examined.has(path) && ctx.workspace.rootList.some((r) => isWithin(r, path))) files.add(path);
+    }
+  }
+  return [...files];
 }

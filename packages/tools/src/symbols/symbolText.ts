@@ -34,8 +34,10 @@ const blank = (line: string | undefined) => line === undefined || line.trim() ==
 export function extendedStart(lines: readonly string[], range: Range, family: SyntaxFamily): number {
   let start = range.start.line;
   const first = lines[start] ?? '';
-  // Only a symbol that starts its line owns the lines above it.
-  if (first.slice(0, range.start.character).trim() !== '') return start;
+  // Only the first thing on its line owns the lines above it. Words before it are its own
+  // (C's `SQLITE_API int`: servers start a declaration's range after an empty macro); code that
+  // ends something else (`;`, `}`, `=`) is another statement's.
+  if (!/^[\w\s*&]*$/.test(first.slice(0, range.start.character))) return start;
   const indent = indentOf(first).length;
   // Decorators: at the symbol's indentation, starting with '@'; their argument lines deeper or
   // closing brackets at the same indentation.
