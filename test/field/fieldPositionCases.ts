@@ -1,8 +1,8 @@
 // Field cases of the tools that answer with what the server says at one position, other than
 // locations: document highlights (with their kinds), signature help (the signatures and the active
 // one), completions (the labels) and prepare_rename (the range a rename replaces); a whole file's
-// inlay hints; and format_document of a file with a planted misformatted line (the edits). Each against the same
-// server asked directly.
+// inlay hints and semantic tokens; and format_document and format_range of a file with a planted
+// misformatted line (the edits). Each against the same server asked directly.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -11,11 +11,11 @@ import { compareSets, type Outcome } from './fieldOutcome.js';
 import { claimsComplete, cursor, describeTarget, type FieldContext, type FieldSpec, type Target } from './fieldSuite.js';
 import type { FieldLocation, LspRange } from './rawServer.js';
 
-type Record = (tool: string, label: string, result: { outcome: Outcome; detail?: string }) => void;
+type Recorder = (tool: string, label: string, result: { outcome: Outcome; detail?: string }) => void;
 
 const HIGHLIGHT_KINDS = ['', 'text', 'read', 'write'];
 
-export function positionCases(ctx: FieldContext, spec: FieldSpec, record: Record): void {
+export function positionCases(ctx: FieldContext, spec: FieldSpec, record: Recorder): void {
   const root = () => ctx.corpus.root;
   /** The raw server's request at `target`, with `extra` params. */
   const ask = <T>(method: string, target: Target, extra: object = {}): Promise<T | null> =>
@@ -78,6 +78,20 @@ export function positionCases(ctx: FieldContext, spec: FieldSpec, record: Record
     record('get_inlay_hints', file, compareSets(ours, truth, claimsComplete(data)));
   });
 
+  it.each(spec.semanticTokens ?? [])('get_semantic_tokens of %s is the server\'s own tokens', async (file) => {
+    await ctx.raw.open(file, spec.languageId);
+    const legend = (ctx.raw.capabilities['semanticTokensProvider'] as { legend?: { tokenTypes: string[]; tokenModifiers: string[] } } | undefined)?.legend;
+    expect(legend, 'the server has semantic tokens').toBeDefined();
+    const raw = await ctx.raw.request<{ data: number[] } | null>('textDocument/semanticTokens/full', { textDocument: { uri: ctx.raw.uri(file) } });
+    const truth = rawTokens(readFileSync(join(root(), file), 'utf8'), raw?.data ?? [], legend!);
+    expect(truth.length, 'the server has tokens in the file').toBeGreaterThan(0);
+    const data = ok(await ctx.agent.call('get_semantic_tokens', { file_path: file, limit: 1_000_000 }));
+    const ours = ((data['tokens'] as { line: number; column: number; length: number; type: string; modifiers: string[] }[] | undefined) ?? []).map(
+      (t) => `${t.line}:${t.column}+${t.length} ${t.type}${t.modifiers.length ? `[${[...t.modifiers].sort().join(',')}]` : ''}`,
+    );
+    record('get_semantic_tokens', file, compareSets(ours, truth, claimsComplete(data)));
+  });
+
   it.each(spec.formatting ?? [])('format_document of $file with a misformatted line is the server\'s own edits', async ({ file, planted }) => {
     const path = join(root(), file);
     const original = readFileSync(path, 'utf8');
@@ -86,18 +100,60 @@ export function positionCases(ctx: FieldContext, spec: FieldSpec, record: Record
     try {
       const uri = ctx.raw.uri(file);
       await ctx.raw.open(file, spec.languageId);
-      const raw = (await ctx.raw.request<{ range: LspRange; newText: string }[] | null>('textDocument/formatting', { textDocument: { uri }, options: { tabSize: 4, insertSpaces: true } })) ?? [];
-      const truth = raw.map((e) => {
-        const l = ctx.raw.location(uri, e.range);
-        return `${l.line}:${l.column}-${l.end_line}:${l.end_column} ${JSON.stringify(e.newText)}`;
-      });
+      const raw = (await ctx.raw.request<RawEdit[] | null>('textDocument/formatting', { textDocument: { uri }, options: { tabSize: 4, insertSpaces: true } })) ?? [];
+      const keysOf = (edits: RawEdit[]): string[] => edits.map((e) => editKey(ctx.raw.location(uri, e.range), e.newText));
+      const truth = keysOf(raw);
       expect(truth.length, 'the server formats the planted line').toBeGreaterThan(0);
       const data = ok(await ctx.agent.call('format_document', { file_path: file }));
-      const ours = ((data['edits'] as (Omit<FieldLocation, 'file'> & { new_text: string })[] | undefined) ?? []).map((e) => `${e.line}:${e.column}-${e.end_line}:${e.end_column} ${JSON.stringify(e.new_text)}`);
-      record('format_document', `${file} + a misformatted line`, compareSets(ours, truth, claimsComplete(data)));
+      record('format_document', `${file} + a misformatted line`, compareSets(ourEdits(data), truth, claimsComplete(data)));
+      // format_range of the planted line: the server's range formatting, or for a server that
+      // formats whole files only (gopls), its whole-file edits that fall inside the range.
+      const line = text.split('\n').length - 2;
+      const range = { start: { line, character: 0 }, end: { line, character: planted.length } };
+      const byRange = ctx.raw.capabilities['documentRangeFormattingProvider'] !== undefined && ctx.raw.capabilities['documentRangeFormattingProvider'] !== false;
+      const rangeTruth = byRange
+        ? keysOf((await ctx.raw.request<RawEdit[] | null>('textDocument/rangeFormatting', { textDocument: { uri }, range, options: { tabSize: 4, insertSpaces: true } })) ?? [])
+        : keysOf(raw.filter((e) => e.range.start.line === line && e.range.end.line === line && e.range.end.character <= planted.length));
+      expect(rangeTruth.length, 'the server formats the planted line').toBeGreaterThan(0);
+      const ranged = ok(await ctx.agent.call('format_range', { file_path: file, start_line: line + 1, start_column: 1, end_line: line + 1, end_column: [...planted].length + 1 }));
+      record('format_range', `${file}, a misformatted line`, compareSets(ourEdits(ranged), rangeTruth, claimsComplete(ranged)));
     } finally {
       writeFileSync(path, original);
       await ctx.raw.open(file, spec.languageId);
     }
   });
+}
+
+interface RawEdit {
+  range: LspRange;
+  newText: string;
+}
+
+const editKey = (r: Omit<FieldLocation, 'file'>, newText: string): string => `${r.line}:${r.column}-${r.end_line}:${r.end_column} ${JSON.stringify(newText)}`;
+
+/** A formatting tool's edits as editKey gives the server's. */
+function ourEdits(data: Record<string, unknown>): string[] {
+  return ((data['edits'] as (Omit<FieldLocation, 'file'> & { new_text: string })[] | undefined) ?? []).map((e) => editKey(e, e.new_text));
+}
+
+/**
+ * The server's semantic tokens decoded as LSP says (relative lines and UTF-16 starts, types and
+ * modifier bits by the legend), as `line:column+length type[modifiers]` in characters.
+ */
+function rawTokens(text: string, data: readonly number[], legend: { tokenTypes: string[]; tokenModifiers: string[] }): string[] {
+  const lines = text.split(/\r\n|\r|\n/);
+  const tokens: string[] = [];
+  let line = 0;
+  let start = 0;
+  for (let i = 0; i + 5 <= data.length; i += 5) {
+    const [dLine, dStart, length, type, bits] = data.slice(i, i + 5) as [number, number, number, number, number];
+    line += dLine;
+    start = dLine === 0 ? start + dStart : dStart;
+    const units = lines[line] ?? '';
+    const column = [...units.slice(0, start)].length + 1;
+    const chars = [...units.slice(start, start + length)].length;
+    const modifiers = legend.tokenModifiers.filter((_, bit) => (bits & (1 << bit)) !== 0).sort();
+    tokens.push(`${line + 1}:${column}+${chars} ${legend.tokenTypes[type] ?? `type${type}`}${modifiers.length ? `[${modifiers.join(',')}]` : ''}`);
+  }
+  return tokens;
 }

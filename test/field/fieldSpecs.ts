@@ -31,6 +31,8 @@ export const RXJS_QUICK: FieldSpec = {
   renames: [{ file: 'src/internal/util/pipe.ts', needle: 'pipe(): typeof identity' }],
   formatting: [{ file: 'src/internal/util/pipe.ts', planted: 'export const   fieldPlanted={a:1,b:[ 2,3 ]};' }],
   inlayHints: ['src/internal/operators/map.ts'],
+  semanticTokens: ['src/internal/operators/map.ts'],
+  symbolPaths: [{ file: 'src/internal/Observable.ts', path: 'Observable.lift' }],
   hovers: [{ file: 'src/internal/operators/map.ts', needle: 'operate((source' }],
   outlines: ['src/internal/Observable.ts'],
   symbols: ['isFunction'],
@@ -76,6 +78,8 @@ export const GO_STD_QUICK: FieldSpec = {
   renames: [{ file: 'go/ast/walk.go', needle: 'func Walk(', at: 5 }],
   formatting: [{ file: 'go/ast/walk.go', planted: 'func   fieldPlanted( ) int {return  1}' }],
   inlayHints: ['go/ast/walk.go'],
+  semanticTokens: ['go/ast/walk.go'],
+  symbolPaths: [{ file: 'go/printer/printer.go', path: 'Config.Fprint' }],
   hovers: [{ file: 'go/printer/nodes.go', needle: 'ast.Inspect(px.X', at: 4 }],
   outlines: ['go/ast/walk.go'],
   symbols: ['Inspect'],
@@ -99,6 +103,8 @@ export const SQLITE_QUICK: FieldSpec = {
   signatures: [{ file: 'main.c', needle: 'sqlite3_open(":memory:"', at: 13 }],
   renames: [{ file: 'main.c', needle: 'int open_and_report(void)', at: 4 }],
   formatting: [{ file: 'main.c', planted: 'int   field_planted (void){return 0;}' }],
+  semanticTokens: ['main.c'],
+  symbolPaths: [{ file: 'main.c', path: 'open_and_report' }],
   hovers: [{ file: 'main.c', needle: 'sqlite3_close(db)' }],
   outlines: ['main.c'],
   symbols: ['sqlite3_open'],
@@ -137,6 +143,7 @@ export const REGEX_SYNTAX_QUICK: FieldSpec = {
     { file: 'src/hir/print.rs', needle: 'if is_meta_character(c)', at: 3 },
   ],
   outlines: ['src/ast/visitor.rs'],
+  semanticTokens: ['src/utf8.rs'],
   symbols: ['Translator'],
   diagnostics: [{ file: 'src/utf8.rs', planted: 'pub fn field_planted() -> u32 { "not a number" }', checker: cargoCheck }],
   outside: { file: 'src/lib.rs', needle: 'pub fn is_meta_character(', at: 7 },
@@ -156,6 +163,8 @@ export const RXJS_FULL: FieldSpec = {
   definitions: [...RXJS_QUICK.definitions, { file: 'src/internal/Observable.ts', needle: 'isFunction(value.next)' }, { file: 'src/internal/types.ts', needle: 'UnaryFunction<Observable<T>' }],
   hovers: [...RXJS_QUICK.hovers, { file: 'src/internal/Observable.ts', needle: 'isFunction(value.next)' }, { file: 'src/internal/operators/filter.ts', needle: 'filter<T>(predicate: (value: T, index: number) => boolean, thisArg' }],
   outlines: [...RXJS_QUICK.outlines, 'src/internal/Subscriber.ts', 'src/internal/operators/map.ts', 'src/internal/types.ts'],
+  semanticTokens: [...RXJS_QUICK.semanticTokens!, 'src/internal/Observable.ts'],
+  symbolPaths: [...RXJS_QUICK.symbolPaths!, { file: 'src/internal/Subscriber.ts', path: 'Subscriber.next' }, { file: 'src/internal/util/isFunction.ts', path: 'isFunction' }],
   symbols: [...RXJS_QUICK.symbols, 'Observable', 'pipe', 'map'],
   diagnostics: [...RXJS_QUICK.diagnostics, { file: 'src/internal/operators/map.ts', planted: 'export const fieldPlanted: string = map;', checker: tsc }],
   outsideKinds: EVERY_OUTSIDE_EDIT,
@@ -172,6 +181,9 @@ export const DJANGO_FULL: FieldSpec = {
   definitions: [...DJANGO_QUICK.definitions, { file: 'django/db/models/fields/related.py', needle: '@cached_property', at: 1 }, { file: 'django/utils/html.py', needle: 'html.escape(str(text))', at: 5 }],
   hovers: [...DJANGO_QUICK.hovers, { file: 'django/db/models/fields/related.py', needle: '@cached_property', at: 1 }, { file: 'django/utils/html.py', needle: 'def escape(', at: 4 }],
   outlines: [...DJANGO_QUICK.outlines, 'django/utils/functional.py', 'django/db/models/fields/__init__.py', 'django/utils/html.py'],
+  // Decorated: @property, and slugify's @keep_lazy_text.
+  // go_to_symbol asks for workspace symbols: all of Django indexed (see symbols above), so full tier.
+  symbolPaths: [{ file: 'django/utils/functional.py', path: 'cached_property.__get__' }, { file: 'django/db/models/fields/related.py', path: 'RelatedField.target_field' }, { file: 'django/utils/text.py', path: 'slugify' }],
   symbols: ['force_str', 'cached_property', 'slugify'],
   askSymbolRightAfterStart: true,
   diagnostics: [...DJANGO_QUICK.diagnostics, { file: 'django/utils/text.py', planted: 'field_planted: str = slugify(1, 2, 3)', checker: pyrightCli }],
@@ -189,6 +201,8 @@ export const GO_STD_FULL: FieldSpec = {
   definitions: [...GO_STD_QUICK.definitions, { file: 'encoding/json/encode.go', needle: 'b, err := Marshal(v)', at: 10 }, { file: 'go/printer/printer.go', needle: 'token.Position // current position in AST', at: 6 }],
   hovers: [...GO_STD_QUICK.hovers, { file: 'encoding/json/encode.go', needle: 'b, err := Marshal(v)', at: 10 }, { file: 'go/token/position.go', needle: 'func (p Pos) IsValid', at: 13 }],
   outlines: [...GO_STD_QUICK.outlines, 'go/ast/ast.go', 'go/printer/nodes.go', 'encoding/json/encode.go'],
+  semanticTokens: [...GO_STD_QUICK.semanticTokens!, 'encoding/json/encode.go'],
+  symbolPaths: [...GO_STD_QUICK.symbolPaths!, { file: 'go/ast/walk.go', path: 'Walk' }, { file: 'encoding/json/stream.go', path: 'Encoder.Encode' }, { file: 'go/token/position.go', path: 'Pos.IsValid' }],
   symbols: [...GO_STD_QUICK.symbols, 'Walk', 'Marshal', 'Pos'],
   diagnostics: [...GO_STD_QUICK.diagnostics, { file: 'encoding/json/encode.go', planted: 'var fieldPlanted = Marshal(1, 2)', checker: goBuild }],
   outsideKinds: EVERY_OUTSIDE_EDIT,
@@ -202,6 +216,9 @@ export const SQLITE_FULL: FieldSpec = {
   hovers: [...SQLITE_QUICK.hovers, { file: 'main.c', needle: 'sqlite3_open(":memory:"' }],
   // The huge file: 9 MB, ~270,000 lines.
   outlines: [...SQLITE_QUICK.outlines, 'sqlite3.h', 'sqlite3.c'],
+  semanticTokens: [...SQLITE_QUICK.semanticTokens!, 'sqlite3.h'],
+  // Declared in the header and again, with its definition, in the amalgamation.
+  symbolPaths: [...SQLITE_QUICK.symbolPaths!, { file: 'sqlite3.h', path: 'sqlite3_open' }],
   symbols: [...SQLITE_QUICK.symbols, 'sqlite3_close', 'sqlite3VdbeExec'],
   // Asked from the header, so the includer can be deleted and restored too (the includer closed
   // and edited outside is also in the quick tier: SQLITE_CLOSED_INCLUDER).

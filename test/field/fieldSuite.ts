@@ -15,6 +15,7 @@ import type { Checker } from './fieldCheckers.js';
 import { compareSets, judge, type Outcome } from './fieldOutcome.js';
 import { outsideEditCases, type OutsideEditKind } from './fieldOutsideEdits.js';
 import { positionCases } from './fieldPositionCases.js';
+import { symbolCases } from './fieldSymbolCases.js';
 import { RawServer, type FieldLocation, type ServerId } from './rawServer.js';
 
 /** A position: the start of `needle` (its first occurrence in the file), plus `at` characters. */
@@ -50,7 +51,11 @@ export interface FieldSpec {
   renames?: Target[];
   /** Files whose get_inlay_hints (the whole file) is compared. */
   inlayHints?: string[];
-  /** format_document of a file with `planted` (a misformatted line) appended. */
+  /** Files whose get_semantic_tokens (the whole file) is compared. */
+  semanticTokens?: string[];
+  /** Symbols named by a dotted path in their file: go_to_symbol, get_symbol_source and get_symbol_documentation (fieldSymbolCases.ts). */
+  symbolPaths?: { file: string; path: string }[];
+  /** format_document and format_range of a file with `planted` (a misformatted line) appended. */
   formatting?: { file: string; planted: string }[];
   hovers: Target[];
   outlines: string[];
@@ -122,7 +127,8 @@ export async function trueReferences(ctx: FieldContext, target: Target): Promise
   return locationKeys(ctx.corpus.root, await ctx.raw.locations('textDocument/references', target.file, at, { context: { includeDeclaration: true } }));
 }
 
-function hoverText(contents: unknown): string {
+/** A hover's text, markdown or plain, its whitespace folded. */
+export function hoverText(contents: unknown): string {
   const one = (c: unknown): string => (typeof c === 'string' ? c : (c as { value: string }).value);
   const text = Array.isArray(contents) ? contents.map(one).join('\n\n') : one(contents);
   return text.replace(/\s+/g, ' ').trim();
@@ -234,6 +240,7 @@ export function defineFieldSuite(spec: FieldSpec, tier: string): void {
     }
 
     positionCases(ctx, spec, record);
+    symbolCases(ctx, spec, record);
 
     it.each(spec.hovers)('inspect_symbol (hover) at $file "$needle" is the server\'s own text', async (target) => {
       const at = cursor(root(), target);

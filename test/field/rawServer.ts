@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { SemanticTokenModifiers, SemanticTokenTypes } from 'vscode-languageserver-protocol';
 import { BUILTIN_SERVERS, findExecutable, KNOWN_SERVERS } from '@agent-lsp/lsp';
 
 export interface FieldLocation {
@@ -74,6 +75,8 @@ export class RawServer {
   private progressEnded = 0;
   /** Whether the server's last status said nothing is pending (undefined: it has sent none, or is not asked). */
   private quiescent: boolean | undefined;
+  /** What the server answered to initialize: its capabilities (semantic tokens' legend, range formatting). */
+  capabilities: Readonly<Record<string, unknown>> = {};
 
   private constructor(
     readonly root: string,
@@ -123,7 +126,7 @@ export class RawServer {
     });
     connection.listen();
     const rootUri = pathToFileURL(root).href;
-    await connection.sendRequest('initialize', {
+    const initialized = await connection.sendRequest<{ capabilities: Record<string, unknown> }>('initialize', {
       processId: process.pid,
       rootUri,
       workspaceFolders: [{ uri: rootUri, name: 'root' }],
@@ -140,9 +143,12 @@ export class RawServer {
           // stubs when the client can also ask for declarations.
           definition: { linkSupport: false },
           declaration: { linkSupport: false },
+          // The standard names, as agent-lsp declares them: gopls sends only the types a client names.
+          semanticTokens: { requests: { full: true, range: true }, tokenTypes: Object.values(SemanticTokenTypes), tokenModifiers: Object.values(SemanticTokenModifiers), formats: ['relative'] },
         },
       },
     });
+    server.capabilities = initialized.capabilities;
     await connection.sendNotification('initialized', {});
     await connection.sendNotification('workspace/didChangeConfiguration', { settings });
     return server;
