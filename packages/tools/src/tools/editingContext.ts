@@ -79,7 +79,7 @@ export const getEditingContext = defineTool({
     etag: z.string().optional().describe('Hash of the file text and this answer.'),
     not_modified: z.boolean().optional(),
     file: z.string().optional(),
-    complete: z.boolean().optional().describe('false when a list was cut at 200 (the totals count all).'),
+    complete: z.boolean().optional().describe('false when a list was cut at 200 (the totals count all) or the server could not list what the file calls (notes).'),
     outline: z.array(outlineEntry).optional(),
     imports: z.array(z.object({ line: z.number(), text: z.string() })).optional(),
     callers_total: z.number().optional(),
@@ -119,6 +119,7 @@ export const getEditingContext = defineTool({
     }
 
     const calls: z.infer<typeof calleeEntry>[] = [];
+    let callsUnlisted = false;
     if (conn.supports('textDocument/prepareCallHierarchy')) {
       const seen = new Set<string>();
       let refused = false;
@@ -143,7 +144,9 @@ export const getEditingContext = defineTool({
         }
       }
       if (refused) notes.push(`${conn.server.displayName} refused outgoing calls: what this file calls is not (fully) listed.`);
+      callsUnlisted = refused;
     } else {
+      callsUnlisted = true;
       notes.push(`${conn.server.displayName} has no call hierarchy: what this file calls is not listed.`);
     }
 
@@ -155,7 +158,8 @@ export const getEditingContext = defineTool({
     const answer = {
       ready: true,
       file: doc.label,
-      complete: [callers, calls, outline, imports].every((l) => l.length <= LIST_LIMIT),
+      // Calls the server could not list (no call hierarchy, or refused) leave the answer incomplete too.
+      complete: [callers, calls, outline, imports].every((l) => l.length <= LIST_LIMIT) && !callsUnlisted,
       outline: cut(outline),
       imports: cut(imports),
       callers_total: callers.length,

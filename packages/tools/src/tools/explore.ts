@@ -31,7 +31,7 @@ export const exploreSymbol = defineTool({
     symbol: symbolRefOutput.optional(),
     hover: z.string().optional(),
     definitions: z.array(location).optional(),
-    implementations: z.array(location).optional().describe('Absent when the server has no implementation request.'),
+    implementations: z.array(location).optional().describe('Absent when the server has no implementation request, or refused it here (notes).'),
     callers: z.array(callEntryOutput).optional(),
     callers_derived_from: z.literal('references').optional(),
     references_total: z.number().optional().describe('Every reference, declaration excluded.'),
@@ -52,7 +52,14 @@ export const exploreSymbol = defineTool({
     const graph = await callGraph(ctx, doc, position, ['incoming'], 1, new SymbolTrees(ctx));
     const hover = conn.supports('textDocument/hover') ? await ctx.workspace.query<Hover | null>(conn, 'textDocument/hover', at, ctx.signal) : null;
     const definitions = (await locs('textDocument/definition')) ?? [];
-    const implementations = await locs('textDocument/implementation');
+    // A server may refuse implementations for this kind of symbol (gopls: "Inspect is a function,
+    // not a method"): the rest of the answer stands, and a note says what the server said.
+    const notes = [...graph.notes];
+    const implementations = await locs('textDocument/implementation').catch((err: unknown) => {
+      if (ctx.signal.aborted) throw err;
+      notes.push(`${conn.server.displayName} gave no implementations here: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    });
     const references = (await locs('textDocument/references', { context: { includeDeclaration: false } })) ?? [];
     const p = page(references, 0, args.reference_limit, DEFAULT_REFERENCE_LIMIT);
     return {
@@ -65,7 +72,7 @@ export const exploreSymbol = defineTool({
       ...(graph.derived_from ? { callers_derived_from: graph.derived_from } : {}),
       references_total: p.total,
       references: p.items,
-      ...(graph.notes.length > 0 ? { notes: graph.notes } : {}),
+      ...(notes.length > 0 ? { notes } : {}),
     };
   },
   text: (r) => {
