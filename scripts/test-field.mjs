@@ -98,20 +98,30 @@ ${versions().map((v) => `- ${v}`).join('\n')}
 
 - **find_references, go_to_definition, go_to_type_definition, go_to_implementation,
   go_to_declaration, get_document_highlights, inspect_symbol, get_signature_help, get_completions,
-  prepare_rename, get_inlay_hints, format_document, list_symbols, find_symbol**: the same language server
+  prepare_rename, get_inlay_hints, get_semantic_tokens, format_document, format_range, list_symbols,
+  find_symbol, explore_symbol, get_editing_context**: the same language server
   (agent-lsp's command, settings and initialization options for it) started on the same private
   copy of the corpus and asked directly over stdio by a small raw LSP client
   (test/field/rawServer.ts, which shares no code with agent-lsp's LSP layer), after it has indexed;
   its UTF-16 positions converted to 1-based lines and character columns. Compared as sets:
   locations (file, start, end); highlights (range, kind); hover text (whitespace folded);
   signatures (label, which is active); completion labels; the range a rename replaces; inlay hints
-  (position, label); formatting
-  edits (range, new text) of a file with a planted misformatted line; outline entries (name, start
-  of the name, end of the whole symbol); workspace symbols (name, file, start).
+  (position, label); semantic tokens (position, length, type, modifiers; decoded by the test);
+  formatting edits (range, new text) of a file with a planted misformatted line, and of that line
+  alone; outline entries (name, start of the name, end of the whole symbol); workspace symbols
+  (name, file, start); explore_symbol's parts (hover, definitions, implementations, references,
+  incoming calls with their sites) and get_editing_context's (outline, uses from other files,
+  outgoing calls) as one set each, its imports by the language's parser (TypeScript's, Python's
+  ast) or syntax (Go's import declarations, C's #include lines).
+- **go_to_symbol, get_symbol_source, get_symbol_documentation**: a dotted path's declarations in
+  the server's own document symbols (matched by the chain of names) of the files its workspace
+  symbols name, and the path's own file; the symbol's lines from the server's range, extended over
+  the comment and decorator lines directly above it, with the disk's text of those lines; the
+  docstring by Python's ast and \`go doc\` run by the test, else the server's hover.
 - **find_callers, detect_changes** (Go): gopls asked directly (its call hierarchy; the uses of what
   an edit removes, asked before the edit); **type_hierarchy** (rxjs): the heritage clauses of the
   TypeScript compiler's syntax trees.
-- **preview_edit at workspace scope**: the edit applied to the copy and checked by pyright's CLI
+- **preview_edit at workspace scope, simulate_chain**: the edit (each step so far) applied to the copy and checked by pyright's CLI
   (Django), \`gopls check\` (Go: \`go build\` stops at the package that no longer compiles), tsc
   (rxjs) and gcc (sqlite); the errors the preview says it introduces and resolves compared as
   \`file:line\` sets (with the message, for pyright), the files it did not examine left out.

@@ -33,6 +33,8 @@ export const RXJS_QUICK: FieldSpec = {
   inlayHints: ['src/internal/operators/map.ts'],
   semanticTokens: ['src/internal/operators/map.ts'],
   symbolPaths: [{ file: 'src/internal/Observable.ts', path: 'Observable.lift' }],
+  explore: [{ file: 'src/internal/util/pipe.ts', needle: 'pipe(): typeof identity' }],
+  editingContext: ['src/internal/operators/map.ts'],
   hovers: [{ file: 'src/internal/operators/map.ts', needle: 'operate((source' }],
   outlines: ['src/internal/Observable.ts'],
   symbols: ['isFunction'],
@@ -80,6 +82,8 @@ export const GO_STD_QUICK: FieldSpec = {
   inlayHints: ['go/ast/walk.go'],
   semanticTokens: ['go/ast/walk.go'],
   symbolPaths: [{ file: 'go/printer/printer.go', path: 'Config.Fprint' }],
+  explore: [{ file: 'go/ast/walk.go', needle: 'func Inspect(', at: 5 }],
+  editingContext: ['go/ast/walk.go'],
   hovers: [{ file: 'go/printer/nodes.go', needle: 'ast.Inspect(px.X', at: 4 }],
   outlines: ['go/ast/walk.go'],
   symbols: ['Inspect'],
@@ -105,6 +109,8 @@ export const SQLITE_QUICK: FieldSpec = {
   formatting: [{ file: 'main.c', planted: 'int   field_planted (void){return 0;}' }],
   semanticTokens: ['main.c'],
   symbolPaths: [{ file: 'main.c', path: 'open_and_report' }],
+  explore: [{ file: 'main.c', needle: 'int open_and_report(void)', at: 4 }],
+  editingContext: ['main.c'],
   hovers: [{ file: 'main.c', needle: 'sqlite3_close(db)' }],
   outlines: ['main.c'],
   symbols: ['sqlite3_open'],
@@ -165,6 +171,8 @@ export const RXJS_FULL: FieldSpec = {
   outlines: [...RXJS_QUICK.outlines, 'src/internal/Subscriber.ts', 'src/internal/operators/map.ts', 'src/internal/types.ts'],
   semanticTokens: [...RXJS_QUICK.semanticTokens!, 'src/internal/Observable.ts'],
   symbolPaths: [...RXJS_QUICK.symbolPaths!, { file: 'src/internal/Subscriber.ts', path: 'Subscriber.next' }, { file: 'src/internal/util/isFunction.ts', path: 'isFunction' }],
+  explore: [...RXJS_QUICK.explore!, { file: 'src/internal/util/isFunction.ts', needle: 'isFunction(value' }, { file: 'src/internal/types.ts', needle: 'export interface SubscriptionLike', at: 17 }],
+  editingContext: [...RXJS_QUICK.editingContext!, 'src/internal/Subscriber.ts'],
   symbols: [...RXJS_QUICK.symbols, 'Observable', 'pipe', 'map'],
   diagnostics: [...RXJS_QUICK.diagnostics, { file: 'src/internal/operators/map.ts', planted: 'export const fieldPlanted: string = map;', checker: tsc }],
   outsideKinds: EVERY_OUTSIDE_EDIT,
@@ -182,6 +190,8 @@ export const DJANGO_FULL: FieldSpec = {
   hovers: [...DJANGO_QUICK.hovers, { file: 'django/db/models/fields/related.py', needle: '@cached_property', at: 1 }, { file: 'django/utils/html.py', needle: 'def escape(', at: 4 }],
   outlines: [...DJANGO_QUICK.outlines, 'django/utils/functional.py', 'django/db/models/fields/__init__.py', 'django/utils/html.py'],
   // Decorated: @property, and slugify's @keep_lazy_text.
+  explore: [{ file: 'django/utils/encoding.py', needle: 'def force_str(', at: 4 }],
+  editingContext: ['django/utils/text.py'],
   // go_to_symbol asks for workspace symbols: all of Django indexed (see symbols above), so full tier.
   symbolPaths: [{ file: 'django/utils/functional.py', path: 'cached_property.__get__' }, { file: 'django/db/models/fields/related.py', path: 'RelatedField.target_field' }, { file: 'django/utils/text.py', path: 'slugify' }],
   symbols: ['force_str', 'cached_property', 'slugify'],
@@ -203,6 +213,9 @@ export const GO_STD_FULL: FieldSpec = {
   outlines: [...GO_STD_QUICK.outlines, 'go/ast/ast.go', 'go/printer/nodes.go', 'encoding/json/encode.go'],
   semanticTokens: [...GO_STD_QUICK.semanticTokens!, 'encoding/json/encode.go'],
   symbolPaths: [...GO_STD_QUICK.symbolPaths!, { file: 'go/ast/walk.go', path: 'Walk' }, { file: 'encoding/json/stream.go', path: 'Encoder.Encode' }, { file: 'go/token/position.go', path: 'Pos.IsValid' }],
+  // Walk calls itself at 90 sites; Node is an interface with many implementations.
+  explore: [...GO_STD_QUICK.explore!, { file: 'go/ast/walk.go', needle: 'func Walk(', at: 5 }, { file: 'go/ast/ast.go', needle: 'type Node interface', at: 5 }],
+  editingContext: [...GO_STD_QUICK.editingContext!, 'encoding/json/stream.go'],
   symbols: [...GO_STD_QUICK.symbols, 'Walk', 'Marshal', 'Pos'],
   diagnostics: [...GO_STD_QUICK.diagnostics, { file: 'encoding/json/encode.go', planted: 'var fieldPlanted = Marshal(1, 2)', checker: goBuild }],
   outsideKinds: EVERY_OUTSIDE_EDIT,
@@ -219,6 +232,7 @@ export const SQLITE_FULL: FieldSpec = {
   semanticTokens: [...SQLITE_QUICK.semanticTokens!, 'sqlite3.h'],
   // Declared in the header and again, with its definition, in the amalgamation.
   symbolPaths: [...SQLITE_QUICK.symbolPaths!, { file: 'sqlite3.h', path: 'sqlite3_open' }],
+  explore: [...SQLITE_QUICK.explore!, { file: 'main.c', needle: 'sqlite3_close(db)' }],
   symbols: [...SQLITE_QUICK.symbols, 'sqlite3_close', 'sqlite3VdbeExec'],
   // Asked from the header, so the includer can be deleted and restored too (the includer closed
   // and edited outside is also in the quick tier: SQLITE_CLOSED_INCLUDER).

@@ -5,7 +5,7 @@
 // planted error answers what the CLI checker says. One front and one raw server serve every case
 // of a file. Outside edits between calls: fieldOutsideEdits.ts.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentLsp, ok, type AgentLspClient } from '../helpers/mcpClient.js';
 import { onPath } from '../helpers/onPath.js';
@@ -16,6 +16,7 @@ import { compareSets, judge, type Outcome } from './fieldOutcome.js';
 import { outsideEditCases, type OutsideEditKind } from './fieldOutsideEdits.js';
 import { positionCases } from './fieldPositionCases.js';
 import { symbolCases } from './fieldSymbolCases.js';
+import { compositeCases } from './fieldCompositeCases.js';
 import { RawServer, type FieldLocation, type ServerId } from './rawServer.js';
 
 /** A position: the start of `needle` (its first occurrence in the file), plus `at` characters. */
@@ -55,6 +56,10 @@ export interface FieldSpec {
   semanticTokens?: string[];
   /** Symbols named by a dotted path in their file: go_to_symbol, get_symbol_source and get_symbol_documentation (fieldSymbolCases.ts). */
   symbolPaths?: { file: string; path: string }[];
+  /** explore_symbol targets (fieldCompositeCases.ts). */
+  explore?: Target[];
+  /** Files whose get_editing_context is compared (fieldCompositeCases.ts). */
+  editingContext?: string[];
   /** format_document and format_range of a file with `planted` (a misformatted line) appended. */
   formatting?: { file: string; planted: string }[];
   hovers: Target[];
@@ -98,9 +103,13 @@ export function cursor(root: string, target: Target): { line: number; column: nu
 
 export const describeTarget = (t: Target): string => `${t.file} "${t.needle}"${t.at ? `+${t.at}` : ''}`;
 
-/** Root-relative files: agent-lsp answers with root-relative paths inside the root, absolute ones outside. */
+/** Files as agent-lsp gives them: root-relative inside the root, absolute outside (Go's standard library, typeshed). */
 export function locationKeys(root: string, locations: readonly FieldLocation[]): string[] {
-  return locations.map((l) => `${isAbsolute(l.file) ? relative(root, l.file) : l.file}:${l.line}:${l.column}-${l.end_line}:${l.end_column}`);
+  return locations.map((l) => {
+    const file = resolve(root, l.file);
+    const inside = relative(root, file);
+    return `${inside.startsWith('..') || isAbsolute(inside) ? file : inside}:${l.line}:${l.column}-${l.end_line}:${l.end_column}`;
+  });
 }
 
 /** Whether an answer claims to be complete and ready. */
@@ -241,6 +250,7 @@ export function defineFieldSuite(spec: FieldSpec, tier: string): void {
 
     positionCases(ctx, spec, record);
     symbolCases(ctx, spec, record);
+    compositeCases(ctx, spec, record);
 
     it.each(spec.hovers)('inspect_symbol (hover) at $file "$needle" is the server\'s own text', async (target) => {
       const at = cursor(root(), target);

@@ -101,24 +101,24 @@ describe.skipIf(isNotRun(goStd))(`preview_edit on ${isNotRun(goStd) ? `go/ast: n
   }
 
   /**
-   * `file:line` of the errors the rename introduces in walk.go and the files naming Inspect, by
-   * `gopls check` on the copy without and with it on disk (go build stops at go/ast, the package
-   * that no longer compiles, and never checks its importers); walk.go's text is put back after.
+   * `file:line` of the errors `edits` introduce (each a text replaced once in a file) in walk.go and
+   * the files naming Inspect, by `gopls check` on the copy without and with them on disk (go build
+   * stops at go/ast, the package that no longer compiles, and never checks its importers); the
+   * files' texts are put back after.
    */
-  function errorsIntroducedByRename(): string[] {
+  function errorsIntroducedBy(edits: readonly { file: string; old_text: string; new_text: string }[]): string[] {
     const files = [WALK, ...naming(root, 'Inspect', '.go', WALK)];
     const check = () => {
       const r = spawnSync('gopls', ['check', ...files], { cwd: root, encoding: 'utf8' });
       return [...`${r.stdout}\n${r.stderr}`.matchAll(/^(\S+\.go):(\d+):\d+(?:-\d+)?: (.*)$/gm)].map((m) => `${relative(root, m[1]!)}:${m[2]}`);
     };
-    const path = join(root, WALK);
-    const before = readFileSync(path, 'utf8');
     const clean = check();
-    writeFileSync(path, before.replace(RENAME.old_text, RENAME.new_text));
+    const before = new Map(edits.map((e) => [e.file, readFileSync(join(root, e.file), 'utf8')]));
+    for (const e of edits) writeFileSync(join(root, e.file), readFileSync(join(root, e.file), 'utf8').replace(e.old_text, e.new_text));
     try {
       return [...new Set(check())].filter((k) => !clean.includes(k)).sort();
     } finally {
-      writeFileSync(path, before);
+      for (const [file, text] of before) writeFileSync(join(root, file), text);
     }
   }
 
@@ -135,7 +135,7 @@ describe.skipIf(isNotRun(goStd))(`preview_edit on ${isNotRun(goStd) ? `go/ast: n
   });
 
   it('workspace scope: renaming ast.Inspect introduces exactly the errors `gopls check` finds in the edited copy', async () => {
-    const truth = errorsIntroducedByRename();
+    const truth = errorsIntroducedBy([{ file: WALK, ...RENAME }]);
     expect(truth.length, 'gopls check found no error the rename introduces').toBeGreaterThan(0);
     const answer = await agent.call('preview_edit', { language: 'go', file_path: WALK, ...RENAME, scope: 'workspace', timeout_ms: 120_000 });
     const data = ok(answer);
@@ -145,4 +145,27 @@ describe.skipIf(isNotRun(goStd))(`preview_edit on ${isNotRun(goStd) ? `go/ast: n
     judge({ tool: 'preview_edit (workspace scope)', corpus: 'go-std', case: 'ast.Inspect renamed: errors introduced', ...compareSets(introduced, truth, complete) });
     expect(complete, answer.text).toBe(true);
   }, 300_000);
+
+  it('simulate_chain: renaming ast.Inspect, then mending one caller, introduces at each step exactly what `gopls check` finds with the steps so far', async () => {
+    // A caller with one call of ast.Inspect: the second step mends it.
+    const caller = naming(root, 'Inspect', '.go', WALK).find((f) => readFileSync(join(root, f), 'utf8').split('ast.Inspect(').length === 2);
+    expect(caller, 'a file calls ast.Inspect once').toBeDefined();
+    const steps = [{ file_path: WALK, ...RENAME }, { file_path: caller!, old_text: 'ast.Inspect(', new_text: 'ast.InspectX(' }];
+    const truths = [errorsIntroducedBy([{ file: WALK, ...RENAME }]), errorsIntroducedBy(steps.map((e) => ({ file: e.file_path, old_text: e.old_text, new_text: e.new_text })))];
+    expect(truths[1]!.length, 'the second step mends one error').toBe(truths[0]!.length - 1);
+    const session = ok(await agent.call('create_simulation_session', { language: 'go' }))['session_id'] as string;
+    try {
+      const answer = await agent.call('simulate_chain', { session_id: session, edits: steps, scope: 'workspace', timeout_ms: 120_000 });
+      const data = ok(answer);
+      const outcomes = (data['steps'] as { step: number; errors_introduced: PreviewDiag[]; confidence: string; not_examined: number }[]).map((step, i) => {
+        const introduced = step.errors_introduced.map((d) => `${d.file}:${d.line}`);
+        const result = compareSets(introduced, truths[i]!, step.confidence !== 'partial' && step.not_examined === 0);
+        judge({ tool: 'simulate_chain (workspace scope)', corpus: 'go-std', case: `ast.Inspect renamed, then one caller mended: step ${step.step}`, ...result });
+        return result.outcome;
+      });
+      expect(outcomes, answer.text).toEqual(['exact', 'exact']);
+    } finally {
+      await agent.call('destroy_session', { session_id: session });
+    }
+  }, 400_000);
 });
