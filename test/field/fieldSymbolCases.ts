@@ -4,8 +4,8 @@
 // The truth: the server asked directly — its workspace symbols for the path's last name, then each
 // such file's document symbols, matched by the chain of names — and, for the documentation, what
 // Python's ast module and `go doc` say when the test runs them itself.
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect, it } from 'vitest';
 import { ok } from '../helpers/mcpClient.js';
@@ -95,16 +95,18 @@ const folded = (text: string): string => text.replace(/\s+/g, ' ').trim();
 export function symbolCases(ctx: FieldContext, spec: FieldSpec, record: Recorder): void {
   const root = () => ctx.corpus.root;
 
-  it.each(spec.symbolPaths ?? [])('go_to_symbol "$path" is every declaration the server\'s symbols give', async ({ file, path }) => {
+  /** go_to_symbol of the path against the server's symbols as the disk is now. */
+  async function goToSymbol(file: string, path: string, label: string): Promise<void> {
     const segments = path.split('.');
     const truth = locationKeys(root(), (await declaredInWorkspace(ctx, file, segments)).map((d) => d.selection));
     expect(truth.length, 'the server declares the path').toBeGreaterThan(0);
     const data = ok(await ctx.agent.call('go_to_symbol', { symbol_path: path, language_id: spec.languageId }));
     const exact = ((data['definitions'] as (FieldLocation & { match: string })[] | undefined) ?? []).filter((d) => d.match === 'exact');
-    record('go_to_symbol', path, compareSets(locationKeys(root(), exact), truth, claimsComplete(data)));
-  });
+    record('go_to_symbol', label, compareSets(locationKeys(root(), exact), truth, claimsComplete(data)));
+  }
 
-  it.each(spec.symbolPaths ?? [])('get_symbol_source $file:$path is the server\'s range of it with its doc comment', async ({ file, path }) => {
+  /** get_symbol_source of the path against the server's range and the disk's lines as they are now. */
+  async function symbolSource(file: string, path: string, label: string): Promise<void> {
     const [declared] = await declaredIn(ctx.raw, file, spec.languageId, path.split('.'));
     expect(declared, 'the server declares the path in the file').toBeDefined();
     const disk = readFileSync(join(root(), file), 'utf8');
@@ -115,8 +117,32 @@ export function symbolCases(ctx: FieldContext, spec: FieldSpec, record: Recorder
     const diskText = (start: number, end: number): string => lines.slice(start - 1, end).join(disk.includes('\r\n') ? '\r\n' : '\n');
     const key = (start: number, end: number, source: string) => `${file}:${start}-${end}${source === diskText(start, end) ? '' : ' (not the disk text)'}`;
     const ours = key(data['start_line'] as number, data['end_line'] as number, data['source'] as string);
-    record('get_symbol_source', `${file}:${path}`, compareSets([ours], [key(truth.start, truth.end, diskText(truth.start, truth.end))], claimsComplete(data)));
-  });
+    record('get_symbol_source', label, compareSets([ours], [key(truth.start, truth.end, diskText(truth.start, truth.end))], claimsComplete(data)));
+  }
+
+  it.each(spec.symbolPaths ?? [])('go_to_symbol "$path" is every declaration the server\'s symbols give', ({ file, path }) => goToSymbol(file, path, path));
+
+  it.each(spec.symbolPaths ?? [])('get_symbol_source $file:$path is the server\'s range of it with its doc comment', ({ file, path }) => symbolSource(file, path, `${file}:${path}`));
+
+  // Lines inserted above the symbol by sed, between two calls: both answers move with them, and
+  // back when the file is put back (the truth: the server asked directly with the disk's text).
+  const [first] = spec.symbolPaths ?? [];
+  if (first) {
+    it(`go_to_symbol and get_symbol_source of ${first.path} after sed -i inserted lines into ${first.file}, and after it was put back`, async () => {
+      const path = join(root(), first.file);
+      const original = readFileSync(path, 'utf8');
+      try {
+        const r = spawnSync('sed', ['-i', '-e', `1i ${spec.comment} field: line one inserted by sed`, '-e', `1i ${spec.comment} field: line two`, first.file], { cwd: root() });
+        if (r.status !== 0) throw new Error(`sed failed: ${String(r.stderr)}`);
+        await goToSymbol(first.file, first.path, `${first.path}, after sed -i on ${first.file}`);
+        await symbolSource(first.file, first.path, `${first.file}:${first.path}, after sed -i`);
+      } finally {
+        writeFileSync(path, original);
+      }
+      await goToSymbol(first.file, first.path, `${first.path}, after ${first.file} was put back`);
+      await symbolSource(first.file, first.path, `${first.file}:${first.path}, after it was put back`);
+    });
+  }
 
   it.each(spec.symbolPaths ?? [])('get_symbol_documentation $file:$path is what the language\'s own tools say', async ({ file, path }) => {
     const truth = await documentationTruth(ctx, file, path);
