@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isTestFile, testsByName } from './testFiles.js';
+import { isTestFile } from '../analysis/testFiles.js';
+import { testsByName } from './testFiles.js';
 
 describe('test file naming', () => {
   it('knows test files of every language by name or directory', () => {

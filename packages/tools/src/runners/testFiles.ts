@@ -3,21 +3,8 @@ import { walkSourceTreeAsync } from '@agent-lsp/lsp';
 
 const JS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 const C_EXTENSIONS = ['.c', '.cc', '.cpp', '.cxx'];
-const TEST_DIRS = new Set(['test', 'tests', '__tests__', 'spec', 'testing']);
 /** Bounds the walk for naming matches on huge trees. */
 const MAX_ENTRIES = 50_000;
-
-/** Whether a file is a test by its name or its directory (test_x.py, x_test.go, x.test.ts, tests/…). */
-export function isTestFile(path: string): boolean {
-  const name = basename(path);
-  const ext = extname(name);
-  const stem = name.slice(0, name.length - ext.length);
-  if (ext === '.py' && (stem.startsWith('test_') || stem.endsWith('_test') || stem === 'tests' || stem === 'conftest')) return true;
-  if (ext === '.go' && stem.endsWith('_test')) return true;
-  if (JS_EXTENSIONS.includes(ext) && /\.(test|spec)$/.test(stem)) return true;
-  if (C_EXTENSIONS.includes(ext) && (stem.startsWith('test_') || stem.endsWith('_test') || stem.endsWith('_unittest'))) return true;
-  return path.split(sep).slice(0, -1).some((d) => TEST_DIRS.has(d));
-}
 
 /** Whether `candidate` is, by the naming conventions, a test of `source` (same stem). */
 export function testsByName(source: string, candidate: string): boolean {

@@ -5,7 +5,8 @@ import { isNotReady, openReadyDocument } from '../project/documentQuery.js';
 import { requestLocations } from '../project/freshAnswer.js';
 import { compareStrings } from '../output/locations.js';
 import { notReadyText, type NotReadyResult } from '../project/readinessGate.js';
-import { isTestFile, testsByNaming } from '../runners/testFiles.js';
+import { isTestFile } from '../analysis/testFiles.js';
+import { testsByNaming } from '../runners/testFiles.js';
 import { readinessInput, readyOutput } from '../catalog/schemas.js';
 import { defineTool, READ_ONLY } from '../catalog/toolDefinition.js';
 
