@@ -113,6 +113,9 @@ ${versions().map((v) => `- ${v}`).join('\n')}
   incoming calls with their sites) and get_editing_context's (outline, uses from other files,
   outgoing calls) as one set each, its imports by the language's parser (TypeScript's, Python's
   ast) or syntax (Go's import declarations, C's #include lines).
+- **get_tests_for_file** (Python's standard library): the test module named after the module
+  and the test files whose references to its top-level symbols pyright, asked directly, finds,
+  with those symbols.
 - **go_to_symbol, get_symbol_source, get_symbol_documentation**: a dotted path's declarations in
   the server's own document symbols (matched by the chain of names) of the files its workspace
   symbols name, and the path's own file; the symbol's lines from the server's range, extended over
@@ -196,5 +199,6 @@ function versions() {
     `the regex-syntax crate (crates.io; test/field/crateCorpus.ts), with ${run('rust-analyzer', ['--version'])}; checker ${run('cargo', ['--version'])}`,
     `Django again with ${run('basedpyright', ['--version'])}; checker its CLI`,
     `VitePress's default theme (npm; test/field/vueCorpus.ts), with vue-language-server ${run('vue-language-server', ['--version'])} and vtsls ${run('vtsls', ['--version'])}; checker vue-tsc`,
+    `Python ${run('python3', ['-c', 'import platform; print(platform.python_version())'])}'s standard library: textwrap, shlex, fnmatch, difflib (copied as package fieldstd) with their own tests from CPython's test package, with pyright as above`,
   ];
 }

@@ -3,7 +3,8 @@
 // Django 3.2 from Debian's python3-django, rxjs 7.8.2 and the sqlite amalgamation (in
 // better-sqlite3) from npm, packages of Go's own standard library, the regex-syntax crate
 // from crates.io, libgit2 (vendored in the libgit2-sys crate) from crates.io, and VitePress's
-// default theme (Vue single-file components) from npm. A corpus that cannot be had
+// default theme (Vue single-file components) from npm, and modules of the Python standard library
+// with their own tests (from the interpreter's test package). A corpus that cannot be had
 // here is `{ notRun }` with the reason, so its tests say they did not run instead of passing.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { copyLibgit2, LIBGIT2_SYS_VERSION } from './libgit2Corpus.js';
 import { copySqlite } from './sqliteCorpus.mjs';
 import { copyVitepress, VITEPRESS_VERSION } from './vueCorpus.js';
 
-export type CorpusName = 'django' | 'rxjs' | 'go-std' | 'sqlite' | 'regex-syntax' | 'vitepress' | 'libgit2';
+export type CorpusName = 'django' | 'rxjs' | 'go-std' | 'sqlite' | 'regex-syntax' | 'vitepress' | 'libgit2' | 'py-stdlib';
 
 export interface Corpus {
   readonly name: CorpusName;
@@ -80,6 +81,11 @@ export function prepareCorpus(name: CorpusName): Corpus | NotRun {
   return { name, label: LABELS[name], language: LANGUAGES[name], root: real, dispose };
 }
 
+/** The standard-library modules of the py-stdlib corpus: each has its own test module in the interpreter's test package. */
+export const PY_STDLIB_MODULES = ['textwrap', 'shlex', 'fnmatch', 'difflib'] as const;
+/** The package holding their copies. */
+export const PY_STDLIB_PACKAGE = 'fieldstd';
+
 const LABELS: Record<CorpusName, string> = {
   django: "Django 3.2 (Debian's python3-django)",
   rxjs: 'rxjs 7.8.2 sources (npm)',
@@ -88,8 +94,9 @@ const LABELS: Record<CorpusName, string> = {
   'regex-syntax': `the regex-syntax ${REGEX_SYNTAX_VERSION} crate (crates.io)`,
   vitepress: `VitePress ${VITEPRESS_VERSION}'s default theme (npm): Vue single-file components`,
   libgit2: `libgit2 1.9 as the libgit2-sys ${LIBGIT2_SYS_VERSION} crate vendors it (crates.io): 178 sources, 255 headers, no compile_commands.json`,
+  'py-stdlib': `Python's standard library: ${PY_STDLIB_MODULES.join(', ')} (as package ${PY_STDLIB_PACKAGE}) and their tests (test/test_*.py, test/support)`,
 };
-const LANGUAGES: Record<CorpusName, Corpus['language']> = { django: 'python', rxjs: 'typescript', 'go-std': 'go', sqlite: 'c', 'regex-syntax': 'rust', vitepress: 'vue', libgit2: 'c' };
+const LANGUAGES: Record<CorpusName, Corpus['language']> = { django: 'python', rxjs: 'typescript', 'go-std': 'go', sqlite: 'c', 'regex-syntax': 'rust', vitepress: 'vue', libgit2: 'c', 'py-stdlib': 'python' };
 
 /** Copies the corpus into `root`; returns why it cannot, when it cannot. */
 function copyInto(name: CorpusName, root: string): string | undefined {
@@ -108,6 +115,8 @@ function copyInto(name: CorpusName, root: string): string | undefined {
       return copyVitepress(root);
     case 'libgit2':
       return copyLibgit2(root);
+    case 'py-stdlib':
+      return copyPyStdlib(root);
   }
 }
 
@@ -182,3 +191,32 @@ function copyGoStd(root: string): string | undefined {
   return undefined;
 }
 
+
+/**
+ * The modules in a package `fieldstd` (pyright resolves `import textwrap` to typeshed's stub of the
+ * standard library before any copy in the workspace), and their tests, with the test package's
+ * support modules, under test/ as CPython lays them out, their imports of the modules made imports
+ * of the copies (as the go-std corpus rewrites its imports).
+ */
+function copyPyStdlib(root: string): string | undefined {
+  let stdlib: string;
+  try {
+    stdlib = execFileSync('python3', ['-c', 'import sysconfig; print(sysconfig.get_paths()["stdlib"])'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'python3 is not installed';
+  }
+  const tests = join(stdlib, 'test');
+  if (!existsSync(join(tests, 'support'))) return `this Python has no test package under ${stdlib} (Debian ships it as libpython3-testsuite)`;
+  const modules = PY_STDLIB_MODULES.join('|');
+  const rewrite = (text: string): string =>
+    text.replace(new RegExp(`^(\\s*)import (${modules})\\b`, 'gm'), `$1from ${PY_STDLIB_PACKAGE} import $2`).replace(new RegExp(`^(\\s*)from (${modules}) import`, 'gm'), `$1from ${PY_STDLIB_PACKAGE}.$2 import`);
+  mkdirSync(join(root, PY_STDLIB_PACKAGE));
+  writeFileSync(join(root, PY_STDLIB_PACKAGE, '__init__.py'), '');
+  cpSync(join(tests, 'support'), join(root, 'test', 'support'), { recursive: true, filter: (src) => !src.includes('__pycache__') });
+  cpSync(join(tests, '__init__.py'), join(root, 'test', '__init__.py'));
+  for (const module of PY_STDLIB_MODULES) {
+    writeFileSync(join(root, PY_STDLIB_PACKAGE, `${module}.py`), rewrite(readFileSync(join(stdlib, `${module}.py`), 'utf8')));
+    writeFileSync(join(root, 'test', `test_${module}.py`), rewrite(readFileSync(join(tests, `test_${module}.py`), 'utf8')));
+  }
+  return undefined;
+}
