@@ -192,8 +192,8 @@ export const REGEX_SYNTAX_QUICK: FieldSpec = {
 
 /** The full sweep: the quick cases and more of each, and every outside edit on every language. */
 export const RXJS_FULL: FieldSpec = {
-  ...RXJS_EDITS_FULL,
   ...RXJS_QUICK,
+  ...RXJS_EDITS_FULL,
   references: [
     ...RXJS_QUICK.references,
     { file: 'src/internal/Observable.ts', needle: 'export class Observable<T>', at: 13 },
@@ -227,8 +227,8 @@ export const DJANGO_FULL: FieldSpec = {
 };
 
 export const GO_STD_FULL: FieldSpec = {
-  ...GO_STD_EDITS_FULL,
   ...GO_STD_QUICK,
+  ...GO_STD_EDITS_FULL,
   references: [
     ...GO_STD_QUICK.references,
     { file: 'go/ast/walk.go', needle: 'func Inspect(', at: 5 },
