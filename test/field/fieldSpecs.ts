@@ -4,6 +4,7 @@
 import { cargoCheck, gccSyntax, goBuild, pyrightCli, tsc } from './fieldCheckers.js';
 import type { FieldSpec } from './fieldSuite.js';
 import type { OutsideEditKind } from './fieldOutsideEdits.js';
+import { DJANGO_EDITS_FULL, GO_STD_EDITS_FULL, GO_STD_EDITS_QUICK, RXJS_EDITS_FULL, RXJS_EDITS_QUICK, SQLITE_EDITS_FULL } from './fieldEditSpecs.js';
 
 const EVERY_OUTSIDE_EDIT: OutsideEditKind[] = ['sed', 'git checkout', 'delete and restore', 'rename over'];
 /** A spec that asks none of its corpus's quick questions: only the outside-edit cases run. */
@@ -14,51 +15,6 @@ const ONLY_OUTSIDE_EDITS: Pick<FieldSpec, 'references' | 'definitions' | 'hovers
   outlines: [],
   symbols: [],
   diagnostics: [],
-};
-
-/**
- * The editing tools' cases (fieldEditCases.ts), spread into the specs below: a symbol used
- * elsewhere that safe_delete_symbol must refuse, a body replaced, a planted misspelt name or
- * missing import and its quick fix, an unused symbol planted and deleted.
- */
-const RXJS_EDITS_QUICK: Pick<FieldSpec, 'deleteReferenced' | 'replaceBodies' | 'fixes'> = {
-  deleteReferenced: [{ file: 'src/internal/util/isFunction.ts', needle: 'isFunction(value' }],
-  replaceBodies: [{ file: 'src/internal/util/isFunction.ts', needle: 'isFunction(value', body: "  return typeof value === 'function' && value !== null;", checker: tsc }],
-  fixes: [{ file: 'src/internal/util/args.ts', planted: 'export const fieldPlanted = isFuncton(last);', needle: 'isFuncton', checker: tsc }],
-};
-const GO_STD_EDITS_QUICK: Pick<FieldSpec, 'deleteReferenced' | 'replaceBodies' | 'fixes'> = {
-  // Walk calls itself: those uses are inside it and do not count.
-  deleteReferenced: [{ file: 'go/ast/walk.go', needle: 'func Walk(', at: 5 }],
-  replaceBodies: [{ file: 'go/ast/walk.go', needle: 'func Inspect(', at: 5, body: '\tif f == nil {\n\t\treturn\n\t}\n\tWalk(inspector(f), node)', checker: goBuild }],
-  fixes: [{ file: 'go/ast/walk.go', planted: 'var fieldPlanted = strings.ToUpper("x")', needle: 'strings', checker: goBuild }],
-};
-const RXJS_EDITS_FULL: Pick<FieldSpec, 'deleteReferenced' | 'deleteUnused' | 'replaceBodies' | 'fixes'> = {
-  deleteReferenced: [...RXJS_EDITS_QUICK.deleteReferenced!, { file: 'src/internal/util/args.ts', needle: 'function last<', at: 9 }],
-  deleteUnused: [
-    {
-      file: 'src/internal/util/args.ts',
-      before: 'export function popScheduler(',
-      planted: '/** Planted by the field test: used nowhere. */\nexport function fieldUnused(args: any[]): number {\n  return args.length;\n}',
-      name: 'fieldUnused',
-      checker: tsc,
-    },
-  ],
-  replaceBodies: [...RXJS_EDITS_QUICK.replaceBodies!, { file: 'src/internal/util/isDate.ts', needle: 'isValidDate(value', body: '  if (!(value instanceof Date)) {\n    return false;\n  }\n  return !isNaN(value.getTime());', checker: tsc }],
-  fixes: [...RXJS_EDITS_QUICK.fixes!, { file: 'src/internal/util/not.ts', planted: 'export const fieldPlanted = isFunction(not);', needle: 'isFunction', checker: tsc }],
-};
-const GO_STD_EDITS_FULL: Pick<FieldSpec, 'deleteReferenced' | 'deleteUnused' | 'replaceBodies' | 'fixes'> = {
-  deleteReferenced: [...GO_STD_EDITS_QUICK.deleteReferenced!, { file: 'go/token/position.go', needle: 'func (p Pos) IsValid', at: 13 }],
-  deleteUnused: [
-    {
-      file: 'go/ast/walk.go',
-      before: 'type inspector func(Node) bool',
-      planted: '// fieldUnused is planted by the field test: used nowhere.\nfunc fieldUnused(n Node) bool {\n\treturn n != nil\n}',
-      name: 'fieldUnused',
-      checker: goBuild,
-    },
-  ],
-  replaceBodies: [...GO_STD_EDITS_QUICK.replaceBodies!, { file: 'go/token/position.go', needle: 'func (p Pos) IsValid', at: 13, body: '\treturn p > NoPos', checker: goBuild }],
-  fixes: [...GO_STD_EDITS_QUICK.fixes!, { file: 'go/token/position.go', planted: 'var fieldPlanted = bytes.NewReader(nil)', needle: 'bytes', checker: goBuild }],
 };
 
 export const RXJS_QUICK: FieldSpec = {
@@ -211,6 +167,7 @@ export const RXJS_FULL: FieldSpec = {
 
 export const DJANGO_FULL: FieldSpec = {
   ...DJANGO_QUICK,
+  ...DJANGO_EDITS_FULL,
   references: [
     ...DJANGO_QUICK.references,
     { file: 'django/utils/functional.py', needle: 'class cached_property', at: 6 },
@@ -246,6 +203,7 @@ export const GO_STD_FULL: FieldSpec = {
 /** The includer's outside edits (every kind); the amalgamation's are in SQLITE_AMALGAMATION_EDITS. */
 export const SQLITE_FULL: FieldSpec = {
   ...SQLITE_QUICK,
+  ...SQLITE_EDITS_FULL,
   references: [...SQLITE_QUICK.references, { file: 'main.c', needle: 'sqlite3_close(db)' }, { file: 'main.c', needle: 'open_and_report(void)' }],
   definitions: [...SQLITE_QUICK.definitions, { file: 'main.c', needle: 'sqlite3_open(":memory:"' }],
   hovers: [...SQLITE_QUICK.hovers, { file: 'main.c', needle: 'sqlite3_open(":memory:"' }],
