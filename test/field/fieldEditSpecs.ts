@@ -15,8 +15,12 @@ export const RXJS_EDITS_QUICK: Pick<FieldSpec, 'deleteReferenced' | 'replaceBodi
   fixes: [{ file: 'src/internal/util/args.ts', planted: 'export const fieldPlanted = isFuncton(last);', needle: 'isFuncton', checker: tsc }],
 };
 export const GO_STD_EDITS_QUICK: Pick<FieldSpec, 'deleteReferenced' | 'replaceBodies' | 'fixes'> = {
-  // Walk calls itself: those uses are inside it and do not count.
-  deleteReferenced: [{ file: 'go/ast/walk.go', needle: 'func Walk(', at: 5 }],
+  // Walk calls itself: those uses are inside it and do not count. IsValid is a method below its
+  // type, which position-addressed symbol tools once did not find (innermostAt).
+  deleteReferenced: [
+    { file: 'go/ast/walk.go', needle: 'func Walk(', at: 5 },
+    { file: 'go/token/position.go', needle: 'func (p Pos) IsValid', at: 13 },
+  ],
   replaceBodies: [{ file: 'go/ast/walk.go', needle: 'func Inspect(', at: 5, body: '\tif f == nil {\n\t\treturn\n\t}\n\tWalk(inspector(f), node)', checker: goBuild }],
   fixes: [{ file: 'go/ast/walk.go', planted: 'var fieldPlanted = strings.ToUpper("x")', needle: 'strings', checker: goBuild }],
 };
@@ -34,8 +38,7 @@ export const RXJS_EDITS_FULL: Pick<FieldSpec, 'deleteReferenced' | 'deleteUnused
   replaceBodies: [...RXJS_EDITS_QUICK.replaceBodies!, { file: 'src/internal/util/isDate.ts', needle: 'isValidDate(value', body: '  if (!(value instanceof Date)) {\n    return false;\n  }\n  return !isNaN(value.getTime());', checker: tsc }],
   fixes: [...RXJS_EDITS_QUICK.fixes!, { file: 'src/internal/util/not.ts', planted: 'export const fieldPlanted = isFunction(not);', needle: 'isFunction', checker: tsc }],
 };
-export const GO_STD_EDITS_FULL: Pick<FieldSpec, 'deleteReferenced' | 'deleteUnused' | 'replaceBodies' | 'fixes'> = {
-  deleteReferenced: [...GO_STD_EDITS_QUICK.deleteReferenced!, { file: 'go/token/position.go', needle: 'func (p Pos) IsValid', at: 13 }],
+export const GO_STD_EDITS_FULL: Pick<FieldSpec, 'deleteUnused' | 'replaceBodies' | 'fixes'> = {
   deleteUnused: [
     {
       file: 'go/ast/walk.go',
