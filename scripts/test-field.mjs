@@ -133,6 +133,15 @@ ${versions().map((v) => `- ${v}`).join('\n')}
   \`gcc -fsyntax-only\`, \`cargo check\`, \`basedpyright --outputjson\` (errors and warnings), vue-tsc with
   the corpus's tsconfig.json; the errors' line:column sets compared. Some are asked right after
   start_lsp, several at once, before the server has loaded the workspace.
+- **safe_delete_symbol, replace_symbol_body, suggest_fixes, apply_fix**: the server asked directly.
+  A symbol used elsewhere is refused with the file unchanged, its uses (the server's references
+  outside the symbol's own lines) compared as a set and counted; an unused symbol planted in a
+  real file loses exactly the lines of the server's document symbol (its comment with them); a
+  body replaced is the text between the braces (Python: after the header) of the server's document
+  symbol, every other byte unchanged; a planted error's code actions are the server's titles for
+  that range with its own published diagnostics, and apply_fix of its preferred quick fix writes
+  what its edit, applied by the test, gives. The checker's errors after each edit less those the
+  file had before are compared with errors_after (apply_fix: none may remain).
 - **Vue (VitePress's default theme)**: find_references and go_to_definition of a name that occurs in
   the theme only as one function: every occurrence of the name is a reference, its declaration the
   definition (test/field/vueVitepress.full.test.ts).

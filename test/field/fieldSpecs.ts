@@ -4,12 +4,33 @@
 import { cargoCheck, gccSyntax, goBuild, pyrightCli, tsc } from './fieldCheckers.js';
 import type { FieldSpec } from './fieldSuite.js';
 import type { OutsideEditKind } from './fieldOutsideEdits.js';
+import { DJANGO_EDITS_FULL, GO_STD_EDITS_FULL, GO_STD_EDITS_QUICK, RXJS_EDITS_FULL, RXJS_EDITS_QUICK, SQLITE_EDITS_FULL } from './fieldEditSpecs.js';
 
 const EVERY_OUTSIDE_EDIT: OutsideEditKind[] = ['sed', 'git checkout', 'delete and restore', 'rename over'];
-/** A spec that asks none of its corpus's quick questions: only the outside-edit cases run. */
-const ONLY_OUTSIDE_EDITS: Pick<FieldSpec, 'references' | 'definitions' | 'hovers' | 'outlines' | 'symbols' | 'diagnostics'> = {
+/**
+ * A spec that asks none of its corpus's quick questions: only the outside-edit cases run (the
+ * questions of the spec it is made from would otherwise run again, on the same server, in its file).
+ */
+const ONLY_OUTSIDE_EDITS: Required<Omit<FieldSpec, 'corpus' | 'server' | 'binary' | 'languageId' | 'comment' | `outside${string}` | `ask${string}`>> = {
   references: [],
   definitions: [],
+  typeDefinitions: [],
+  implementations: [],
+  declarations: [],
+  highlights: [],
+  signatures: [],
+  completions: [],
+  renames: [],
+  inlayHints: [],
+  semanticTokens: [],
+  symbolPaths: [],
+  explore: [],
+  editingContext: [],
+  formatting: [],
+  deleteReferenced: [],
+  deleteUnused: [],
+  replaceBodies: [],
+  fixes: [],
   hovers: [],
   outlines: [],
   symbols: [],
@@ -17,6 +38,7 @@ const ONLY_OUTSIDE_EDITS: Pick<FieldSpec, 'references' | 'definitions' | 'hovers
 };
 
 export const RXJS_QUICK: FieldSpec = {
+  ...RXJS_EDITS_QUICK,
   corpus: 'rxjs',
   server: 'typescript',
   languageId: 'typescript',
@@ -65,6 +87,7 @@ export const DJANGO_QUICK: FieldSpec = {
 };
 
 export const GO_STD_QUICK: FieldSpec = {
+  ...GO_STD_EDITS_QUICK,
   corpus: 'go-std',
   server: 'gopls',
   binary: 'gopls',
@@ -159,6 +182,7 @@ export const REGEX_SYNTAX_QUICK: FieldSpec = {
 /** The full sweep: the quick cases and more of each, and every outside edit on every language. */
 export const RXJS_FULL: FieldSpec = {
   ...RXJS_QUICK,
+  ...RXJS_EDITS_FULL,
   references: [
     ...RXJS_QUICK.references,
     { file: 'src/internal/Observable.ts', needle: 'export class Observable<T>', at: 13 },
@@ -180,6 +204,7 @@ export const RXJS_FULL: FieldSpec = {
 
 export const DJANGO_FULL: FieldSpec = {
   ...DJANGO_QUICK,
+  ...DJANGO_EDITS_FULL,
   references: [
     ...DJANGO_QUICK.references,
     { file: 'django/utils/functional.py', needle: 'class cached_property', at: 6 },
@@ -202,6 +227,7 @@ export const DJANGO_FULL: FieldSpec = {
 
 export const GO_STD_FULL: FieldSpec = {
   ...GO_STD_QUICK,
+  ...GO_STD_EDITS_FULL,
   references: [
     ...GO_STD_QUICK.references,
     { file: 'go/ast/walk.go', needle: 'func Inspect(', at: 5 },
@@ -224,6 +250,7 @@ export const GO_STD_FULL: FieldSpec = {
 /** The includer's outside edits (every kind); the amalgamation's are in SQLITE_AMALGAMATION_EDITS. */
 export const SQLITE_FULL: FieldSpec = {
   ...SQLITE_QUICK,
+  ...SQLITE_EDITS_FULL,
   references: [...SQLITE_QUICK.references, { file: 'main.c', needle: 'sqlite3_close(db)' }, { file: 'main.c', needle: 'open_and_report(void)' }],
   definitions: [...SQLITE_QUICK.definitions, { file: 'main.c', needle: 'sqlite3_open(":memory:"' }],
   hovers: [...SQLITE_QUICK.hovers, { file: 'main.c', needle: 'sqlite3_open(":memory:"' }],

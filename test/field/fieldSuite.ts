@@ -17,6 +17,7 @@ import { outsideEditCases, type OutsideEditKind } from './fieldOutsideEdits.js';
 import { positionCases } from './fieldPositionCases.js';
 import { symbolCases } from './fieldSymbolCases.js';
 import { compositeCases } from './fieldCompositeCases.js';
+import { editCases, type BodyReplacement, type PlantedFix, type PlantedSymbol } from './fieldEditCases.js';
 import { RawServer, type FieldLocation, type ServerId } from './rawServer.js';
 
 /** A position: the start of `needle` (its first occurrence in the file), plus `at` characters. */
@@ -62,6 +63,14 @@ export interface FieldSpec {
   editingContext?: string[];
   /** format_document and format_range of a file with `planted` (a misformatted line) appended. */
   formatting?: { file: string; planted: string }[];
+  /** safe_delete_symbol of symbols used elsewhere: refused, the uses counted as the server counts them (fieldEditCases.ts). */
+  deleteReferenced?: Target[];
+  /** safe_delete_symbol of an unused symbol planted in a real file: exactly its lines deleted. */
+  deleteUnused?: PlantedSymbol[];
+  /** replace_symbol_body of real symbols: exactly the body the server's document symbol spans replaced. */
+  replaceBodies?: BodyReplacement[];
+  /** suggest_fixes at a planted error, then apply_fix of the quick fix the server prefers. */
+  fixes?: PlantedFix[];
   hovers: Target[];
   outlines: string[];
   symbols: string[];
@@ -251,6 +260,7 @@ export function defineFieldSuite(spec: FieldSpec, tier: string): void {
     positionCases(ctx, spec, record);
     symbolCases(ctx, spec, record);
     compositeCases(ctx, spec, record);
+    editCases(ctx, spec, record);
 
     it.each(spec.hovers)('inspect_symbol (hover) at $file "$needle" is the server\'s own text', async (target) => {
       const at = cursor(root(), target);

@@ -28,6 +28,14 @@ export interface LspRange {
   end: LspPosition;
 }
 
+/** A diagnostic as the server published it (passed back unchanged as a code action's context). */
+export interface RawDiagnostic {
+  range: LspRange;
+  message: string;
+  severity?: number;
+  code?: string | number;
+}
+
 export type ServerId = 'pyright' | 'basedpyright' | 'typescript' | 'gopls' | 'clangd' | 'rust-analyzer';
 
 /** LSP's ContentModified and ServerCancelled: the answer is to ask again (RETRIES times at most). */
@@ -70,6 +78,8 @@ export class RawServer {
   private readonly texts = new Map<string, string[]>();
   private readonly versions = new Map<string, number>();
   private readonly logs: string[] = [];
+  /** The diagnostics the server last published per URI (code actions are asked with them). */
+  private readonly published = new Map<string, { version?: number; diagnostics: RawDiagnostic[] }>();
   private readyLog: RegExp | undefined;
   private needsProgress = false;
   private progressEnded = 0;
@@ -110,8 +120,9 @@ export class RawServer {
         server.progressEnded++;
       }
     });
-    connection.onNotification('textDocument/publishDiagnostics', () => {
+    connection.onNotification('textDocument/publishDiagnostics', (params: { uri: string; version?: number; diagnostics: RawDiagnostic[] }) => {
       server.lastActivity = Date.now();
+      server.published.set(params.uri, { ...(params.version !== undefined ? { version: params.version } : {}), diagnostics: params.diagnostics });
     });
     connection.onNotification('experimental/serverStatus', (params: { quiescent: boolean }) => {
       server.lastActivity = Date.now();
@@ -145,6 +156,15 @@ export class RawServer {
           declaration: { linkSupport: false },
           // The standard names, as agent-lsp declares them: gopls sends only the types a client names.
           semanticTokens: { requests: { full: true, range: true }, tokenTypes: Object.values(SemanticTokenTypes), tokenModifiers: Object.values(SemanticTokenModifiers), formats: ['relative'] },
+          // Code actions as literals with their kinds, preferred flags and lazily resolved edits, as
+          // an editor (and agent-lsp) asks for them: servers offer their quick fixes only so.
+          codeAction: {
+            isPreferredSupport: true,
+            disabledSupport: true,
+            dataSupport: true,
+            resolveSupport: { properties: ['edit'] },
+            codeActionLiteralSupport: { codeActionKind: { valueSet: ['', 'quickfix', 'refactor', 'refactor.extract', 'refactor.inline', 'refactor.rewrite', 'source', 'source.organizeImports', 'source.fixAll'] } },
+          },
         },
       },
     });
@@ -176,10 +196,29 @@ export class RawServer {
     const uri = this.uri(rel);
     if (this.texts.get(uri)?.join('\n') === text.split(/\r\n|\r|\n/).join('\n')) return;
     const version = (this.versions.get(uri) ?? 0) + 1;
+    // What was published for the previous text no longer describes the file.
+    this.published.delete(uri);
     this.texts.set(uri, text.split(/\r\n|\r|\n/));
     if (version === 1) await this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version, text } });
     else await this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
     this.versions.set(uri, version);
+  }
+
+  /**
+   * The diagnostics the server last published for a file, once it has published for the text
+   * open() last sent (when it says which version it published for) and then gone quiet.
+   */
+  async diagnostics(rel: string, timeoutMs = 120_000): Promise<RawDiagnostic[]> {
+    const uri = this.uri(rel);
+    const until = Date.now() + timeoutMs;
+    const current = (): boolean => {
+      const p = this.published.get(uri);
+      return p !== undefined && (p.version === undefined || p.version === this.versions.get(uri));
+    };
+    while (!current() && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    await this.idle(Math.max(1000, until - Date.now()));
+    if (!current()) throw new Error(`the server published no diagnostics for ${rel} within ${timeoutMs} ms`);
+    return this.published.get(uri)!.diagnostics;
   }
 
   /** Tells the server files changed on disk (1 created, 2 changed, 3 deleted). */

@@ -45,6 +45,14 @@ describe('symbol paths', () => {
     expect(tree.map((n) => n.name)).toEqual(['Rect', 'helper']);
   });
 
+  it('finds a Go method at a position below its type, whose range it lies outside of once adopted', () => {
+    // gopls's own shape (go/token/position.go): the type's one line, then a method of it below.
+    const tree = symbolTree([sym('Pos', 23, 82, 82), sym('NoPos', 14, 88, 88), sym('(Pos).IsValid', 6, 91, 93)]);
+    expect(qualifiedName(innermostAt(tree, { line: 91, character: 13 }) as never)).toBe('Pos.IsValid');
+    expect(qualifiedName(innermostAt(tree, { line: 82, character: 0 }) as never)).toBe('Pos');
+    expect(innermostAt(tree, { line: 90, character: 0 })).toBeUndefined();
+  });
+
   it('reads an out-of-line C++ definition as its class member', () => {
     const tree = symbolTree([sym('ns', 3, 0, 9, [sym('Widget::draw', 6, 1, 3)])]);
     expect(resolveSymbolPath(tree, parseSymbolPath('ns::Widget::draw').segments).map((m) => m.rank)).toEqual([0]);

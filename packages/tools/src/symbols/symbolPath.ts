@@ -190,16 +190,23 @@ export function closeMatches(roots: readonly SymbolNode[], segments: readonly st
   return [...new Set(scored.filter((s) => s.score <= limit).sort((a, b) => a.score - b.score || a.q.length - b.q.length).map((s) => s.q))].slice(0, max);
 }
 
-/** The innermost symbol whose range holds the position. */
+/**
+ * The innermost symbol whose range holds the position. Every node is looked at, not only the
+ * children of one that holds it: a Go method adopted by its receiver type (adoptReceivers) lies
+ * outside the type's range.
+ */
 export function innermostAt(roots: readonly SymbolNode[], p: Position): SymbolNode | undefined {
   let found: SymbolNode | undefined;
-  let level: readonly SymbolNode[] = roots;
-  for (;;) {
-    const next = level.find((n) => comparePositions(n.range.start, p) <= 0 && comparePositions(p, n.range.end) <= 0);
-    if (!next) return found;
-    found = next;
-    level = next.children;
-  }
+  const at = { start: p, end: p };
+  const visit = (nodes: readonly SymbolNode[]): void => {
+    for (const n of nodes) {
+      // A later node that holds the position inside the one found so far is more inner.
+      if (contains(n.range, at) && (!found || contains(found.range, n.range))) found = n;
+      visit(n.children);
+    }
+  };
+  visit(roots);
+  return found;
 }
 
 /** The dotted names a file is known by as a module: `app/geometry.py` → `app.geometry`, `geometry`. */
