@@ -142,6 +142,14 @@ ${versions().map((v) => `- ${v}`).join('\n')}
   that range with its own published diagnostics, and apply_fix of its preferred quick fix writes
   what its edit, applied by the test, gives. The checker's errors after each edit less those the
   file had before are compared with errors_after (apply_fix: none may remain).
+- **insert_before_symbol, insert_after_symbol**: a pure insertion (every line of the file kept, in
+  order) of the code re-indented to the symbol's level, at the edge of the server's document
+  symbol (above its comment and decorators, or below its last line) with only blank lines
+  between; the server then outlines the new symbol in the same container, and the checker finds
+  no error the insertion introduced.
+- **get_cross_repo_references** (Go): go/format copied into a second module beside the go-std
+  corpus (a go.work over both) as the consumer; gopls started on the consumer and asked for the
+  references at a use there, each location by the repository holding it.
 - **Vue (VitePress's default theme)**: find_references and go_to_definition of a name that occurs in
   the theme only as one function: every occurrence of the name is a reference, its declaration the
   definition (test/field/vueVitepress.full.test.ts).
@@ -208,6 +216,6 @@ function versions() {
     `the regex-syntax crate (crates.io; test/field/crateCorpus.ts), with ${run('rust-analyzer', ['--version'])}; checker ${run('cargo', ['--version'])}`,
     `Django again with ${run('basedpyright', ['--version'])}; checker its CLI`,
     `VitePress's default theme (npm; test/field/vueCorpus.ts), with vue-language-server ${run('vue-language-server', ['--version'])} and vtsls ${run('vtsls', ['--version'])}; checker vue-tsc`,
-    `Python ${run('python3', ['-c', 'import platform; print(platform.python_version())'])}'s standard library: textwrap, shlex, fnmatch, difflib (copied as package fieldstd) with their own tests from CPython's test package, with pyright as above`,
+    `Python ${run('/usr/bin/python3', ['-c', 'import platform; print(platform.python_version())'])}'s standard library: textwrap, shlex, fnmatch, difflib (copied as package fieldstd) with their own tests from CPython's test package, with pyright as above`,
   ];
 }

@@ -199,14 +199,18 @@ function copyGoStd(root: string): string | undefined {
  * of the copies (as the go-std corpus rewrites its imports).
  */
 function copyPyStdlib(root: string): string | undefined {
-  let stdlib: string;
-  try {
-    stdlib = execFileSync('python3', ['-c', 'import sysconfig; print(sysconfig.get_paths()["stdlib"])'], { encoding: 'utf8' }).trim();
-  } catch {
-    return 'python3 is not installed';
-  }
+  // Debian's interpreter first: its test modules come with libpython3.X-testsuite (.ci/run).
+  const stdlib = ['/usr/bin/python3', 'python3']
+    .map((python) => {
+      try {
+        return execFileSync(python, ['-c', 'import sysconfig; print(sysconfig.get_paths()["stdlib"])'], { encoding: 'utf8' }).trim();
+      } catch {
+        return undefined;
+      }
+    })
+    .find((dir) => dir !== undefined && existsSync(join(dir, 'test', 'support')) && PY_STDLIB_MODULES.every((m) => existsSync(join(dir, 'test', `test_${m}.py`))));
+  if (stdlib === undefined) return "no python3 here has CPython's tests of its standard library (Debian: apt-get install libpython3.11-testsuite)";
   const tests = join(stdlib, 'test');
-  if (!existsSync(join(tests, 'support'))) return `this Python has no test package under ${stdlib} (Debian ships it as libpython3-testsuite)`;
   const modules = PY_STDLIB_MODULES.join('|');
   const rewrite = (text: string): string =>
     text.replace(new RegExp(`^(\\s*)import (${modules})\\b`, 'gm'), `$1from ${PY_STDLIB_PACKAGE} import $2`).replace(new RegExp(`^(\\s*)from (${modules}) import`, 'gm'), `$1from ${PY_STDLIB_PACKAGE}.$2 import`);

@@ -31,6 +31,7 @@ const ONLY_OUTSIDE_EDITS: Required<Omit<FieldSpec, 'corpus' | 'server' | 'binary
   deleteUnused: [],
   replaceBodies: [],
   fixes: [],
+  inserts: [],
   hovers: [],
   outlines: [],
   symbols: [],

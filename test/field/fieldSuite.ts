@@ -17,6 +17,7 @@ import { outsideEditCases, type OutsideEditKind } from './fieldOutsideEdits.js';
 import { positionCases } from './fieldPositionCases.js';
 import { symbolCases } from './fieldSymbolCases.js';
 import { compositeCases } from './fieldCompositeCases.js';
+import { insertCases, type SymbolInsertion } from './fieldInsertCases.js';
 import { editCases, type BodyReplacement, type PlantedFix, type PlantedSymbol } from './fieldEditCases.js';
 import { RawServer, type FieldLocation, type ServerId } from './rawServer.js';
 
@@ -71,6 +72,8 @@ export interface FieldSpec {
   replaceBodies?: BodyReplacement[];
   /** suggest_fixes at a planted error, then apply_fix of the quick fix the server prefers. */
   fixes?: PlantedFix[];
+  /** insert_before_symbol / insert_after_symbol of code next to real symbols (fieldInsertCases.ts). */
+  inserts?: SymbolInsertion[];
   hovers: Target[];
   outlines: string[];
   symbols: string[];
@@ -261,6 +264,7 @@ export function defineFieldSuite(spec: FieldSpec, tier: string): void {
     symbolCases(ctx, spec, record);
     compositeCases(ctx, spec, record);
     editCases(ctx, spec, record);
+    insertCases(ctx, spec, record);
 
     it.each(spec.hovers)('inspect_symbol (hover) at $file "$needle" is the server\'s own text', async (target) => {
       const at = cursor(root(), target);
