@@ -124,7 +124,7 @@ ${versions().map((v) => `- ${v}`).join('\n')}
 - **find_callers, detect_changes** (Go): gopls asked directly (its call hierarchy; the uses of what
   an edit removes, asked before the edit); **type_hierarchy** (rxjs): the heritage clauses of the
   TypeScript compiler's syntax trees.
-- **preview_edit at workspace scope, simulate_chain**: the edit (each step so far) applied to the copy and checked by pyright's CLI
+- **preview_edit at workspace scope, simulate_chain, evaluate_session**: the edit (each step so far) applied to the copy and checked by pyright's CLI
   (Django), \`gopls check\` (Go: \`go build\` stops at the package that no longer compiles), tsc
   (rxjs) and gcc (sqlite); the errors the preview says it introduces and resolves compared as
   \`file:line\` sets (with the message, for pyright), the files it did not examine left out.

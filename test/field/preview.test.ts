@@ -1,6 +1,8 @@
 // preview_edit on real code nobody here wrote (issue 28, items 1 and 2): a breaking edit must never
 // come out as a fix because dependents did not settle in time, and a file-scope answer must say
-// which other files it did not check when the edit changes a declaration they name.
+// which other files it did not check when the edit changes a declaration they name. On Go, the
+// simulation sessions too: simulate_edit + evaluate_session and simulate_chain's steps against
+// `gopls check` of the copy with the edits so far.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -168,4 +170,20 @@ describe.skipIf(isNotRun(goStd))(`preview_edit on ${isNotRun(goStd) ? `go/ast: n
       await agent.call('destroy_session', { session_id: session });
     }
   }, 400_000);
+
+  it('simulate_edit then evaluate_session at workspace scope: the rename introduces exactly what `gopls check` finds', async () => {
+    const truth = errorsIntroducedBy([{ file: WALK, ...RENAME }]);
+    const session = ok(await agent.call('create_simulation_session', { language: 'go' }))['session_id'] as string;
+    try {
+      ok(await agent.call('simulate_edit', { session_id: session, file_path: WALK, ...RENAME }));
+      const answer = await agent.call('evaluate_session', { session_id: session, scope: 'workspace', timeout_ms: 120_000 });
+      const data = ok(answer);
+      const introduced = (data['errors_introduced'] as PreviewDiag[]).map((d) => `${d.file}:${d.line}`);
+      const complete = data['confidence'] !== 'partial' && (data['not_examined'] as number) === 0;
+      judge({ tool: 'evaluate_session (workspace scope)', corpus: 'go-std', case: 'ast.Inspect renamed by simulate_edit: errors introduced', ...compareSets(introduced, truth, complete) });
+      expect(complete, answer.text).toBe(true);
+    } finally {
+      await agent.call('destroy_session', { session_id: session });
+    }
+  }, 300_000);
 });
