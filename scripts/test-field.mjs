@@ -147,6 +147,12 @@ ${versions().map((v) => `- ${v}`).join('\n')}
   symbol (above its comment and decorators, or below its last line) with only blank lines
   between; the server then outlines the new symbol in the same container, and the checker finds
   no error the insertion introduced.
+- **run_tests** (CPython's test_textwrap with a bug planted in dedent): the tests the standard
+  library's unittest, run by the test, sees fail; **run_build** (go-std with errors in two
+  packages): the error lines \`go build ./...\` itself prints.
+- **replace_in_files, apply_edit, undo_last** (Django): the replacement done by the test file by
+  file (every .py file's bytes compared); undo_last refused, nothing changed, while a later user
+  edit sits in a replaced file; then every byte back.
 - **get_cross_repo_references** (Go): go/format copied into a second module beside the go-std
   corpus (a go.work over both) as the consumer; gopls started on the consumer and asked for the
   references at a use there, each location by the repository holding it.
