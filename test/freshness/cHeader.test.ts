@@ -63,5 +63,20 @@ describe.skipIf(!installed)(title, () => {
       expect(back.messages, `settled by ${back.settledBy}`).toEqual([]);
       expect(await definitionOfStruct(front)).toEqual([{ file: 'point.h', line: positionOf(header, 'struct point {').line }]);
     });
+
+    // clangd publishes nothing for a file a change leaves as it was: waiting for its push after a
+    // change to a source it does not include would end only by quiet.
+    it(`${mode}: a source the includer does not include, changed outside, leaves its diagnostics settled at once`, async () => {
+      const root = join(scope.root('c-basic'), 'c-basic');
+      const front = await startAgentLsp({ args, env: { AGENT_LSP_HOME: scope.home() } });
+      scope.fronts.push(front);
+      ok(await front.call('start_lsp', { root_dir: root, language_id: 'c' }));
+      expect((await diagnosticsOfMain(front)).messages).toEqual([]);
+      const other = join(root, 'point.c');
+      writeFileSync(other, `${readFileSync(other, 'utf8')}/* changed outside */\n`);
+      const after = await diagnosticsOfMain(front);
+      expect(after.messages).toEqual([]);
+      expect(UNCONFIRMED, `settled by ${after.settledBy}`).not.toContain(after.settledBy);
+    });
   }
 });

@@ -232,7 +232,7 @@ export class LspConnection implements Disposable {
       // A status without pids (the server restarting) keeps the last ones known.
       this.disposables.add(this.onNotification(BrokerStatusNotification.type, (st) => (this.peerPids = st.serverPid === undefined ? this.peerPids : { serverPid: st.serverPid, companionPid: st.companionPid })));
       // Files changed on disk that the broker told its server of: diagnostics pushed before may be stale.
-      this.disposables.add(this.onNotification(BrokerFilesChangedNotification.type, () => this.diagnostics.workspaceChanged()));
+      this.disposables.add(this.onNotification(BrokerFilesChangedNotification.type, (p) => this.diagnostics.filesChanged(p.changes.map((c) => c.uri))));
     }
     this.stateValue = 'running';
     this.notify('initialized', {});
@@ -281,18 +281,20 @@ export class LspConnection implements Disposable {
   notify(method: string, params: unknown): void {
     if (!NEUTRAL_NOTIFICATIONS.has(method)) this.changes++;
     // Watched files, folders, settings: beyond any one document (textDocument/* are counted by the store's notifier).
-    if (!NEUTRAL_NOTIFICATIONS.has(method) && !method.startsWith('textDocument/')) this.changedForOthers(undefined);
+    if (method === 'workspace/didChangeWatchedFiles') this.changedForOthers((params as DidChangeWatchedFilesParams).changes.map((c) => c.uri));
+    else if (!NEUTRAL_NOTIFICATIONS.has(method) && !method.startsWith('textDocument/')) this.changedForOthers(undefined);
     if (!this.isAlive) return;
     this.rpc.sendNotification(method, params).catch((err: Error) => this.options.logger.debug(`notify ${method}: ${err.message}`));
     if (method === 'workspace/didChangeWatchedFiles') this.events.watchedFiles.fire((params as DidChangeWatchedFilesParams).changes);
   }
 
-  /** The server was told of `uri`'s new text, or (undefined) of a change beyond documents. */
-  private changedForOthers(uri: string | undefined): void {
-    if (uri === undefined) this.diagnostics.workspaceChanged();
-    else this.diagnostics.documentChanged(uri);
+  /** The server was told of `changed`: a document's new text (its uri), files changed on disk (theirs), or (undefined) a change beyond documents. */
+  private changedForOthers(changed: string | readonly string[] | undefined): void {
+    if (changed === undefined) this.diagnostics.workspaceChanged();
+    else if (typeof changed === 'string') this.diagnostics.documentChanged(changed);
+    else this.diagnostics.filesChanged(changed);
     // A broker's own connection to its server does this; a client of it need not.
-    if (!this.broker && this.isAlive) refreshDependents(this, uri);
+    if (!this.broker && this.isAlive) refreshDependents(this, typeof changed === 'string' ? changed : undefined);
   }
 
   setWorkspaceFolders(folders: readonly string[]): void {

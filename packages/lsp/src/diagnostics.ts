@@ -92,9 +92,14 @@ export class DiagnosticsCollector {
     this.pushEmitter.fire(params.uri);
   }
 
-  /** The server was told of a change beyond open documents' text (watched files, a peer's watcher). */
+  /** The server was told of a change beyond open documents' text (folders, settings). */
   workspaceChanged(): void {
     this.changes.beyondDocuments();
+  }
+
+  /** The server was told of files changed on disk (its watched files, or a peer's watcher through the broker). */
+  filesChanged(uris: readonly string[]): void {
+    this.changes.files(uris);
   }
 
   /** The server was given new text for `uri` (not the disk's as it read it itself). */

@@ -19,10 +19,22 @@ describe('WorkspaceChanges.lastAffecting', () => {
     expect(changes.lastAffecting(u('a.py'), 'import os\n')).toBe(changes.sent);
   });
 
-  it('counts every change beyond documents (a watched file: which files it reaches is not known)', () => {
+  it('counts every change beyond documents (folders, settings: which files they reach is not known)', () => {
     const changes = new WorkspaceChanges();
     changes.document(u('sqlite3.c'));
     changes.beyondDocuments();
+    expect(changes.lastAffecting(u('main.c'), MAIN)).toBe(changes.sent);
+  });
+
+  it('counts files changed on disk as those files\' changes, and all of them for every document past the ones it remembers', () => {
+    const changes = new WorkspaceChanges();
+    changes.files([u('sqlite3.h')]);
+    const headerChange = changes.sent;
+    changes.files([u('sqlite3.c'), u('shell.c')]);
+    expect(changes.lastAffecting(u('main.c'), MAIN)).toBe(headerChange);
+    expect(changes.lastAffecting(u('a.py'), 'import os\n')).toBe(changes.sent);
+    // A checkout of thousands of files: no longer one by one.
+    changes.files(Array.from({ length: 5001 }, (_, i) => u(`src/f${i}.c`)));
     expect(changes.lastAffecting(u('main.c'), MAIN)).toBe(changes.sent);
   });
 });

@@ -1,5 +1,8 @@
 import { unitBuiltWithout } from './cFamilyUnits.js';
 
+/** Files whose last change is known one by one; lastAffecting walks them all for each question. */
+const MAX_REMEMBERED = 5000;
+
 /**
  * The changes the server was told of that may change a document's diagnostics without changing
  * its text: watched-file events, and another document's new text. Numbered in the order sent; a
@@ -25,6 +28,20 @@ export class WorkspaceChanges {
 
   document(uri: string): void {
     this.lastOfDocument.set(uri, ++this.last);
+  }
+
+  /**
+   * Files changed on disk, one change: each counts as that file's, so a change to a C source
+   * counts only for the units that include it (lastAffecting). Past MAX_REMEMBERED files known one
+   * by one (a checkout of a large tree), all count for every document, as beyondDocuments.
+   */
+  files(uris: readonly string[]): void {
+    const n = ++this.last;
+    for (const uri of uris) this.lastOfDocument.set(uri, n);
+    if (this.lastOfDocument.size > MAX_REMEMBERED) {
+      this.lastBeyondDocuments = n;
+      this.lastOfDocument.clear();
+    }
   }
 
   /** `uri`'s text at `version` was sent; every change counted so far went before it. */
