@@ -47,8 +47,20 @@ describe('get_cross_repo_references with typescript', () => {
     const repos = data['repositories'] as Repo[];
     expect(repos.map((r) => `${r.root} ${r.references}`)).toEqual([`${lib} 5`, `${consumer} 2`]);
     expect(repos[1]?.locations.map((l) => `${l.file}:${l.line}:${l.column}`)).toEqual(['src/app.ts:1:10', 'src/app.ts:3:22']);
+    expect(data['complete']).toBe(true);
     const folders = ok(await agent.call('list_workspace_folders', {}));
     expect(JSON.stringify(folders)).not.toContain(consumer);
+  });
+
+  it('says it is partial, and where, when a consumer root has more files of the language than it reads', async () => {
+    const big = join(dir, 'big');
+    mkdirSync(big);
+    for (let i = 0; i <= 5000; i++) writeFileSync(join(big, `m${i}.ts`), `export const v${i} = ${i};\n`);
+    const answer = await agent.call('get_cross_repo_references', { file_path: 'src/service.ts', position_pattern: 'function @@summarize(', consumer_roots: [consumer, big] });
+    const data = ok(answer);
+    expect(data['complete']).toBe(false);
+    expect(data['unread_roots']).toEqual([big]);
+    expect(answer.text).toMatch(/partial: more than 5000 files in .*big/);
   });
 
   it('refuses a consumer root that does not exist', async () => {

@@ -10,7 +10,7 @@ import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js'
 import { onPath } from '../helpers/onPath.js';
 import { GO_STD_MODULE, GO_STD_PACKAGES, isNotRun, prepareCorpus, type Corpus, type NotRun } from './corpora.js';
 import { compareSets, judge } from './fieldOutcome.js';
-import { cursor, type Target } from './fieldSuite.js';
+import { claimsComplete, cursor, type Target } from './fieldSuite.js';
 import { RawServer, type FieldLocation } from './rawServer.js';
 
 const CONSUMER_PACKAGE = 'go/format';
@@ -77,6 +77,6 @@ describe.skipIf(notRun !== undefined)(`get_cross_repo_references: ${notRun ? `NO
     const data = ok(await agent.call('get_cross_repo_references', { file_path: declaration.file, ...cursor(library, declaration), consumer_roots: [consumer] }));
     const repositories = (data['repositories'] as { root: string; locations: FieldLocation[] }[] | undefined) ?? [];
     const ours = repositories.flatMap((r) => keyed(r.locations, r.root === consumer ? 'consumer' : r.root === library ? 'library' : r.root));
-    judge({ tool: 'get_cross_repo_references', corpus: 'go-std', case: `${name}, ${CONSUMER_PACKAGE} as the consumer`, ...compareSets(ours, truth, data['ready'] !== false) });
+    judge({ tool: 'get_cross_repo_references', corpus: 'go-std', case: `${name}, ${CONSUMER_PACKAGE} as the consumer`, ...compareSets(ours, truth, claimsComplete(data)) });
   });
 });

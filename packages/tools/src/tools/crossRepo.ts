@@ -28,10 +28,11 @@ function consumerRoot(input: string): string {
 }
 
 /** Files of the same server under `root` whose text names `word` (what the server must have loaded to see the uses). */
-function filesNaming(ctx: ToolContext, conn: LspConnection, root: string, word: string): string[] {
+function filesNaming(ctx: ToolContext, conn: LspConnection, root: string, word: string): { files: string[]; cut: boolean } {
   const pattern = new RegExp(`(^|[^\\w$])${word.replace(/[$]/g, '\\$')}([^\\w$]|$)`);
   const found: string[] = [];
   let scanned = 0;
+  let cut = false;
   const walk = (dir: string) => {
     let entries;
     try {
@@ -40,7 +41,10 @@ function filesNaming(ctx: ToolContext, conn: LspConnection, root: string, word: 
       return;
     }
     for (const e of entries) {
-      if (scanned >= MAX_SCANNED) return;
+      if (scanned >= MAX_SCANNED) {
+        cut = true;
+        return;
+      }
       const path = join(dir, e.name);
       if (e.isDirectory()) {
         if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) walk(path);
@@ -56,7 +60,7 @@ function filesNaming(ctx: ToolContext, conn: LspConnection, root: string, word: 
     }
   };
   walk(root);
-  return found;
+  return { files: found, cut };
 }
 
 function wordAt(doc: ReadyDocument, p: Position): string {
@@ -133,6 +137,8 @@ export const getCrossRepoReferences = defineTool({
   }),
   output: () => ({
     ...readyOutput,
+    complete: z.boolean().optional().describe(`false when a consumer root has more than ${MAX_SCANNED} files of the language: those past them were not read, and uses there come only from the server's references.`),
+    unread_roots: z.array(z.string()).optional(),
     total: z.number().optional(),
     repositories: z.array(repositoryOutput).optional().describe('Own root first, then each consumer root; files relative to their root.'),
   }),
@@ -147,11 +153,15 @@ export const getCrossRepoReferences = defineTool({
     const added = consumers.filter((r) => !ctx.workspace.rootList.includes(r));
     const opened: string[] = [];
     const naming: string[] = [];
+    // Consumer roots with more files of the language than are read: uses in the rest come only from the server's references.
+    const unread: string[] = [];
     try {
       for (const r of added) await ctx.workspace.addFolder(r);
       // A server loads another project only when one of its files is open (tsserver).
       for (const r of consumers) {
-        for (const path of filesNaming(ctx, conn, r, word)) {
+        const scan = filesNaming(ctx, conn, r, word);
+        if (scan.cut) unread.push(r);
+        for (const path of scan.files) {
           naming.push(path);
           if (conn.documents.get(pathToUri(path))) continue;
           await ctx.workspace.openDocument(path);
@@ -191,6 +201,8 @@ export const getCrossRepoReferences = defineTool({
       const all = [...byRoot.values()].flat();
       return {
         ready: true,
+        complete: unread.length === 0,
+        ...(unread.length > 0 ? { unread_roots: unread } : {}),
         total: all.length,
         repositories: roots.map((r) => ({
           root: r,
@@ -206,7 +218,7 @@ export const getCrossRepoReferences = defineTool({
   },
   text: (r) => {
     if (!r.ready) return notReadyText(r as NotReadyResult);
-    const out = [`${r.total ?? 0} reference(s):`];
+    const out = [`${r.total ?? 0} reference(s)${r.complete === false ? ` (partial: more than ${MAX_SCANNED} files in ${(r.unread_roots ?? []).join(', ')}; uses in the files not read come only from the server's references)` : ''}:`];
     for (const repo of r.repositories ?? []) {
       out.push(`${repo.root} (${repo.references}${repo.found_by_definition ? `, ${repo.found_by_definition} found by resolving the name` : ''})`);
       if (repo.locations.length > 0) out.push(locationsByFileText(repo.locations).replace(/^/gm, '  '));
