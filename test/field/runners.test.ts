@@ -6,9 +6,10 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ok, startAgentLsp, type AgentLspClient } from '../helpers/mcpClient.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ok } from '../helpers/mcpClient.js';
 import { onPath } from '../helpers/onPath.js';
+import { fieldAgent } from './fieldAgent.js';
 import { isNotRun, prepareCorpus, PY_STDLIB_PACKAGE, type Corpus, type NotRun } from './corpora.js';
 import { compareSets, judge } from './fieldOutcome.js';
 
@@ -38,15 +39,7 @@ describe.skipIf(isNotRun(python))(`run_tests on ${isNotRun(python) ? `the Python
   const root = (): string => (python as Corpus).root;
   const MODULE = `${PY_STDLIB_PACKAGE}/textwrap.py`;
   const TESTS = 'test/test_textwrap.py';
-  let agent: AgentLspClient;
-
-  beforeAll(async () => {
-    agent = await startAgentLsp();
-    ok(await agent.call('start_lsp', { root_dir: root(), language_id: 'python' }));
-  });
-  afterAll(async () => {
-    await agent?.close();
-  });
+  const agent = fieldAgent(root, 'python');
 
   /** `Class.method` of each test of the module that fails or errs, by unittest run here. */
   function failingTests(): string[] {
@@ -68,7 +61,7 @@ describe.skipIf(isNotRun(python))(`run_tests on ${isNotRun(python) ? `the Python
     try {
       const truth = failingTests();
       expect(truth.length, 'the planted bug fails tests').toBeGreaterThan(0);
-      const data = ok(await agent.call('run_tests', { workspace_dir: root(), path: TESTS, language: 'python' }));
+      const data = ok(await agent().call('run_tests', { workspace_dir: root(), path: TESTS, language: 'python' }));
       // pytest names a test file::Class::method, unittest method (module.Class): Class.method of either.
       const ours = ((data['failures'] as Failure[] | undefined) ?? []).map((f) => {
         const id = f.test_id ?? '';
@@ -85,15 +78,7 @@ describe.skipIf(isNotRun(python))(`run_tests on ${isNotRun(python) ? `the Python
 
 describe.skipIf(isNotRun(go))(`run_build on ${isNotRun(go) ? `Go's standard library: not run (${go.notRun})` : go.label}`, () => {
   const root = (): string => (go as Corpus).root;
-  let agent: AgentLspClient;
-
-  beforeAll(async () => {
-    agent = await startAgentLsp();
-    ok(await agent.call('start_lsp', { root_dir: root(), language_id: 'go' }));
-  });
-  afterAll(async () => {
-    await agent?.close();
-  });
+  const agent = fieldAgent(root, 'go');
 
   it('run_build with errors planted in two packages lists exactly the errors `go build ./...` prints', async () => {
     const planted = [
@@ -105,7 +90,7 @@ describe.skipIf(isNotRun(go))(`run_build on ${isNotRun(go) ? `Go's standard libr
       const r = spawnSync('go', ['build', './...'], { cwd: root(), encoding: 'utf8' });
       const truth = [...`${r.stdout}\n${r.stderr}`.matchAll(/^(?:\.\/)?([\w/]+\.go):(\d+):(\d+): /gm)].map((m) => `${m[1]}:${m[2]}:${m[3]}`);
       expect(new Set(truth.map((k) => k.split(':')[0])).size, 'go build finds errors in both packages').toBe(2);
-      const data = ok(await agent.call('run_build', { workspace_dir: root(), language: 'go' }));
+      const data = ok(await agent().call('run_build', { workspace_dir: root(), language: 'go' }));
       const ours = ((data['failures'] as Failure[] | undefined) ?? []).map((f) => `${f.file ?? ''}:${f.line ?? ''}:${f.column ?? ''}`);
       judge({ tool: 'run_build', corpus: 'go-std', case: 'errors planted in go/ast and encoding/json', ...compareSets(ours, truth, data['total_failures'] === ours.length) });
       expect(data['passed']).toBe(false);
