@@ -11,6 +11,7 @@ import { ok } from '../helpers/mcpClient.js';
 import type { Checker } from './fieldCheckers.js';
 import { compareSets, type Outcome } from './fieldOutcome.js';
 import { claimsComplete, cursor, describeTarget, locationKeys, type FieldContext, type FieldSpec, type Target } from './fieldSuite.js';
+import { preambleStart } from './fieldSymbolCases.js';
 import type { FieldLocation, LspRange, RawDiagnostic } from './rawServer.js';
 
 type RecordFn = (tool: string, label: string, result: { outcome: Outcome; detail?: string }) => void;
@@ -109,13 +110,6 @@ function newErrors(oldText: string, newText: string, before: readonly string[], 
   });
 }
 
-/** The first line of the comment block directly above 0-based line `start` (itself when there is none). */
-function docStart(lines: readonly string[], start: number): number {
-  let from = start;
-  while (from > 0 && /^\s*(\/\/|\/\*|\*|#)/.test(lines[from - 1] ?? '')) from--;
-  return from;
-}
-
 /**
  * The text with a symbol's body replaced: brace languages, from the brace that ends the
  * signature's line to the brace that ends the server's range (both kept); Python, the lines after
@@ -164,7 +158,7 @@ export function editCases(ctx: FieldContext, spec: FieldSpec, record: RecordFn):
     const at = cursor(root(), target);
     const symbol = await symbolAt(target.file, at);
     // Uses inside the symbol's own lines (a recursive call, its doc comment) do not keep it alive.
-    const own = { from: docStart(before.toString('utf8').split('\n'), symbol.range.start.line) + 1, to: symbol.range.end.line + 1 };
+    const own = { from: preambleStart(before.toString('utf8').split('\n'), symbol.range.start.line) + 1, to: symbol.range.end.line + 1 };
     const uses = (await ctx.raw.locations('textDocument/references', target.file, at, { context: { includeDeclaration: false } })).filter(
       (l) => !(l.file === target.file && l.line >= own.from && l.line <= own.to),
     );
@@ -202,7 +196,7 @@ export function editCases(ctx: FieldContext, spec: FieldSpec, record: RecordFn):
       expect(uses, 'the server finds no use of it').toEqual([]);
       // Its lines per the server (the doc comment above them with them) go, and the blank lines
       // around them close up to one.
-      const from = docStart(lines, symbol!.range.start.line);
+      const from = preambleStart(lines, symbol!.range.start.line);
       expect(lines[symbol!.range.end.line + 1], 'a blank line follows it').toBe('');
       const truth = [...lines.slice(0, from), ...lines.slice(symbol!.range.end.line + 2)].join('\n');
       expect(truth, 'the server spans exactly the planted lines').toBe(original);

@@ -11,6 +11,7 @@ import { ok } from '../helpers/mcpClient.js';
 import type { Checker } from './fieldCheckers.js';
 import { compareSets, type Outcome } from './fieldOutcome.js';
 import { cursor, describeTarget, type FieldContext, type FieldSpec, type Target } from './fieldSuite.js';
+import { preambleStart } from './fieldSymbolCases.js';
 import type { LspRange } from './rawServer.js';
 
 type Recorder = (tool: string, label: string, result: { outcome: Outcome; detail?: string }) => void;
@@ -28,13 +29,6 @@ interface RawSymbol {
 /** Each symbol with the chain of names of the symbols holding it. */
 function flatten(list: readonly RawSymbol[], container = ''): { symbol: RawSymbol; container: string }[] {
   return list.flatMap((s) => [{ symbol: s, container }, ...flatten(s.children ?? [], `${container}/${s.name}`)]);
-}
-
-/** The first line of the decorators and comment block directly above 0-based line `start`. */
-function preambleStart(lines: readonly string[], start: number): number {
-  let from = start;
-  while (from > 0 && /^\s*(\/\/|\/\*|\*|#|@)/.test(lines[from - 1] ?? '')) from--;
-  return from;
 }
 
 export function insertCases(ctx: FieldContext, spec: FieldSpec, record: Recorder): void {

@@ -72,10 +72,14 @@ const COMMENT_OR_DECORATOR = /^\s*(\/\/|\/\*|\*|#|@)/;
  * comment and decorator lines directly above it (a blank line ends them), to the range's last line.
  */
 function sourceLines(text: string, whole: FieldLocation): { start: number; end: number } {
-  const lines = text.split(/\r?\n/);
-  let start = whole.line;
-  while (start > 1 && COMMENT_OR_DECORATOR.test(lines[start - 2]!) && !lines[start - 2]!.startsWith('#!')) start--;
-  return { start, end: whole.end_column === 1 && whole.end_line > whole.line ? whole.end_line - 1 : whole.end_line };
+  return { start: preambleStart(text.split(/\r?\n/), whole.line - 1) + 1, end: whole.end_column === 1 && whole.end_line > whole.line ? whole.end_line - 1 : whole.end_line };
+}
+
+/** The first line (0-based) of the comment and decorator lines directly above 0-based line `start`: a symbol's own (a blank line ends them). */
+export function preambleStart(lines: readonly string[], start: number): number {
+  let from = start;
+  while (from > 0 && COMMENT_OR_DECORATOR.test(lines[from - 1]!) && !lines[from - 1]!.startsWith('#!')) from--;
+  return from;
 }
 
 /** Python's own docstring of the path's symbol (ast.get_docstring), read without importing the module. */
