@@ -13,11 +13,13 @@ import { waitUntil } from '../helpers/processes.js';
 import { rawClient, startTestBroker, type RawClient, type TestBroker } from '../helpers/rawBroker.js';
 
 /**
- * How long the holder keeps its lease after giving its text, one attempt after another until clangd
- * publishes that text after the release: past clangd's debounce of a change (at most 500 ms), so it
- * has begun building it, and within that build (over 1.5 s here); a loaded machine may shift both.
+ * How long the holder keeps its lease after giving its text: long enough that clangd has begun
+ * building it (past its debounce of a change), short enough that it has not yet published it. The
+ * window moves with the machine's load, so the attempts search for it: a lease whose text clangd
+ * published before the release was too long, one whose text it never published too short.
  */
-const HELD_MS = [700, 1_000, 400, 1_500];
+const FIRST_HELD_MS = 700;
+const ATTEMPTS = 12;
 /** In the lease's text only. */
 const MARKER = 'only_in_the_lease';
 
@@ -53,13 +55,16 @@ describe.skipIf(!clangd)(clangd ? "a push for a lease's text after the lease end
     const withMarker = (pushes: PublishDiagnosticsParams[]) => pushes.filter((p) => p.uri === uri && p.diagnostics.some((d) => JSON.stringify(d.message).includes(MARKER)));
     const dropped = () => broker.log().split(`dropped a push for ${uri}`).length - 1;
     let version = 1;
-    let late = 0;
-    for (const heldMs of HELD_MS) {
+    let late = false;
+    let [tooShort, tooLong, heldMs] = [0, Number.POSITIVE_INFINITY, FIRST_HELD_MS];
+    for (let attempt = 0; attempt < ATTEMPTS && !late; attempt++) {
+      const holderBefore = holder.pushes.length;
       const lease = await holder.rpc.sendRequest<BrokerAcquireResult>('$/agentLsp/acquire', { leaseMs: 60_000 });
       const leased = `#include "slow.h"\n${disk}\nint leased_${version} = ${MARKER};\n`;
       await holder.rpc.sendNotification('textDocument/didChange', { textDocument: { uri, version: ++version }, contentChanges: [{ text: leased }] });
       await new Promise((r) => setTimeout(r, heldMs));
       const [observerFrom, holderFrom, droppedBefore] = [observer.pushes.length, holder.pushes.length, dropped()];
+      const publishedInLease = withMarker(holder.pushes.slice(holderBefore)).length > 0;
       await holder.rpc.sendRequest('$/agentLsp/release', { leaseId: lease.leaseId });
       // Both clients hold the disk's text again: clangd builds it after the lease's (one file, in order).
       await waitUntil(() => observer.pushes.slice(observerFrom).some((p) => p.uri === uri && p.version === 1), 60_000, 'the push for the restored text');
@@ -67,9 +72,11 @@ describe.skipIf(!clangd)(clangd ? "a push for a lease's text after the lease end
       expect(withMarker(holder.pushes.slice(holderFrom)), 'pushes the holder got after its lease about a text it no longer has').toEqual([]);
       expect(observer.pushes.slice(observerFrom).at(-1)?.diagnostics.filter((d) => d.severity === 1)).toEqual([]);
       // clangd published the lease's text after the release (and the broker dropped it): the case this test is about.
-      if (dropped() > droppedBefore) late++;
-      if (late > 0) break;
+      if (dropped() > droppedBefore) late = true;
+      else if (publishedInLease) tooLong = heldMs;
+      else tooShort = heldMs;
+      heldMs = Number.isFinite(tooLong) ? (tooShort + tooLong) / 2 : heldMs * 2;
     }
-    expect(late, 'attempts in which clangd published the lease text after the release').toBeGreaterThan(0);
+    expect(late, 'clangd published the lease text after the release in one of the attempts').toBe(true);
   }, 180_000);
 });
