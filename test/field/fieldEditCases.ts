@@ -12,7 +12,7 @@ import type { Checker } from './fieldCheckers.js';
 import { compareSets, type Outcome } from './fieldOutcome.js';
 import { claimsComplete, cursor, describeTarget, locationKeys, type FieldContext, type FieldSpec, type Target } from './fieldSuite.js';
 import { preambleStart } from './fieldSymbolCases.js';
-import type { FieldLocation, LspRange, RawDiagnostic } from './rawServer.js';
+import type { FieldLocation, LspRange, RawDiagnostic, RawDocumentSymbol } from './rawServer.js';
 
 type RecordFn = (tool: string, label: string, result: { outcome: Outcome; detail?: string }) => void;
 type Judged = { outcome: Outcome; detail?: string };
@@ -35,13 +35,6 @@ export interface PlantedFix {
   planted: string;
   needle: string;
   checker: Checker;
-}
-
-interface RawSymbol {
-  name: string;
-  range: LspRange;
-  selectionRange: LspRange;
-  children?: RawSymbol[];
 }
 
 interface RawAction {
@@ -115,7 +108,7 @@ function newErrors(oldText: string, newText: string, before: readonly string[], 
  * signature's line to the brace that ends the server's range (both kept); Python, the lines after
  * the header's line (the first from the name on that ends with a colon) to the range's end.
  */
-function bodyReplaced(text: string, symbol: RawSymbol, body: string, python: boolean): string {
+function bodyReplaced(text: string, symbol: RawDocumentSymbol, body: string, python: boolean): string {
   const end = offsetOf(text, symbol.range.end);
   if (python) {
     const header = text.slice(offsetOf(text, symbol.selectionRange.end)).search(/:[ \t]*\n/) + offsetOf(text, symbol.selectionRange.end);
@@ -136,15 +129,15 @@ export function editCases(ctx: FieldContext, spec: FieldSpec, record: RecordFn):
   const lang = spec.languageId;
 
   /** The server's document symbols of a file, flattened. */
-  const rawSymbols = async (file: string): Promise<RawSymbol[]> => {
+  const rawSymbols = async (file: string): Promise<RawDocumentSymbol[]> => {
     await ctx.raw.open(file, lang);
-    const all: RawSymbol[] = [];
-    const walk = (list: RawSymbol[]): void => list.forEach((s) => (all.push(s), walk(s.children ?? [])));
-    walk((await ctx.raw.request<RawSymbol[] | null>('textDocument/documentSymbol', { textDocument: { uri: ctx.raw.uri(file) } })) ?? []);
+    const all: RawDocumentSymbol[] = [];
+    const walk = (list: RawDocumentSymbol[]): void => list.forEach((s) => (all.push(s), walk(s.children ?? [])));
+    walk((await ctx.raw.request<RawDocumentSymbol[] | null>('textDocument/documentSymbol', { textDocument: { uri: ctx.raw.uri(file) } })) ?? []);
     return all;
   };
   /** The symbol whose name is at 1-based `line`, `column` (its selection range holds it). */
-  const symbolAt = async (file: string, at: { line: number; column: number }): Promise<RawSymbol> => {
+  const symbolAt = async (file: string, at: { line: number; column: number }): Promise<RawDocumentSymbol> => {
     const p = ctx.raw.lspPosition(file, at);
     const found = (await rawSymbols(file)).filter((s) => s.selectionRange.start.line === p.line && s.selectionRange.start.character <= p.character && p.character <= s.selectionRange.end.character);
     expect(found.length, `the server has one symbol named at ${file}:${at.line}:${at.column}`).toBe(1);

@@ -12,29 +12,22 @@ import type { Checker } from './fieldCheckers.js';
 import { compareSets, type Outcome } from './fieldOutcome.js';
 import { cursor, describeTarget, type FieldContext, type FieldSpec, type Target } from './fieldSuite.js';
 import { preambleStart } from './fieldSymbolCases.js';
-import type { LspRange } from './rawServer.js';
+import type { RawDocumentSymbol } from './rawServer.js';
 
 type Recorder = (tool: string, label: string, result: { outcome: Outcome; detail?: string }) => void;
 
 /** `code` (declaring `name`, written at indentation zero) inserted on `side` of the symbol named at the target. */
 export type SymbolInsertion = Target & { side: 'before' | 'after'; code: string; name: string; checker: Checker };
 
-interface RawSymbol {
-  name: string;
-  range: LspRange;
-  selectionRange: LspRange;
-  children?: RawSymbol[];
-}
-
 /** Each symbol with the chain of names of the symbols holding it. */
-function flatten(list: readonly RawSymbol[], container = ''): { symbol: RawSymbol; container: string }[] {
+function flatten(list: readonly RawDocumentSymbol[], container = ''): { symbol: RawDocumentSymbol; container: string }[] {
   return list.flatMap((s) => [{ symbol: s, container }, ...flatten(s.children ?? [], `${container}/${s.name}`)]);
 }
 
 export function insertCases(ctx: FieldContext, spec: FieldSpec, record: Recorder): void {
   const outline = async (file: string) => {
     await ctx.raw.open(file, spec.languageId);
-    return flatten((await ctx.raw.request<RawSymbol[] | null>('textDocument/documentSymbol', { textDocument: { uri: ctx.raw.uri(file) } })) ?? []);
+    return flatten((await ctx.raw.request<RawDocumentSymbol[] | null>('textDocument/documentSymbol', { textDocument: { uri: ctx.raw.uri(file) } })) ?? []);
   };
 
   it.each(spec.inserts ?? [])('insert_*_symbol ($side) at $file "$needle" inserts exactly the code at the server\'s edge of the symbol', async (target) => {

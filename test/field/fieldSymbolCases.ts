@@ -11,16 +11,9 @@ import { expect, it } from 'vitest';
 import { ok } from '../helpers/mcpClient.js';
 import { compareSets, type Outcome } from './fieldOutcome.js';
 import { claimsComplete, hoverText, locationKeys, type FieldContext, type FieldSpec } from './fieldSuite.js';
-import type { FieldLocation, LspRange, RawServer } from './rawServer.js';
+import type { FieldLocation, RawDocumentSymbol, RawServer } from './rawServer.js';
 
 type Recorder = (tool: string, label: string, result: { outcome: Outcome; detail?: string }) => void;
-
-interface RawDocumentSymbol {
-  name: string;
-  range: LspRange;
-  selectionRange: LspRange;
-  children?: RawDocumentSymbol[];
-}
 
 /** A symbol the server's document symbols name by the path: its name's range and its whole range. */
 interface Declared {

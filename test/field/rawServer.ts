@@ -28,6 +28,14 @@ export interface LspRange {
   end: LspPosition;
 }
 
+/** A symbol of the server's hierarchical textDocument/documentSymbol answer. */
+export interface RawDocumentSymbol {
+  name: string;
+  range: LspRange;
+  selectionRange: LspRange;
+  children?: RawDocumentSymbol[];
+}
+
 /** A diagnostic as the server published it (passed back unchanged as a code action's context). */
 export interface RawDiagnostic {
   range: LspRange;
