@@ -27,6 +27,7 @@ import { TOOLS_LIST_HEADING, toolListingSection } from './toolListing.mjs';
 import { WARM_FRONT_HEADING, warmFrontSection } from './warmFront.mjs';
 import { WARM_TIMELINE_HEADING, warmTimelineSection } from './warmTimeline.mjs';
 import { AGENTS_MEMORY_HEADING, agentsMemorySection } from './agentsMemory.mjs';
+import { CALLER_WALK_HEADING, callerWalkSection } from './callerWalk.mjs';
 import { withHome } from './benchHome.mjs';
 import { PEERS_HEADING, peersSection } from './peers.mjs';
 
@@ -125,6 +126,7 @@ const SECTIONS = [
   { key: 'warmfront', heading: WARM_FRONT_HEADING, run: (ctx) => warmFrontSection(ctx.tmp, log) },
   { key: 'warmtimeline', heading: WARM_TIMELINE_HEADING, run: (ctx) => warmTimelineSection(ctx.tmp, log) },
   { key: 'memory', heading: AGENTS_MEMORY_HEADING, run: (ctx) => agentsMemorySection(ctx.tmp, log) },
+  { key: 'callers', heading: CALLER_WALK_HEADING, run: (ctx) => callerWalkSection(ctx.tmp, log) },
   { key: 'sharing', heading: "## Sharing a broker with an agent's workspace preview", run: () => previewSharing(log) },
   { key: 'sharingc', heading: SHARING_CLANGD_HEADING, run: () => previewSharingClangd(log) },
   { key: 'startup', heading: STARTUP_HEADING, run: () => startupSection(log) },
