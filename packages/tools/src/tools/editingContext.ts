@@ -119,8 +119,9 @@ export const getEditingContext = defineTool({
     }
 
     const calls: z.infer<typeof calleeEntry>[] = [];
-    let callsUnlisted = false;
-    if (conn.supports('textDocument/prepareCallHierarchy')) {
+    // Calls the server could not list (no call hierarchy, or refused) leave the answer incomplete.
+    let callsUnlisted = !conn.supports('textDocument/prepareCallHierarchy');
+    if (!callsUnlisted) {
       const seen = new Set<string>();
       let refused = false;
       for (const fn of members.filter((m) => CALLABLE_KINDS.has(m.kind))) {
@@ -146,7 +147,6 @@ export const getEditingContext = defineTool({
       if (refused) notes.push(`${conn.server.displayName} refused outgoing calls: what this file calls is not (fully) listed.`);
       callsUnlisted = refused;
     } else {
-      callsUnlisted = true;
       notes.push(`${conn.server.displayName} has no call hierarchy: what this file calls is not listed.`);
     }
 
@@ -158,7 +158,6 @@ export const getEditingContext = defineTool({
     const answer = {
       ready: true,
       file: doc.label,
-      // Calls the server could not list (no call hierarchy, or refused) leave the answer incomplete too.
       complete: [callers, calls, outline, imports].every((l) => l.length <= LIST_LIMIT) && !callsUnlisted,
       outline: cut(outline),
       imports: cut(imports),
