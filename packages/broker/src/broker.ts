@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import { AGENT_LSP_PROTOCOL_VERSION, uriToPath, BrokerFilesChangedNotification, BrokerServerStateNotification, BrokerStatusNotification, type AgentLspExperimental, type BrokerEvictResult, type BrokerFilesChangedParams, type BrokerRestartServerResult, type BrokerServerStateParams, type BrokerStatusParams, type WireError } from '@agent-lsp/protocol';
-import { RootIdentity, untilChangedFilesBuilt, untilConfigApplied, type DocumentStore, type LspConnection, type Logger } from '@agent-lsp/lsp';
+import { RootIdentity, serverLibraryDirs, untilChangedFilesBuilt, untilConfigApplied, type DocumentStore, type LspConnection, type Logger } from '@agent-lsp/lsp';
 import type { FileEvent } from 'vscode-languageserver-protocol';
 import { AcceptLoop } from './acceptLoop.js';
 import { BrokerClient } from './brokerClient.js';
@@ -81,6 +81,7 @@ export class Broker implements BrokerHost<BrokerClient>, LeaseHost {
       onGiveUp: (reason) => void this.stop(reason),
       onHealth: (event) => this.broadcastHealth(event),
       onUnresponsive: (error) => this.accepting.clients.forEach((c) => c.failInFlight(error)),
+      onRegistrations: (conn) => this.watcher?.watchLibraries(serverLibraryDirs(conn)),
     });
     this.rootIdentity = new RootIdentity(options.root);
     this.socketPath = socketPathFor(options.dir, options.key);

@@ -27,6 +27,8 @@ export interface ServerInstanceOptions {
   onHealth?(event: BrokerServerStateParams): void;
   /** The server stopped answering: what waits on it should fail with `error` now. */
   onUnresponsive?(error: ServerUnresponsiveError): void;
+  /** A server started, and each time its dynamic registrations changed (file watchers among them). */
+  onRegistrations?(conn: LspConnection): void;
 }
 
 /**
@@ -141,7 +143,9 @@ export class ServerInstance {
     conn.onRegistrationChange(({ method, params }) => {
       if (this.conn !== conn) return;
       for (const c of this.options.clients()) c.forwardRegistration(method, params);
+      this.options.onRegistrations?.(conn);
     });
+    this.options.onRegistrations?.(conn);
     return conn;
   }
 

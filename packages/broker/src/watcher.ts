@@ -4,7 +4,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { FileEvent } from 'vscode-languageserver-protocol';
 import { pathToUri, type Disposable, FileChangeType } from '@agent-lsp/protocol';
-import { inNotIndexedDir, isNotIndexedDir, readRegularFileSync, walkSourceTreeAsync, type Logger } from '@agent-lsp/lsp';
+import { inLibraryTarget, inNotIndexedDir, isNotIndexedDir, readRegularFileSync, walkSourceTreeAsync, type Logger } from '@agent-lsp/lsp';
 
 const BATCH_MS = 100;
 const OWN_TEMP_FILE = /\.agent-lsp-\d+-[0-9a-f]+\.tmp$/;
@@ -70,6 +70,8 @@ export interface WorkspaceWatcherOptions {
  */
 export class WorkspaceWatcher implements Disposable {
   private watcher: FSWatcher | undefined;
+  /** The server's library directories outside the workspace's tree (watchLibraries), and their watcher. */
+  private libraries: { dirs: readonly string[]; watcher: FSWatcher } | undefined;
   private pending = new Map<string, FileChangeType>();
   private timer: NodeJS.Timeout | undefined;
   private pausedDepth = 0;
@@ -104,6 +106,21 @@ export class WorkspaceWatcher implements Disposable {
     // between could learn of the deletion from nobody.
     const w = watch(root, { ignoreInitial: true, persistent: true, atomic: false, ignored: (path: string, stats?: Stats) => WorkspaceWatcher.isIgnored(root, path, stats?.isDirectory() === true) });
     this.watcher = w;
+    this.follow(w);
+    w.on('error', (err: unknown) => {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOSPC' || code === 'EMFILE') {
+        this.degraded = true;
+        logger.warn(`file watching degraded (${code}: the system's watch limit is reached); edits made outside agent-lsp may not reach the server. Raise fs.inotify.max_user_watches to fix.`);
+        void w.close();
+      } else {
+        logger.warn(`watcher error: ${(err as Error).message}`);
+      }
+    });
+  }
+
+  /** Reports what `w` sees: chokidar's events, and the OS's own for flush(). */
+  private follow(w: FSWatcher): void {
     w.on('add', (p: string) => this.record(p, FileChangeType.Created));
     w.on('change', (p: string) => this.record(p, FileChangeType.Changed));
     w.on('unlink', (p: string) => this.record(p, FileChangeType.Deleted));
@@ -115,16 +132,30 @@ export class WorkspaceWatcher implements Disposable {
       if (name && basename(watched) !== name) this.rawPaths.add(join(watched, name));
       else this.rawPaths.add(watched);
     });
-    w.on('error', (err: unknown) => {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOSPC' || code === 'EMFILE') {
-        this.degraded = true;
-        logger.warn(`file watching degraded (${code}: the system's watch limit is reached); edits made outside agent-lsp may not reach the server. Raise fs.inotify.max_user_watches to fix.`);
-        void w.close();
-      } else {
-        logger.warn(`watcher error: ${(err as Error).message}`);
-      }
-    });
+  }
+
+  /**
+   * Also watches these directories, the server's own beyond the workspace's tree (a Python
+   * interpreter's site-packages: libraryWatchTargets), at their top level only: installing,
+   * upgrading or removing a package adds or removes an entry there (the package, its dist-info),
+   * and one event is all the server needs to resolve its imports again. Replaces the previous set.
+   */
+  watchLibraries(dirs: readonly string[]): void {
+    if (this.libraries?.dirs.join('\0') === dirs.join('\0')) return;
+    void this.libraries?.watcher.close();
+    this.libraries = undefined;
+    if (!this.watcher || dirs.length === 0) return;
+    const w = watch([...dirs], { ignoreInitial: true, persistent: true, atomic: false, depth: 0 });
+    w.on('addDir', (p: string) => this.record(p, FileChangeType.Created));
+    w.on('unlinkDir', (p: string) => this.record(p, FileChangeType.Deleted));
+    this.follow(w);
+    w.on('error', (err: unknown) => this.options.logger.warn(`library watcher error: ${(err as Error).message}`));
+    this.libraries = { dirs: [...dirs], watcher: w };
+    this.options.logger.info(`watching the server's library directories: ${dirs.join(', ')}`);
+  }
+
+  private inLibrary(path: string): boolean {
+    return this.libraries !== undefined && inLibraryTarget(this.libraries.dirs, path);
   }
 
   /**
@@ -234,7 +265,7 @@ export class WorkspaceWatcher implements Disposable {
   private async resolveRawPaths(): Promise<void> {
     const watcher = this.watcher;
     if (!watcher || this.rawPaths.size === 0) return;
-    const paths = [...this.rawPaths].filter((p) => !WorkspaceWatcher.isIgnored(this.options.root, p));
+    const paths = [...this.rawPaths].filter((p) => this.inLibrary(p) || !WorkspaceWatcher.isIgnored(this.options.root, p));
     this.rawPaths.clear();
     const known = watcher.getWatched();
     const reportEarly = (path: string, type: FileChangeType) => {
@@ -253,7 +284,9 @@ export class WorkspaceWatcher implements Disposable {
       paths.map(async (path) => {
         const st = await stat(path).catch(() => undefined);
         const reportedGone = (file: string) => this.early.get(file)?.version === null;
-        if (st?.isFile()) reportEarly(path, serverKnows(path) ? FileChangeType.Changed : FileChangeType.Created);
+        // A library's entry: the entry itself is the news (the server reloads the whole library).
+        if (this.inLibrary(path)) reportEarly(path, st ? FileChangeType.Created : FileChangeType.Deleted);
+        else if (st?.isFile()) reportEarly(path, serverKnows(path) ? FileChangeType.Changed : FileChangeType.Created);
         else if (!st && known[path] !== undefined) {
           // A directory chokidar knows, gone (rm -rf, mv), that chokidar has not looked at yet:
           // the files it knew in it (the OS names them one by one only for a removal).
@@ -276,6 +309,8 @@ export class WorkspaceWatcher implements Disposable {
 
   dispose(): void {
     clearTimeout(this.timer);
+    void this.libraries?.watcher.close();
+    this.libraries = undefined;
     void this.watcher?.close();
     this.watcher = undefined;
   }

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { findExecutable } from './executables.js';
 import { findServerExecutable } from './installedServers.js';
-import { detectPythonInterpreter } from './pythonInterpreter.js';
+import { detectPythonInterpreter, pythonEnvironmentDirs } from './pythonInterpreter.js';
 import { PYRIGHT_UNCANCELLABLE } from './knownServers.js';
 import { TSGO_SERVER_ID } from './typescriptServerChoice.js';
 import type { ResolvedServer, ServerDefinition } from './serverProfile.js';
@@ -36,6 +36,7 @@ const pyright: ServerDefinition = {
   rootMarkers: ['pyproject.toml', 'pyrightconfig.json', 'setup.py', 'setup.cfg', 'requirements.txt'],
   readiness: 'pyright',
   uncancellable: PYRIGHT_UNCANCELLABLE,
+  environmentDirs: pythonEnvironmentDirs,
   installHint: 'pyright comes with agent-lsp: reinstall the agent-lsp package, or run `pnpm install` in an agent-lsp checkout.',
   resolve(rootDir): ResolvedServer | undefined {
     const dir = packageDir('pyright');

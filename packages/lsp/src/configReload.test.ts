@@ -1,13 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
-import { DisposableStore, Emitter } from '@agent-lsp/protocol';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DisposableStore, Emitter, pathToUri } from '@agent-lsp/protocol';
 import type { LspConnection } from './connection.js';
 import { CONFIG_RELOAD_FALLBACK_MS } from './configReload.js';
 import { pyrightReadiness } from './pyrightReadiness.js';
 import { Readiness } from './readiness.js';
 
 const ROOT = '/w';
+/** The interpreter's site-packages pyright registered a watcher for (libraryWatchTargets needs it on disk). */
+const SITE_PACKAGES = mkdtempSync(join(tmpdir(), 'agent-lsp-site-packages-'));
 const CONFIG = { uri: 'file:///w/pyrightconfig.json', type: FileChangeType.Created };
 
 /**
@@ -18,6 +23,7 @@ const CONFIG = { uri: 'file:///w/pyrightconfig.json', type: FileChangeType.Creat
 function pyrightLike(indexed = true) {
   const watched = new Emitter<readonly FileEvent[]>();
   const logs = new Emitter<{ type: number; message: string }>();
+  const refreshes = new Emitter<void>();
   const readiness = new Readiness();
   const unread: (() => void)[] = [];
   const conn = {
@@ -27,6 +33,8 @@ function pyrightLike(indexed = true) {
     logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
     onWatchedFilesSent: watched.on.bind(watched),
     onLogMessage: logs.on.bind(logs),
+    onDiagnosticsRefresh: refreshes.on.bind(refreshes),
+    dynamicRegistrations: () => [{ id: 'w', method: 'workspace/didChangeWatchedFiles', registerOptions: { watchers: [{ globPattern: '**' }, { globPattern: { baseUri: pathToUri(SITE_PACKAGES), pattern: '**' } }] } }],
     notify: () => undefined,
     // An unknown method: pyright answers it with an error once it has read it.
     request: () => new Promise((_, reject) => unread.push(() => reject(new ResponseError(-32601, 'Unhandled method')))),
@@ -38,6 +46,12 @@ function pyrightLike(indexed = true) {
     readiness,
     store,
     change: (type: FileChangeType) => watched.fire([{ ...CONFIG, type }]),
+    /** Any other file changed on disk. */
+    edit: (uri: string) => watched.fire([{ uri, type: FileChangeType.Changed }]),
+    /** A package installed into the site-packages. */
+    install: () => watched.fire([{ uri: pathToUri(join(SITE_PACKAGES, 'fancylib')), type: FileChangeType.Created }]),
+    /** pyright asks clients to pull diagnostics again (it invalidated its analysis). */
+    refresh: () => refreshes.fire(),
     log: (message: string) => logs.fire({ type: 3, message }),
     /** pyright reads every message sent so far. */
     readAll: async () => {
@@ -138,5 +152,42 @@ describe('pyright configuration changed during its first indexing', () => {
     pyright.log('Found 7 source files');
     expect(pyright.readiness.state).toBe('ready');
     pyright.store.dispose();
+  });
+});
+
+describe('pyright library reload (libraryReload.ts)', () => {
+  let pyright: ReturnType<typeof pyrightLike>;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    pyright = pyrightLike();
+  });
+  afterEach(() => {
+    pyright.store.dispose();
+    vi.useRealTimers();
+  });
+
+  it('a package installed into its site-packages: reloading until it asks for a refresh after reading the change', async () => {
+    pyright.install();
+    expect(pyright.readiness.snapshot()).toMatchObject({ state: 'indexing', ready: false });
+    // A refresh from before pyright read the change (another cause) does not end it.
+    pyright.refresh();
+    expect(pyright.readiness.reloadingConfig).toBe(true);
+    await pyright.readAll();
+    pyright.refresh();
+    expect(pyright.readiness.snapshot()).toEqual({ state: 'ready', ready: true });
+  });
+
+  it('answers again after the fallback when no refresh comes', async () => {
+    pyright.install();
+    await pyright.readAll();
+    await vi.advanceTimersByTimeAsync(CONFIG_RELOAD_FALLBACK_MS - 1);
+    expect(pyright.readiness.reloadingConfig).toBe(true);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(pyright.readiness.snapshot()).toEqual({ state: 'ready', ready: true });
+  });
+
+  it('a source file of the workspace changed is no reload', () => {
+    pyright.edit('file:///w/main.py');
+    expect(pyright.readiness.snapshot()).toEqual({ state: 'ready', ready: true });
   });
 });

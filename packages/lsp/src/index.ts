@@ -28,6 +28,7 @@ export * from './diskText.js';
 export * from './diskSync.js';
 export * from './dependentRefresh.js';
 export * from './sourceTree.js';
+export { inLibraryTarget, libraryWatchTargets, serverLibraryDirs } from './libraryWatchTargets.js';
 export * from './serverScope.js';
 export * from './knownServers.js';
 export * from './knownServerDefinitions.js';

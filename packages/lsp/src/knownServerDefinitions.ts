@@ -26,6 +26,7 @@ export function knownServerDefinition(known: KnownServer): ServerDefinition {
     installHint: installHintOf(known),
     ...(known.versionArgs ? { versionArgs: known.versionArgs } : {}),
     ...(known.uncancellable ? { uncancellable: known.uncancellable } : {}),
+    ...(known.environmentDirs ? { environmentDirs: known.environmentDirs } : {}),
     ...(known.exactDiagnostics ? { exactDiagnostics: known.exactDiagnostics } : {}),
     ...(known.refreshAfterChange ? { refreshAfterChange: known.refreshAfterChange } : {}),
     ...(known.formatDocumentByRange ? { formatDocumentByRange: known.formatDocumentByRange } : {}),

@@ -1,4 +1,5 @@
 import type { ReadinessStrategy, ServerDefinition } from './serverProfile.js';
+import { pythonEnvironmentDirs } from './pythonInterpreter.js';
 
 /**
  * Language servers agent-lsp knows how to run when the user already has them: data only, one
@@ -50,6 +51,8 @@ export interface KnownServer {
   settingsPushedAfterInitialized?: boolean;
   /** LSP methods whose `$/cancelRequest` the server mishandles (ServerDefinition.uncancellable). */
   uncancellable?: readonly string[];
+  /** ServerDefinition.environmentDirs. */
+  environmentDirs?: (rootDir: string) => string[];
   /** Built-in profiles that supersede this entry (same server, bundled or tuned): never listed twice. */
   builtin?: string;
 }
@@ -72,7 +75,7 @@ export const TYPESCRIPT_LIB = '<typescript lib>';
 
 export const KNOWN_SERVERS: readonly KnownServer[] = [
   // Python: pyright is bundled; these are alternatives a user may prefer with `python:pylsp`.
-  { id: 'basedpyright', command: 'basedpyright-langserver', args: ['--stdio'], extensions: { '.py': 'python', '.pyi': 'python' }, languageIds: ['python'], rootMarkers: ['pyproject.toml', 'setup.py', 'requirements.txt'], installHint: 'pip install basedpyright', priority: 1, readiness: 'pyright', uncancellable: PYRIGHT_UNCANCELLABLE, versionArgs: [] },
+  { id: 'basedpyright', command: 'basedpyright-langserver', args: ['--stdio'], extensions: { '.py': 'python', '.pyi': 'python' }, languageIds: ['python'], rootMarkers: ['pyproject.toml', 'setup.py', 'requirements.txt'], installHint: 'pip install basedpyright', priority: 1, readiness: 'pyright', uncancellable: PYRIGHT_UNCANCELLABLE, environmentDirs: pythonEnvironmentDirs, versionArgs: [] },
   { id: 'pylsp', command: 'pylsp', args: [], extensions: { '.py': 'python', '.pyi': 'python' }, languageIds: ['python'], rootMarkers: ['pyproject.toml', 'setup.py', 'requirements.txt'], installHint: 'apt-get install python3-pylsp, or pip install python-lsp-server', priority: 2 },
   { id: 'jedi-language-server', command: 'jedi-language-server', args: [], extensions: { '.py': 'python', '.pyi': 'python' }, languageIds: ['python'], rootMarkers: ['pyproject.toml', 'setup.py', 'requirements.txt'], installHint: 'pip install jedi-language-server', priority: 3, readiness: 'initialized' },
   { id: 'ruff', command: 'ruff', args: ['server'], extensions: { '.py': 'python', '.pyi': 'python' }, languageIds: ['python'], rootMarkers: ['pyproject.toml', 'ruff.toml', '.ruff.toml'], installHint: 'pip install ruff', priority: 4 },

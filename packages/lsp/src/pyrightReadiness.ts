@@ -1,4 +1,5 @@
 import { PYRIGHT_FOUND_FILES, watchPyrightConfig } from './configReload.js';
+import { watchPyrightLibraries } from './libraryReload.js';
 import type { ReadinessFamily } from './readinessContext.js';
 
 /**
@@ -13,6 +14,7 @@ export const pyrightReadiness: ReadinessFamily = (ctx) => {
   const { conn, store } = ctx;
   const { readiness } = conn;
   watchPyrightConfig(ctx);
+  watchPyrightLibraries(ctx);
   ctx.signalComing();
   readiness.indexing({ title: 'finding source files' });
   store.add(

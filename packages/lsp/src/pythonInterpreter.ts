@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { findExecutable } from './executables.js';
 
@@ -25,4 +25,29 @@ export function detectPythonInterpreter(rootDir: string, env: NodeJS.ProcessEnv 
   }
   const onPath = findExecutable('python3', env['PATH'] ?? '') ?? findExecutable('python', env['PATH'] ?? '');
   return onPath ? { path: onPath, source: 'PATH' } : undefined;
+}
+
+/**
+ * The site-packages of the root's own virtualenvs (`.venv`, `venv`: the ones detectPythonInterpreter
+ * takes): pyright resolves imports there, and the workspace watcher skips both directories, so
+ * a package installed into them would never be news to it (libraryWatchTargets).
+ */
+export function pythonEnvironmentDirs(rootDir: string): string[] {
+  const dirs: string[] = [];
+  for (const venv of ['.venv', 'venv']) {
+    for (const lib of ['lib', 'lib64']) {
+      const libDir = join(rootDir, venv, lib);
+      let versions: string[];
+      try {
+        versions = readdirSync(libDir).filter((name) => name.startsWith('python'));
+      } catch {
+        continue;
+      }
+      for (const v of versions) {
+        const site = join(libDir, v, 'site-packages');
+        if (existsSync(site) && !dirs.includes(realpathSync(site))) dirs.push(realpathSync(site));
+      }
+    }
+  }
+  return dirs;
 }

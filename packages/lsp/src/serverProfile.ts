@@ -97,6 +97,12 @@ export interface ServerDefinition {
    */
   indexNamesSymbolOnce?: true;
   /**
+   * Directories of the server's environment under a root that the workspace watcher skips (a
+   * virtualenv's site-packages) but whose changes change its answers: they are watched too
+   * (libraryWatchTargets), at their top level.
+   */
+  environmentDirs?: (rootDir: string) => string[];
+  /**
    * LSP methods (or code action kinds: `refactor`) this server does not implement although tools
    * may ask for them, each with the message an agent gets instead (what is missing and what to
    * do): never an opaque server error nor an empty answer that looks complete.

@@ -1,8 +1,8 @@
 import { FileChangeType } from '@agent-lsp/protocol';
 import type { FileEvent } from 'vscode-languageserver-protocol';
-import type { Disposable } from '@agent-lsp/protocol';
+import { DisposableStore, type Disposable } from '@agent-lsp/protocol';
 import { WorkspaceWatcher } from '@agent-lsp/broker';
-import { closeDeletedFiles, openCreatedFiles, refreshRestoredFiles, type LspConnection, type Logger, type ReadWriteLock } from '@agent-lsp/lsp';
+import { closeDeletedFiles, openCreatedFiles, refreshRestoredFiles, serverLibraryDirs, type LspConnection, type Logger, type ReadWriteLock } from '@agent-lsp/lsp';
 
 export type WatchState = 'on' | 'degraded';
 
@@ -15,6 +15,7 @@ export type WatchState = 'on' | 'degraded';
  */
 export class DirectModeWatcher implements Disposable {
   private readonly watcher: WorkspaceWatcher;
+  private readonly subscriptions = new DisposableStore();
 
   constructor(
     root: string,
@@ -61,6 +62,19 @@ export class DirectModeWatcher implements Disposable {
     }
   }
 
+  /**
+   * The server's own directories beyond the workspace's tree (pyright's site-packages) are watched
+   * too, as a broker does for its server: now, and whenever its registrations change.
+   */
+  followLibraries(conn: LspConnection): void {
+    const update = () => {
+      const dirs = this.connections().filter((c) => !c.broker).flatMap((c) => serverLibraryDirs(c));
+      this.watcher.watchLibraries([...new Set(dirs)].sort());
+    };
+    this.subscriptions.add(conn.onRegistrationChange(update));
+    update();
+  }
+
   /** What the OS already reported reaches the servers now (the caller holds a section, or needs none). */
   flush(): Promise<void> {
     return this.watcher.flush();
@@ -72,6 +86,7 @@ export class DirectModeWatcher implements Disposable {
   }
 
   dispose(): void {
+    this.subscriptions.dispose();
     this.watcher.dispose();
   }
 }

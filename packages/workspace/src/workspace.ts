@@ -141,7 +141,10 @@ export class Workspace extends RootedWorkspace implements Disposable {
     starting.then(
       (conn) => {
         this.started.set(starting, conn);
-        if (!conn.broker && this.connections.get(server.id) === starting) this.watch(root);
+        if (!conn.broker && this.connections.get(server.id) === starting) {
+          this.watch(root);
+          this.watcher?.followLibraries(conn);
+        }
         this.observe(starting, conn);
       },
       () => {
