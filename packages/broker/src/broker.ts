@@ -126,7 +126,7 @@ export class Broker implements BrokerHost<BrokerClient>, LeaseHost {
       onChanges: (changes) => {
         logger.debug(`watched files changed: ${changes.map((c) => `${c.type}:${c.uri}`).join(' ')}`);
         this.broadcastFilesChanged({ origin: 'outside', changes });
-        return followOutsideChanges(changes, this.documents, () => this.instance.connection, this.options.server);
+        return followOutsideChanges(changes, this.documents, () => this.instance.connection, this.options.server, (uri) => !this.watcher?.inLibrary(uriToPath(uri) ?? ''));
       },
     });
     this.watcher.start();

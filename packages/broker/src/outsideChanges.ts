@@ -8,8 +8,15 @@ import type { SharedDocuments } from './sharedDocuments.js';
  * first; then the server hears of all of them, deleted files are closed and created ones a client
  * held before are opened again.
  */
-export function followOutsideChanges(changes: FileEvent[], documents: SharedDocuments, connection: () => LspConnection | undefined, server: ServerDefinition): Promise<void> {
-  const created = changes.filter((c) => c.type === FileChangeType.Created).map((c) => c.uri);
+export function followOutsideChanges(
+  changes: FileEvent[],
+  documents: SharedDocuments,
+  connection: () => LspConnection | undefined,
+  server: ServerDefinition,
+  /** Whether a created file may be opened (not one installed into a library: the server's to read). */
+  opens: (uri: string) => boolean = () => true,
+): Promise<void> {
+  const created = changes.filter((c) => c.type === FileChangeType.Created && opens(c.uri)).map((c) => c.uri);
   const deleted = changes.filter((c) => c.type === FileChangeType.Deleted).map((c) => c.uri);
   return documents
     .diskChanged(changes.map((c) => c.uri))

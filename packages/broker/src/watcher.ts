@@ -154,7 +154,8 @@ export class WorkspaceWatcher implements Disposable {
     this.options.logger.info(`watching the server's library directories: ${dirs.join(', ')}`);
   }
 
-  private inLibrary(path: string): boolean {
+  /** Whether `path` is in one of the library directories watchLibraries watches. */
+  inLibrary(path: string): boolean {
     return this.libraries !== undefined && inLibraryTarget(this.libraries.dirs, path);
   }
 

@@ -1,6 +1,6 @@
 import { FileChangeType } from '@agent-lsp/protocol';
 import type { FileEvent } from 'vscode-languageserver-protocol';
-import { DisposableStore, type Disposable } from '@agent-lsp/protocol';
+import { DisposableStore, uriToPath, type Disposable } from '@agent-lsp/protocol';
 import { WorkspaceWatcher } from '@agent-lsp/broker';
 import { closeDeletedFiles, openCreatedFiles, refreshRestoredFiles, serverLibraryDirs, type LspConnection, type Logger, type ReadWriteLock } from '@agent-lsp/lsp';
 
@@ -50,7 +50,8 @@ export class DirectModeWatcher implements Disposable {
 
   private async announce(changes: FileEvent[]): Promise<void> {
     if (changes.length === 0) return;
-    const created = changes.filter((c) => c.type === FileChangeType.Created).map((c) => c.uri);
+    // A module installed into a library is the server's to read, not a document to open.
+    const created = changes.filter((c) => c.type === FileChangeType.Created && !this.watcher.inLibrary(uriToPath(c.uri) ?? '')).map((c) => c.uri);
     const deleted = changes.filter((c) => c.type === FileChangeType.Deleted).map((c) => c.uri);
     for (const conn of this.connections()) {
       // A broker's own watcher reports the same files to its server.
