@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { findExecutable } from './executables.js';
 import { findServerExecutable } from './installedServers.js';
-import { detectPythonInterpreter, pythonEnvironmentDirs } from './pythonInterpreter.js';
+import { detectPythonInterpreter, pythonEnvironmentDirs, pythonEnvironmentOf } from './pythonInterpreter.js';
 import { PYRIGHT_UNCANCELLABLE } from './knownServers.js';
 import { TSGO_SERVER_ID } from './typescriptServerChoice.js';
 import type { ResolvedServer, ServerDefinition } from './serverProfile.js';
@@ -37,6 +37,7 @@ const pyright: ServerDefinition = {
   readiness: 'pyright',
   uncancellable: PYRIGHT_UNCANCELLABLE,
   environmentDirs: pythonEnvironmentDirs,
+  environmentOf: pythonEnvironmentOf,
   installHint: 'pyright comes with agent-lsp: reinstall the agent-lsp package, or run `pnpm install` in an agent-lsp checkout.',
   resolve(rootDir): ResolvedServer | undefined {
     const dir = packageDir('pyright');
@@ -60,6 +61,7 @@ const pyright: ServerDefinition = {
       version: `pyright ${packageVersion(dir) ?? '?'}`,
       settings,
       profileFingerprint: `pyright|${interpreter?.path ?? 'no-python'}`,
+      environment: interpreter?.path ?? 'no-python',
       details: { interpreter: interpreter ? `${interpreter.path} (${interpreter.source})` : 'none found' },
     };
   },

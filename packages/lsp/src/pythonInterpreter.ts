@@ -51,3 +51,8 @@ export function pythonEnvironmentDirs(rootDir: string): string[] {
   }
   return dirs;
 }
+
+/** ServerDefinition.environmentOf for Python servers: the interpreter detectPythonInterpreter finds now. */
+export function pythonEnvironmentOf(rootDir: string): string {
+  return detectPythonInterpreter(rootDir)?.path ?? 'no-python';
+}

@@ -103,6 +103,13 @@ export interface ServerDefinition {
    */
   environmentDirs?: (rootDir: string) => string[];
   /**
+   * What of the machine its answers depend on beyond its command, as it is now for a root (pyright:
+   * the Python interpreter it resolves imports against, a virtualenv's once one is created there):
+   * ResolvedServer.environment when it was resolved. A connection whose environment is no longer
+   * the root's is replaced at the next call (Workspace.connection).
+   */
+  environmentOf?: (rootDir: string) => string;
+  /**
    * LSP methods (or code action kinds: `refactor`) this server does not implement although tools
    * may ask for them, each with the message an agent gets instead (what is missing and what to
    * do): never an opaque server error nor an empty answer that looks complete.
@@ -157,6 +164,8 @@ export interface ResolvedServer {
   env?: Record<string, string>;
   /** Everything that changes the server's answers, for daemon keys and status. */
   profileFingerprint: string;
+  /** ServerDefinition.environmentOf at the time of resolving (part of profileFingerprint). */
+  environment?: string;
   /** Version of a bundled server (from its package), when known without running it. */
   version?: string;
   /** Extra facts shown by doctor and status (interpreter, tsserver path). */

@@ -8,6 +8,7 @@ import { openFromDisk, syncBuffers } from './diskDocuments.js';
 import { FreshSection } from './freshSection.js';
 import { resolveDirectory } from './pathResolver.js';
 import { RootedWorkspace } from './rootedWorkspace.js';
+import { environmentChange } from './serverEnvironment.js';
 import { WorkspaceEvents, type ServerMode } from './workspaceEvents.js';
 import { Prefetcher } from './prefetch/prefetcher.js';
 import type { CallConcurrency, ConnectionFactory, DocumentHandle, WorkspaceOptions } from './workspaceOptions.js';
@@ -125,11 +126,15 @@ export class Workspace extends RootedWorkspace implements Disposable {
     if (!root) throw new UserError('no_workspace', 'No workspace is set. Call start_lsp with root_dir first.');
     for (let existing = this.connections.get(server.id); existing; existing = this.connections.get(server.id)) {
       const conn = await existing.catch(() => undefined);
-      if (conn?.isAlive) return conn;
+      // A live one whose environment changed (a virtualenv created in the root): the new environment's server answers.
+      const changed = conn?.isAlive ? environmentChange(conn, root) : undefined;
+      if (conn?.isAlive && !changed) return conn;
       // Another caller replaced it while we waited (both saw the same dead one): use theirs, not a second new one.
       if (this.connections.get(server.id) !== existing) continue;
       this.connections.delete(server.id);
-      if (conn) this.crashes.check(server);
+      if (changed) this.options.logger.info(`${server.displayName}'s ${changed}: connecting anew`);
+      if (conn?.isAlive) await conn.shutdown();
+      else if (conn) this.crashes.check(server);
       break;
     }
     const base: ConnectOptions = { server, rootDir: root, workspaceFolders: this.roots.list, logger: this.options.logger, section: this.section };
@@ -141,10 +146,7 @@ export class Workspace extends RootedWorkspace implements Disposable {
     starting.then(
       (conn) => {
         this.started.set(starting, conn);
-        if (!conn.broker && this.connections.get(server.id) === starting) {
-          this.watch(root);
-          this.watcher?.followLibraries(conn);
-        }
+        if (!conn.broker && this.connections.get(server.id) === starting) this.watch(root, conn);
         this.observe(starting, conn);
       },
       () => {
@@ -194,7 +196,7 @@ export class Workspace extends RootedWorkspace implements Disposable {
       const old = await this.connections.get(id)?.catch(() => undefined);
       this.crashes.reset(id);
       // A server shared through a broker is restarted there, for every client of it.
-      if (old?.isAlive && (await restartedInPlace(old, this.options.logger))) {
+      if (old?.isAlive && !environmentChange(old, old.rootDir) && (await restartedInPlace(old, this.options.logger))) {
         restarted.push(old);
         continue;
       }
@@ -301,10 +303,12 @@ export class Workspace extends RootedWorkspace implements Disposable {
     await Promise.all(own.map(async ([, p]) => (await p.catch(() => undefined))?.shutdown()));
   }
 
-  private watch(root: string): void {
-    if (this.watcher || root !== this.primaryRoot) return;
-    this.watchedRoot = new RootIdentity(root);
-    this.watcher = new DirectModeWatcher(root, this.options.logger, this.section, () => this.startedConnections(), (changes) => this.events.fireFilesChanged('outside', changes));
+  private watch(root: string, conn: LspConnection): void {
+    if (!this.watcher && root === this.primaryRoot) {
+      this.watchedRoot = new RootIdentity(root);
+      this.watcher = new DirectModeWatcher(root, this.options.logger, this.section, () => this.startedConnections(), (changes) => this.events.fireFilesChanged('outside', changes));
+    }
+    this.watcher?.followLibraries(conn);
   }
 
   private startedConnections(): LspConnection[] {

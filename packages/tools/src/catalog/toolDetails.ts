@@ -17,7 +17,7 @@ export const TOOL_DETAILS: Readonly<Record<string, string>> = {
   start_lsp:
     'Sets the workspace root. With language_id, starts that language server now and waits until it has indexed the workspace (progress is reported; wait_for_ready:false returns at once). Without it, servers start on first use of a file of their language. Call this first. scope (a list of directories under the root) limits what a large workspace indexes, for the servers that can: pyright analyses only those directories (python.analysis.include), gopls loads only them (directoryFilters); typescript-language-server (projects come from tsconfig.json) and clangd (compile_commands.json) cannot, and the answer says so per server. Servers already running restart with the new scope; a scoped broker is a separate daemon from an unscoped one. start_lsp without scope indexes the whole root again.',
   restart_lsp_server:
-    'Stops and starts a language server (or every running one), e.g. after installing packages or creating a virtualenv. root_dir switches the workspace first.',
+    'Stops and starts a language server (or every running one), e.g. after changing what it reads at start that it does not watch. pyright follows packages installed into its interpreter\'s site-packages and a virtualenv created in the root by itself. root_dir switches the workspace first.',
   get_server_capabilities:
     'What a language server supports (its initialize answer plus dynamic registrations), for the server of file_path or language_id.',
   detect_lsp_servers:
