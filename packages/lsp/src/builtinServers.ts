@@ -85,6 +85,8 @@ const typescript: ServerDefinition = {
   readiness: 'tsserver',
   exactDiagnostics: 'tsserver',
   refreshAfterChange: 'reloadProjects',
+  // tsserver watches node_modules itself, late: the lockfile npm keeps there tells of an install at once.
+  environmentDirs: (rootDir) => [join(rootDir, 'node_modules')],
   installHint: 'typescript-language-server and typescript come with agent-lsp: reinstall the agent-lsp package, or run `pnpm install` in an agent-lsp checkout.',
   resolve(): ResolvedServer | undefined {
     const tsls = packageDir('typescript-language-server');

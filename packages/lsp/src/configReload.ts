@@ -3,6 +3,7 @@ import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
 import { uriToPath } from '@agent-lsp/protocol';
 import type { Readiness } from './readiness.js';
 import type { ReadinessContext } from './readinessContext.js';
+import { inLibraryTarget, serverLibraryDirs } from './libraryWatchTargets.js';
 import { whenServerRead } from './readProbe.js';
 
 /**
@@ -107,8 +108,8 @@ export function watchPyrightConfig({ conn, store, later }: ReadinessContext): vo
 }
 
 /**
- * typescript-language-server: tsserver watches its config files itself, so a query sent right
- * after a change may reach it before its watcher does. `reloadProjects` (through
+ * typescript-language-server: tsserver watches its config files and node_modules itself, so a query
+ * sent right after a change may reach it before its watcher does. `reloadProjects` (through
  * typescript.tsserverRequest) makes it read every project's configuration again, now, and
  * answers once it has.
  */
@@ -117,7 +118,10 @@ export function watchTsserverConfig({ conn, store }: ReadinessContext): void {
   let reloads = 0;
   store.add(
     conn.onWatchedFilesSent((changes) => {
-      const path = configChange(changes, (p) => TS_CONFIG_FILE.test(basename(p)));
+      // A package installed or removed (its node_modules entry, the lockfile npm keeps there): tsserver's
+      // own watchers find it seconds later, and resolves the import "Cannot find module" until then.
+      const libraries = serverLibraryDirs(conn);
+      const path = configChange(changes, (p) => TS_CONFIG_FILE.test(basename(p)) || inLibraryTarget(libraries, p));
       if (!path || readiness.state !== 'ready') return;
       const reload = ++reloads;
       readiness.reloading({ title: 'reloading projects', message: basename(path) });

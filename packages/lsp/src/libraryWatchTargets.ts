@@ -17,7 +17,7 @@ const MAX_TARGETS = 32;
  * are the ones under a root that the server's `**` covers and the workspace watcher skips (`.venv`).
  */
 export function libraryWatchTargets(registrations: readonly Registration[], roots: readonly string[], environmentDirs: readonly string[] = []): string[] {
-  const targets = new Set<string>(environmentDirs);
+  const targets = new Set<string>(environmentDirs.filter(isDirectory));
   for (const r of registrations) {
     if (r.method !== 'workspace/didChangeWatchedFiles') continue;
     for (const w of (r.registerOptions as DidChangeWatchedFilesRegistrationOptions | undefined)?.watchers ?? []) {
