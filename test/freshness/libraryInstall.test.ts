@@ -85,39 +85,57 @@ for (const mode of ['always', 'never'] as const) {
 
 const TS_UNRESOLVED = "Cannot find module 'fancylib' or its corresponding type declarations.";
 
-/** A TypeScript project whose node_modules lacks the package main.ts imports. */
-function tsProject(): string {
+/** A TypeScript project whose node_modules (made unless `withNodeModules` is false) lacks the package main.ts imports. */
+function tsProject(withNodeModules = true): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'agent-lsp-node-modules-')));
   scope.dirs.push(root);
   writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'commonjs', target: 'es2020' } }));
   writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'p', version: '1.0.0' }));
   writeFileSync(join(root, 'main.ts'), 'import { VALUE } from "fancylib";\n\nexport const x: number = VALUE + 1;\n');
-  mkdirSync(join(root, 'node_modules'));
+  if (withNodeModules) mkdirSync(join(root, 'node_modules'));
   return root;
+}
+
+/** As npm leaves it: the package, and its lockfile in node_modules. */
+function npmInstall(root: string): string {
+  const pkg = join(root, 'node_modules', 'fancylib');
+  mkdirSync(pkg, { recursive: true });
+  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'fancylib', version: '1.0.0', types: 'index.d.ts', main: 'index.js' }));
+  writeFileSync(join(pkg, 'index.d.ts'), 'export declare const VALUE: number;\n');
+  writeFileSync(join(pkg, 'index.js'), 'exports.VALUE = 3;\n');
+  writeFileSync(join(root, 'node_modules', '.package-lock.json'), JSON.stringify({ name: 'p', lockfileVersion: 3, packages: { 'node_modules/fancylib': { version: '1.0.0' } } }));
+  return pkg;
+}
+
+async function tsFront(root: string, mode: string): Promise<() => Promise<string[]>> {
+  const front = await scope.front(scope.home(), ['--daemon', mode]);
+  ok(await front.call('start_lsp', { root_dir: root, language_id: 'typescript' }));
+  return async () => {
+    const data = ok(await front.call('get_diagnostics', { file_path: 'main.ts' }));
+    return (data['diagnostics'] as { severity: string; message: string }[]).filter((d) => d.severity === 'error').map((d) => d.message);
+  };
 }
 
 for (const mode of ['always', 'never'] as const) {
   describe(`a package installed into node_modules while the agent works (--daemon ${mode})`, () => {
     it('the import resolves at the next query, and is unresolved again once the package is removed', async () => {
       const root = tsProject();
-      const front = await scope.front(scope.home(), ['--daemon', mode]);
-      ok(await front.call('start_lsp', { root_dir: root, language_id: 'typescript' }));
-      const errors = async () => {
-        const data = ok(await front.call('get_diagnostics', { file_path: 'main.ts' }));
-        return (data['diagnostics'] as { severity: string; message: string }[]).filter((d) => d.severity === 'error').map((d) => d.message);
-      };
+      const errors = await tsFront(root, mode);
       expect(await errors()).toEqual([TS_UNRESOLVED]);
-      // As npm leaves it: the package, and its lockfile in node_modules; no pause before the query.
-      const pkg = join(root, 'node_modules', 'fancylib');
-      mkdirSync(pkg);
-      writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'fancylib', version: '1.0.0', types: 'index.d.ts', main: 'index.js' }));
-      writeFileSync(join(pkg, 'index.d.ts'), 'export declare const VALUE: number;\n');
-      writeFileSync(join(pkg, 'index.js'), 'exports.VALUE = 3;\n');
-      writeFileSync(join(root, 'node_modules', '.package-lock.json'), JSON.stringify({ name: 'p', lockfileVersion: 3, packages: { 'node_modules/fancylib': { version: '1.0.0' } } }));
+      // No pause before the query.
+      const pkg = npmInstall(root);
       expect(await errors()).toEqual([]);
       rmSync(pkg, { recursive: true });
       writeFileSync(join(root, 'node_modules', '.package-lock.json'), JSON.stringify({ name: 'p', lockfileVersion: 3, packages: {} }));
       expect(await errors()).toEqual([TS_UNRESOLVED]);
+    });
+
+    it('the first install, which makes node_modules, is followed too', async () => {
+      const root = tsProject(false);
+      const errors = await tsFront(root, mode);
+      expect(await errors()).toEqual([TS_UNRESOLVED]);
+      npmInstall(root);
+      expect(await errors()).toEqual([]);
     });
   });
 }

@@ -81,7 +81,7 @@ export class Broker implements BrokerHost<BrokerClient>, LeaseHost {
       onGiveUp: (reason) => void this.stop(reason),
       onHealth: (event) => this.broadcastHealth(event),
       onUnresponsive: (error) => this.accepting.clients.forEach((c) => c.failInFlight(error)),
-      onRegistrations: (conn) => this.watcher?.watchLibraries(serverLibraryDirs(conn)),
+      onRegistrations: (conn) => this.watcher?.followLibraries(() => serverLibraryDirs(conn)),
     });
     this.rootIdentity = new RootIdentity(options.root);
     this.socketPath = socketPathFor(options.dir, options.key);

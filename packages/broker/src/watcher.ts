@@ -70,8 +70,9 @@ export interface WorkspaceWatcherOptions {
  */
 export class WorkspaceWatcher implements Disposable {
   private watcher: FSWatcher | undefined;
-  /** The server's library directories outside the workspace's tree (watchLibraries), and their watcher. */
-  private libraries: { dirs: readonly string[]; watcher: FSWatcher } | undefined;
+  /** The server's library directories outside the workspace's tree (followLibraries), and their watcher. */
+  private libraries: { dirs: readonly string[]; watcher: FSWatcher | undefined } | undefined;
+  private librarySource: (() => readonly string[]) | undefined;
   private pending = new Map<string, FileChangeType>();
   private timer: NodeJS.Timeout | undefined;
   private pausedDepth = 0;
@@ -135,23 +136,33 @@ export class WorkspaceWatcher implements Disposable {
   }
 
   /**
-   * Also watches these directories, the server's own beyond the workspace's tree (a Python
-   * interpreter's site-packages: libraryWatchTargets), at their top level only: installing,
-   * upgrading or removing a package adds or removes an entry there (the package, its dist-info),
-   * and one event is all the server needs to resolve its imports again. Replaces the previous set.
+   * Also watches the directories `dirs()` names, the server's own beyond the workspace's tree (a
+   * Python interpreter's site-packages, node_modules: libraryWatchTargets), at their top level only:
+   * installing, upgrading or removing a package adds or removes an entry there (the package, its
+   * metadata, the package manager's lockfile), and one event is all the server needs to resolve
+   * its imports again. `dirs()` is asked again before every flush: a directory that appeared since
+   * (the first `npm install` made node_modules) is news itself.
    */
-  watchLibraries(dirs: readonly string[]): void {
-    if (this.libraries?.dirs.join('\0') === dirs.join('\0')) return;
-    void this.libraries?.watcher.close();
-    this.libraries = undefined;
-    if (!this.watcher || dirs.length === 0) return;
-    const w = watch([...dirs], { ignoreInitial: true, persistent: true, atomic: false, depth: 0 });
-    w.on('addDir', (p: string) => this.record(p, FileChangeType.Created));
-    w.on('unlinkDir', (p: string) => this.record(p, FileChangeType.Deleted));
-    this.follow(w);
-    w.on('error', (err: unknown) => this.options.logger.warn(`library watcher error: ${(err as Error).message}`));
+  followLibraries(dirs: () => readonly string[]): void {
+    this.librarySource = dirs;
+    this.refreshLibraries();
+  }
+
+  private refreshLibraries(): void {
+    const dirs = this.librarySource?.();
+    const before = this.libraries?.dirs;
+    if (!dirs || !this.watcher || before?.join('\0') === dirs.join('\0')) return;
+    void this.libraries?.watcher?.close();
+    const w = dirs.length === 0 ? undefined : watch([...dirs], { ignoreInitial: true, persistent: true, atomic: false, depth: 0 });
+    if (w) {
+      w.on('addDir', (p: string) => this.record(p, FileChangeType.Created));
+      w.on('unlinkDir', (p: string) => this.record(p, FileChangeType.Deleted));
+      this.follow(w);
+      w.on('error', (err: unknown) => this.options.logger.warn(`library watcher error: ${(err as Error).message}`));
+      this.options.logger.info(`watching the server's library directories: ${dirs.join(', ')}`);
+    }
     this.libraries = { dirs: [...dirs], watcher: w };
-    this.options.logger.info(`watching the server's library directories: ${dirs.join(', ')}`);
+    for (const dir of before ? dirs.filter((d) => !before.includes(d)) : []) this.record(dir, FileChangeType.Created);
   }
 
   /** Whether `path` is in one of the library directories watchLibraries watches. */
@@ -247,6 +258,7 @@ export class WorkspaceWatcher implements Disposable {
 
   private async flushOnce(deliver?: (changes: FileEvent[]) => void | Promise<void>, eventsRead?: Promise<void>): Promise<void> {
     if (!this.watcher || this.pausedDepth > 0) return;
+    this.refreshLibraries();
     if (eventsRead) await eventsRead;
     else {
       // Two turns: called from an I/O callback, the first setImmediate runs before the loop polls
@@ -310,8 +322,9 @@ export class WorkspaceWatcher implements Disposable {
 
   dispose(): void {
     clearTimeout(this.timer);
-    void this.libraries?.watcher.close();
+    void this.libraries?.watcher?.close();
     this.libraries = undefined;
+    this.librarySource = undefined;
     void this.watcher?.close();
     this.watcher = undefined;
   }

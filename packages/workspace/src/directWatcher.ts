@@ -64,16 +64,13 @@ export class DirectModeWatcher implements Disposable {
   }
 
   /**
-   * The server's own directories beyond the workspace's tree (pyright's site-packages) are watched
-   * too, as a broker does for its server: now, and whenever its registrations change.
+   * The server's own directories beyond the workspace's tree (pyright's site-packages, node_modules)
+   * are watched too, as a broker does for its server: from now, and as they are at each flush.
    */
   followLibraries(conn: LspConnection): void {
-    const update = () => {
-      const dirs = this.connections().filter((c) => !c.broker).flatMap((c) => serverLibraryDirs(c));
-      this.watcher.watchLibraries([...new Set(dirs)].sort());
-    };
-    this.subscriptions.add(conn.onRegistrationChange(update));
-    update();
+    const dirs = () => [...new Set(this.connections().filter((c) => !c.broker).flatMap((c) => serverLibraryDirs(c)))].sort();
+    this.subscriptions.add(conn.onRegistrationChange(() => this.watcher.followLibraries(dirs)));
+    this.watcher.followLibraries(dirs);
   }
 
   /** What the OS already reported reaches the servers now (the caller holds a section, or needs none). */
