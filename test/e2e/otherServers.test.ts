@@ -56,14 +56,20 @@ describe.skipIf(!gopls.installed)(gopls.title, () => {
   const main = join(GO, 'main.go');
   const report = join(GO, 'report.go');
   const broken = join(GO, 'broken', 'broken.go');
+  let goVersion: string | undefined;
 
   beforeAll(async () => {
     agent = await startAgentLsp();
     const started = ok(await agent.call('start_lsp', { root_dir: GO, language_id: 'go' }));
     expect(started).toMatchObject({ ready: true, servers: [expect.objectContaining({ language: 'go', ready: true })] });
+    goVersion = (started['servers'] as { version?: string }[])[0]?.version;
   });
   afterAll(async () => {
     await agent?.close();
+  });
+
+  it("shows gopls's own version, not the build information its initialize answer gives as one", () => {
+    expect(goVersion).toMatch(/^v\d+\.\d+\.\d+\S*$/);
   });
 
   it('goes to the definition in another package, in character columns after non-ASCII text', async () => {

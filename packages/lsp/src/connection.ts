@@ -24,10 +24,10 @@ import type { ServerTransport } from './serverProcess.js';
 import type { ConnectionOptions, ConnectionState } from './connectionOptions.js';
 import { initializeParams } from './initializeParams.js';
 import { sendFailure, watchPeerExit, withPeerCancel } from './sendFailure.js';
+import { readableServerInfo } from './serverInfoVersion.js';
 
 export type { ConnectionState } from './connectionOptions.js';
 export type LspConnectionOptions = ConnectionOptions<LspConnection>;
-
 export { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './trackedRequest.js';
 /** Notifications that never change what the server knows of the workspace (see `changeEpoch`). */
 const NEUTRAL_NOTIFICATIONS = new Set(['initialized', '$/cancelRequest', '$/setTrace', 'window/workDoneProgress/cancel', 'exit']);
@@ -144,7 +144,7 @@ export class LspConnection implements Disposable {
     return this.initResult?.capabilities ?? {};
   }
   get serverInfo(): { name: string; version?: string } | undefined {
-    return this.initResult?.serverInfo;
+    return readableServerInfo(this.initResult?.serverInfo);
   }
   get initializeResult(): InitializeResult | undefined {
     return this.initResult;
