@@ -165,7 +165,7 @@ export class WorkspaceWatcher implements Disposable {
     for (const dir of before ? dirs.filter((d) => !before.includes(d)) : []) this.record(dir, FileChangeType.Created);
   }
 
-  /** Whether `path` is in one of the library directories watchLibraries watches. */
+  /** Whether `path` is in one of the library directories followLibraries watches. */
   inLibrary(path: string): boolean {
     return this.libraries !== undefined && inLibraryTarget(this.libraries.dirs, path);
   }

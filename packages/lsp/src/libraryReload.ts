@@ -17,8 +17,9 @@ import { whenServerRead } from './readProbe.js';
 export function watchPyrightLibraries({ conn, store, later }: ReadinessContext): void {
   const { readiness, logger } = conn;
   let reloads = 0;
-  /** A library reload is under way (the config reload shares the readiness state), and pyright has read its change. */
+  /** A library reload is under way (the config reload shares the readiness state's `reloading`). */
   let pending = false;
+  /** pyright has read the change that began it. */
   let changeRead = false;
   store.add(
     conn.onWatchedFilesSent((changes) => {
