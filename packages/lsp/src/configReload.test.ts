@@ -122,6 +122,33 @@ describe('pyright configuration reload', () => {
     await vi.advanceTimersByTimeAsync(CONFIG_RELOAD_FALLBACK_MS);
     expect(pyright.readiness.state).toBe('ready');
   });
+
+  describe('of its libraries (libraryReload.ts)', () => {
+    it('a package installed into its site-packages: reloading until it asks for a refresh after reading the change', async () => {
+      pyright.install();
+      expect(pyright.readiness.snapshot()).toMatchObject({ state: 'indexing', ready: false });
+      // A refresh from before pyright read the change (another cause) does not end it.
+      pyright.refresh();
+      expect(pyright.readiness.reloadingConfig).toBe(true);
+      await pyright.readAll();
+      pyright.refresh();
+      expect(pyright.readiness.snapshot()).toEqual({ state: 'ready', ready: true });
+    });
+
+    it('answers again after the fallback when no refresh comes', async () => {
+      pyright.install();
+      await pyright.readAll();
+      await vi.advanceTimersByTimeAsync(CONFIG_RELOAD_FALLBACK_MS - 1);
+      expect(pyright.readiness.reloadingConfig).toBe(true);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(pyright.readiness.snapshot()).toEqual({ state: 'ready', ready: true });
+    });
+
+    it('a source file of the workspace changed is no reload', () => {
+      pyright.edit('file:///w/main.py');
+      expect(pyright.readiness.snapshot()).toEqual({ state: 'ready', ready: true });
+    });
+  });
 });
 
 describe('pyright configuration changed during its first indexing', () => {
@@ -152,42 +179,5 @@ describe('pyright configuration changed during its first indexing', () => {
     pyright.log('Found 7 source files');
     expect(pyright.readiness.state).toBe('ready');
     pyright.store.dispose();
-  });
-});
-
-describe('pyright library reload (libraryReload.ts)', () => {
-  let pyright: ReturnType<typeof pyrightLike>;
-  beforeEach(() => {
-    vi.useFakeTimers();
-    pyright = pyrightLike();
-  });
-  afterEach(() => {
-    pyright.store.dispose();
-    vi.useRealTimers();
-  });
-
-  it('a package installed into its site-packages: reloading until it asks for a refresh after reading the change', async () => {
-    pyright.install();
-    expect(pyright.readiness.snapshot()).toMatchObject({ state: 'indexing', ready: false });
-    // A refresh from before pyright read the change (another cause) does not end it.
-    pyright.refresh();
-    expect(pyright.readiness.reloadingConfig).toBe(true);
-    await pyright.readAll();
-    pyright.refresh();
-    expect(pyright.readiness.snapshot()).toEqual({ state: 'ready', ready: true });
-  });
-
-  it('answers again after the fallback when no refresh comes', async () => {
-    pyright.install();
-    await pyright.readAll();
-    await vi.advanceTimersByTimeAsync(CONFIG_RELOAD_FALLBACK_MS - 1);
-    expect(pyright.readiness.reloadingConfig).toBe(true);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(pyright.readiness.snapshot()).toEqual({ state: 'ready', ready: true });
-  });
-
-  it('a source file of the workspace changed is no reload', () => {
-    pyright.edit('file:///w/main.py');
-    expect(pyright.readiness.snapshot()).toEqual({ state: 'ready', ready: true });
   });
 });
