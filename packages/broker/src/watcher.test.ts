@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { EventEmitter } from 'node:events';
 import { createServer } from 'node:net';
-import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -52,6 +52,28 @@ describe('WorkspaceWatcher', () => {
     await until(() => seen().includes(pathToUri(join(root, 'a.py'))));
     expect(seen()).toContain(pathToUri(join(root, 'a.py')));
     expect(seen().some((u) => u.includes('node_modules'))).toBe(false);
+  });
+
+  it("reports a library directory's entries, and a library directory made since it began following, but not one merely newly listed", async () => {
+    const old = realpathSync(mkdtempSync(join(tmpdir(), 'agent-lsp-old-library-')));
+    const made = join(root, 'node_modules');
+    let dirs: string[] = [];
+    try {
+      watcher.followLibraries(() => dirs.filter((d) => statSync(d, { throwIfNoEntry: false })?.isDirectory()));
+      // Registered later (an existing site-packages): no news.
+      dirs = [old, made];
+      await watcher.flush();
+      expect(seen()).toEqual([]);
+      // Made after (the first npm install): news, and watched from then on.
+      mkdirSync(made);
+      await watcher.flush();
+      expect(seen()).toEqual([pathToUri(made)]);
+      writeFileSync(join(old, 'fancylib.py'), 'VALUE = 3\n');
+      await until(() => seen().includes(pathToUri(join(old, 'fancylib.py'))));
+      expect(seen()).toContain(pathToUri(join(old, 'fancylib.py')));
+    } finally {
+      rmSync(old, { recursive: true, force: true });
+    }
   });
 
   it('defers events while paused (an exclusive section) and drops what a client already reported', async () => {

@@ -36,6 +36,12 @@ function fileVersion(path: string): string | null {
   }
 }
 
+/** Whether the directory came into being at or after `since` (its birth time, where the file system keeps one). */
+function madeSince(dir: string, since: number): boolean {
+  const st = statSync(dir, { throwIfNoEntry: false });
+  return st !== undefined && (st.birthtimeMs || st.ctimeMs) >= since;
+}
+
 /** The files chokidar knows in `dir` and its subdirectories (`known`: its getWatched()). */
 function knownFilesUnder(known: Record<string, string[]>, dir: string): string[] {
   const files: string[] = [];
@@ -73,6 +79,8 @@ export class WorkspaceWatcher implements Disposable {
   /** The server's library directories outside the workspace's tree (followLibraries), and their watcher. */
   private libraries: { dirs: readonly string[]; watcher: FSWatcher | undefined } | undefined;
   private librarySource: (() => readonly string[]) | undefined;
+  /** When followLibraries was first called: a library directory made since is news itself. */
+  private librariesSince = 0;
   private pending = new Map<string, FileChangeType>();
   private timer: NodeJS.Timeout | undefined;
   private pausedDepth = 0;
@@ -145,6 +153,7 @@ export class WorkspaceWatcher implements Disposable {
    */
   followLibraries(dirs: () => readonly string[]): void {
     this.librarySource = dirs;
+    this.librariesSince ||= Date.now();
     this.refreshLibraries();
   }
 
@@ -162,7 +171,8 @@ export class WorkspaceWatcher implements Disposable {
       this.options.logger.info(`watching the server's library directories: ${dirs.join(', ')}`);
     }
     this.libraries = { dirs: [...dirs], watcher: w };
-    for (const dir of before ? dirs.filter((d) => !before.includes(d)) : []) this.record(dir, FileChangeType.Created);
+    // Not one that is merely new to the list (the server registered it, a client's folder brought it).
+    for (const dir of before ? dirs.filter((d) => !before.includes(d) && madeSince(d, this.librariesSince)) : []) this.record(dir, FileChangeType.Created);
   }
 
   /** Whether `path` is in one of the library directories followLibraries watches. */
