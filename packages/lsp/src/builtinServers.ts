@@ -43,6 +43,7 @@ const pyright: ServerDefinition = {
     const dir = packageDir('pyright');
     if (!dir) return undefined;
     const interpreter = detectPythonInterpreter(rootDir);
+    const environment = pythonEnvironmentOf(rootDir, interpreter);
     const settings = {
       python: {
         ...(interpreter ? { pythonPath: interpreter.path } : {}),
@@ -60,8 +61,8 @@ const pyright: ServerDefinition = {
       source: 'bundled',
       version: `pyright ${packageVersion(dir) ?? '?'}`,
       settings,
-      profileFingerprint: `pyright|${interpreter?.path ?? 'no-python'}`,
-      environment: interpreter?.path ?? 'no-python',
+      profileFingerprint: `pyright|${environment}`,
+      environment,
       details: { interpreter: interpreter ? `${interpreter.path} (${interpreter.source})` : 'none found' },
     };
   },

@@ -2,6 +2,9 @@ import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { findExecutable } from './executables.js';
 
+/** The root's own virtualenvs, in the order they are taken. */
+const ROOT_VENVS = ['.venv', 'venv'] as const;
+
 export interface PythonInterpreter {
   path: string;
   /** Where it was found, for doctor and status output. */
@@ -19,7 +22,7 @@ export function detectPythonInterpreter(rootDir: string, env: NodeJS.ProcessEnv 
     const p = join(venv, 'bin', 'python');
     if (existsSync(p)) return { path: p, source: 'VIRTUAL_ENV' };
   }
-  for (const dir of ['.venv', 'venv'] as const) {
+  for (const dir of ROOT_VENVS) {
     const p = join(rootDir, dir, 'bin', 'python');
     if (existsSync(p)) return { path: p, source: dir };
   }
@@ -34,7 +37,7 @@ export function detectPythonInterpreter(rootDir: string, env: NodeJS.ProcessEnv 
  */
 export function pythonEnvironmentDirs(rootDir: string): string[] {
   const dirs: string[] = [];
-  for (const venv of ['.venv', 'venv']) {
+  for (const venv of ROOT_VENVS) {
     for (const lib of ['lib', 'lib64']) {
       const libDir = join(rootDir, venv, lib);
       let versions: string[];
@@ -45,7 +48,10 @@ export function pythonEnvironmentDirs(rootDir: string): string[] {
       }
       for (const v of versions) {
         const site = join(libDir, v, 'site-packages');
-        if (existsSync(site) && !dirs.includes(realpathSync(site))) dirs.push(realpathSync(site));
+        if (!existsSync(site)) continue;
+        // lib64 is usually a link to lib: one directory, listed once.
+        const real = realpathSync(site);
+        if (!dirs.includes(real)) dirs.push(real);
       }
     }
   }
@@ -53,6 +59,6 @@ export function pythonEnvironmentDirs(rootDir: string): string[] {
 }
 
 /** ServerDefinition.environmentOf for Python servers: the interpreter detectPythonInterpreter finds now. */
-export function pythonEnvironmentOf(rootDir: string): string {
-  return detectPythonInterpreter(rootDir)?.path ?? 'no-python';
+export function pythonEnvironmentOf(rootDir: string, interpreter = detectPythonInterpreter(rootDir)): string {
+  return interpreter?.path ?? 'no-python';
 }
