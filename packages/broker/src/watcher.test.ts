@@ -63,6 +63,7 @@ describe('WorkspaceWatcher', () => {
       // Registered later (an existing site-packages): no news.
       dirs = [old, made];
       await watcher.flush();
+      await new Promise((r) => setTimeout(r, 300)); // chokidar's initial scan of the library directory
       expect(seen()).toEqual([]);
       // Made after (the first npm install): news, and watched from then on.
       mkdirSync(made);

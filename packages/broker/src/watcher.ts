@@ -161,18 +161,24 @@ export class WorkspaceWatcher implements Disposable {
     const dirs = this.librarySource?.();
     const before = this.libraries?.dirs;
     if (!dirs || !this.watcher || before?.join('\0') === dirs.join('\0')) return;
-    void this.libraries?.watcher?.close();
-    const w = dirs.length === 0 ? undefined : watch([...dirs], { ignoreInitial: true, persistent: true, atomic: false, depth: 0 });
+    const added = dirs.filter((d) => !before?.includes(d));
+    const removed = before?.filter((d) => !dirs.includes(d)) ?? [];
+    // One watcher, its directories added and removed: the ones it watches already lose no event.
+    let w = this.libraries?.watcher;
     if (w) {
+      if (removed.length > 0) w.unwatch(removed);
+      if (added.length > 0) w.add(added);
+    } else if (added.length > 0) {
+      w = watch(added, { ignoreInitial: true, persistent: true, atomic: false, depth: 0 });
       w.on('addDir', (p: string) => this.record(p, FileChangeType.Created));
       w.on('unlinkDir', (p: string) => this.record(p, FileChangeType.Deleted));
       this.follow(w);
       w.on('error', (err: unknown) => this.options.logger.warn(`library watcher error: ${(err as Error).message}`));
-      this.options.logger.info(`watching the server's library directories: ${dirs.join(', ')}`);
     }
+    if (added.length > 0) this.options.logger.info(`watching the server's library directories: ${dirs.join(', ')}`);
     this.libraries = { dirs: [...dirs], watcher: w };
     // Not one that is merely new to the list (the server registered it, a client's folder brought it).
-    for (const dir of before ? dirs.filter((d) => !before.includes(d) && madeSince(d, this.librariesSince)) : []) this.record(dir, FileChangeType.Created);
+    for (const dir of before ? added.filter((d) => madeSince(d, this.librariesSince)) : []) this.record(dir, FileChangeType.Created);
   }
 
   /** Whether `path` is in one of the library directories followLibraries watches. */
